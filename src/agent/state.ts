@@ -1,0 +1,93 @@
+/**
+ * The immutable session state the view renders, and the engine's command surface.
+ * Plain data only: no functions, no class instances, no React nodes.
+ */
+import type { ApprovalDecision, ApprovalRequest } from '../policy/types.js';
+import type { ThinkingEffort, Usage } from '../providers/types.js';
+import type { WireFormat } from '../config/types.js';
+
+export type TurnStatus = 'finished' | 'incomplete' | 'error' | 'interrupted';
+export type ToolCallStatus = 'running' | 'ok' | 'error' | 'denied' | 'interrupted';
+
+interface BlockBase {
+  readonly id: string;
+  /** Bumped on every change, so views can cache per (id, version, width). */
+  readonly version: number;
+}
+
+export type TranscriptBlock =
+  | (BlockBase & { readonly kind: 'user'; readonly text: string })
+  | (BlockBase & { readonly kind: 'assistant'; readonly text: string; readonly streaming: boolean })
+  | (BlockBase & { readonly kind: 'reasoning'; readonly text: string; readonly streaming: boolean })
+  | (BlockBase & {
+      readonly kind: 'tool';
+      readonly callId: string;
+      readonly name: string;
+      /** '→ edit_file prices.py' without the arrow: the tool and its main argument. */
+      readonly title: string;
+      readonly status: ToolCallStatus;
+      /** Live output while running (bash), escaped; bounded to the tail. */
+      readonly output: string;
+      /** 'Edited prices.py', or the error, once finished. */
+      readonly resultSummary?: string;
+    })
+  | (BlockBase & { readonly kind: 'turn_end'; readonly status: TurnStatus; readonly detail?: string })
+  | (BlockBase & { readonly kind: 'notice'; readonly level: 'info' | 'warning' | 'error'; readonly text: string });
+
+export interface ContextGauge {
+  readonly usedTokens: number;
+  /** True when usedTokens came from the provider's reported usage, false when estimated. */
+  readonly measured: boolean;
+  readonly window: number;
+  /** Where reclaiming starts: min(75% of the window, 200k). */
+  readonly threshold: number;
+}
+
+export interface SessionState {
+  readonly sessionId: string;
+  readonly preset: { readonly name: string; readonly format: WireFormat; readonly model: string };
+  readonly thinking: boolean;
+  readonly thinkingEffort?: ThinkingEffort;
+  readonly markdown: boolean;
+  readonly projectRoot: string;
+  /** 'read=allow write=confirm delete=confirm bash=confirm' */
+  readonly permissionSummary: string;
+  readonly blocks: readonly TranscriptBlock[];
+  readonly busy: boolean;
+  readonly pendingApproval: ApprovalRequest | null;
+  readonly lastUsage: Usage | null;
+  readonly sessionUsage: Usage;
+  /** Null when the preset has no prices. */
+  readonly sessionCost: number | null;
+  readonly context: ContextGauge;
+}
+
+export interface TurnOutcome {
+  readonly status: TurnStatus;
+  /** The final answer text of the turn. */
+  readonly result: string;
+  /** Why it is incomplete or failed, in plain words. */
+  readonly detail?: string;
+  readonly steps: number;
+}
+
+/** The result of a slash command: text to show (the view decides how), or a request to exit. */
+export interface SlashResult {
+  readonly output?: string;
+  readonly exit?: boolean;
+  /** The panel the view should open ('sessions', 'presets', ...), when the command has one. */
+  readonly panel?: string;
+}
+
+export interface EngineStore {
+  subscribe(listener: () => void): () => void;
+  getSnapshot(): SessionState;
+}
+
+export interface Engine extends EngineStore {
+  submit(text: string): Promise<TurnOutcome>;
+  interrupt(): void;
+  answer(approvalId: string, decision: ApprovalDecision): void;
+  runSlash(command: string): Promise<SlashResult>;
+  dispose(): Promise<void>;
+}

@@ -1,0 +1,112 @@
+/**
+ * The resolved configuration: one typed, validated, frozen object produced by config/load.ts.
+ * Nothing else in the program reads TOML.
+ */
+import type { ThinkingEffort } from '../providers/types.js';
+
+export type WireFormat = 'anthropic' | 'openai';
+
+/** Prices in US dollars per million tokens. */
+export interface Prices {
+  readonly input: number;
+  readonly cacheRead?: number;
+  readonly cacheWrite?: number;
+  readonly output: number;
+}
+
+/**
+ * Where a preset's proxy setting comes from: a URL, `false` (always direct), `"system"`
+ * (honour HTTP_PROXY and friends), or undefined (inherit the global setting).
+ */
+export type ProxySetting = string | false | 'system' | undefined;
+
+export interface Preset {
+  readonly name: string;
+  readonly format: WireFormat;
+  readonly baseUrl: string;
+  /** Empty for the local presets when no model was given: ask the server's /models. */
+  readonly model: string;
+  readonly apiKeyEnv: readonly string[];
+  readonly keyFile?: string;
+  /** True for presets that need no key (local servers). */
+  readonly keyOptional: boolean;
+  readonly thinking: boolean;
+  readonly thinkingEffort?: ThinkingEffort;
+  readonly vision: boolean;
+  readonly contextWindow: number;
+  readonly maxTokens: number;
+  readonly echoReasoning: 'auto' | boolean;
+  readonly prices?: Prices;
+  readonly proxy: ProxySetting;
+}
+
+export type Level = 'allow' | 'confirm' | 'deny';
+export type PathKind = 'read' | 'write' | 'delete';
+export type ToolKind = PathKind | 'bash';
+
+export interface PathRule {
+  /** Absolute, `~` expanded, symlinks resolved where the path exists. */
+  readonly path: string;
+  readonly read?: Level;
+  readonly write?: Level;
+  readonly delete?: Level;
+}
+
+export interface PolicySettings {
+  readonly read: Level;
+  readonly write: Level;
+  readonly delete: Level;
+  readonly bash: Level;
+  readonly readOutside: Level;
+  readonly bashAllowlist: readonly string[];
+  readonly bashDenylist: readonly string[];
+  readonly rules: readonly PathRule[];
+}
+
+export interface CodeMapSettings {
+  readonly enabled: boolean;
+  /** Undefined: scale with the context window. */
+  readonly budgetTokens?: number;
+}
+
+export interface Config {
+  /** Real path of the project root (-C or the current directory). */
+  readonly projectRoot: string;
+  /** True when the project is listed in the user config's trusted_projects. */
+  readonly trusted: boolean;
+  readonly defaultPreset: string;
+  /** Built-ins first, then the user's (a user preset with a built-in's name replaces it). */
+  readonly presets: readonly Preset[];
+  /** Merged policy (project over user, within the trust rules). */
+  readonly policy: PolicySettings;
+  /**
+   * The user's own policy, without the project's. Present when the project is untrusted and has a
+   * [policy]: every decision is the stricter of `policy` and `policyFloor` for the same path.
+   */
+  readonly policyFloor?: PolicySettings;
+  readonly proxy: ProxySetting;
+  readonly noProxy: readonly string[];
+  readonly auditLog?: string;
+  readonly sessionRetentionDays: number;
+  /** Absolute path of an extra instructions file. */
+  readonly contextFile?: string;
+  readonly commitTrailer?: string;
+  readonly plugins: readonly string[];
+  readonly maxToolSteps: number;
+  readonly maxRetries: number;
+  readonly maxFileSizeBytes: number;
+  readonly maxToolOutputChars: number;
+  readonly bashTimeoutMs: number;
+  readonly streamIdleTimeoutMs: number;
+  readonly loopDetectionWindow: number;
+  /** Undefined: a thirty-second of the window, floor 1,000. */
+  readonly offloadEagerTokens?: number;
+  readonly offloadThresholdTokens?: number;
+  readonly protectedTokens?: number;
+  readonly markdown: boolean;
+  readonly codeMap: CodeMapSettings;
+  /** Every preset's api_key_env names, so the bash tool can strip them all. */
+  readonly secretEnvNames: readonly string[];
+  /** Startup warnings (restricted project keys, unknown keys), shown once. */
+  readonly warnings: readonly string[];
+}
