@@ -1,0 +1,310 @@
+/**
+ * A scripted model server for tests: real HTTP on 127.0.0.1 (port 0), real SSE in each wire
+ * format's own shape, deltas split into small pieces, every request recorded.
+ *
+ * API (stable; other areas' tests depend on it):
+ *
+ *   const fake = await startFakeProvider({ format: 'anthropic' | 'openai', replies });
+ *   // replies: ScriptedReply[] (one per POST, in order) or (req, index) => ScriptedReply
+ *   preset.baseUrl = fake.baseUrl;   // anthropic: POST {baseUrl}/v1/messages
+ *                                    // openai:    POST {baseUrl}/chat/completions, GET {baseUrl}/models
+ *   fake.requests                    // RecordedRequest[]: {method, path, headers, body (parsed JSON), raw}
+ *   await fake.close();
+ *
+ * ScriptedReply: thinking, text, toolCalls [{name, input, id?}] (input: any JSON value, or a string
+ * sent verbatim as the raw argument text, e.g. to script invalid JSON), stop (default 'tool_use' when
+ * toolCalls are given, else 'end_turn'), usage (neutral Usage, translated to the wire's fields),
+ * delayMs (before the response head), chunkDelayMs (between SSE events), fault (see FaultSpec),
+ * plus wire details: signature / redactedThinking (anthropic), quirks (openai compat-server shapes).
+ *
+ * Usage defaults to {input: 10, cacheRead: 0, cacheWrite: 0, output: 5}. OpenAI sends the usage-only
+ * final chunk only when the request asks for it (stream_options.include_usage), as real servers do.
+ * Server-wide options: openaiReasoningField, lineEnding ('\r\n' / '\r'), keepAliveComments,
+ * splitWritesBytes (cut every event into tiny TCP writes), models (GET /models ids).
+ *
+ * A POST after the scripted list is used up gets HTTP 500 naming the request number, so a test
+ * that makes one call too many fails loudly instead of hanging.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import type { Usage } from '../../src/providers/types.js';
+import { anthropicEvents, openaiEvents, type SseEvent } from './fake-provider-events.js';
+
+export type FakeFormat = 'anthropic' | 'openai';
+
+/** Where and how a reply goes wrong. `afterEvents` counts SSE events already written. */
+export type FaultSpec =
+  /** Answer with this status and body instead of a stream (headers e.g. retry-after, x-should-retry). */
+  | { kind: 'status'; status: number; body?: unknown; headers?: Record<string, string> }
+  /** Reset the TCP connection: before any byte when afterEvents is 0/absent, else after that many events. */
+  | { kind: 'reset'; afterEvents?: number }
+  /** Stop sending after that many events and keep the connection open (idle-timeout tests). */
+  | { kind: 'stall'; afterEvents: number }
+  /** Write a `data:` line that is not JSON after that many events, then end normally. */
+  | { kind: 'malformed'; afterEvents: number }
+  /** Send the format's mid-stream error event after that many events, then close. */
+  | { kind: 'error_event'; afterEvents: number; errorType?: string; message?: string }
+  /**
+   * Close cleanly without the end marker: after that many events, or (afterEvents absent) after
+   * everything but message_stop (anthropic) / the finish chunk, usage chunk and [DONE] (openai).
+   */
+  | { kind: 'no_end'; afterEvents?: number };
+
+export interface OpenAiQuirks {
+  /** Send each tool call whole in one chunk (Ollama). */
+  readonly wholeToolCalls?: boolean;
+  /** Send arguments as a JSON object instead of a string (llama.cpp, TGI). */
+  readonly argumentsAsObject?: boolean;
+  /** Leave out tool call ids (old vLLM / Ollama). */
+  readonly omitToolIds?: boolean;
+  /** Put usage on the finish chunk with prompt_cache_hit/miss fields instead of a usage-only chunk (DeepSeek). */
+  readonly deepseekUsage?: boolean;
+  /** Start with an Azure-style chunk whose choices array is empty. */
+  readonly emptyChoicesFirst?: boolean;
+  /** Leave out the `data: [DONE]` line (finish_reason still sent). */
+  readonly omitDone?: boolean;
+}
+
+export interface ScriptedReply {
+  readonly thinking?: string;
+  readonly text?: string;
+  readonly toolCalls?: readonly { readonly name: string; readonly input: unknown; readonly id?: string }[];
+  readonly stop?: 'end_turn' | 'tool_use' | 'max_tokens';
+  readonly usage?: Partial<Usage>;
+  readonly delayMs?: number;
+  readonly chunkDelayMs?: number;
+  readonly fault?: FaultSpec;
+  /** Anthropic: the thinking block's signature (default a made-up one; '' sends no signature_delta). */
+  readonly signature?: string;
+  /** Anthropic: emit a redacted_thinking block with this data before the thinking block. */
+  readonly redactedThinking?: string;
+  /** OpenAI: overrides the server-wide reasoning field for this reply. */
+  readonly openaiReasoningField?: OpenAiReasoningField;
+  readonly quirks?: OpenAiQuirks;
+}
+
+export type OpenAiReasoningField = 'reasoning_content' | 'reasoning' | 'reasoning_details';
+
+export interface RecordedRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly headers: Record<string, string | string[] | undefined>;
+  /** Parsed JSON body (undefined for an empty or non-JSON body). */
+  readonly body: unknown;
+  readonly raw: string;
+}
+
+export interface FakeProviderOptions {
+  readonly format: FakeFormat;
+  readonly replies: readonly ScriptedReply[] | ((req: RecordedRequest, index: number) => ScriptedReply);
+  /** OpenAI only: which delta field carries reasoning (default 'reasoning_content'). */
+  readonly openaiReasoningField?: OpenAiReasoningField;
+  /** Line ending of the SSE stream (default '\n'). */
+  readonly lineEnding?: '\n' | '\r\n' | '\r';
+  /** Send `: keep-alive` comment lines between events. */
+  readonly keepAliveComments?: boolean;
+  /** Split every written event into writes of this many bytes (exercises reassembly). */
+  readonly splitWritesBytes?: number;
+  /** Ids returned by GET /models (openai; default ['fake-model']). */
+  readonly models?: readonly string[];
+}
+
+export interface FakeProvider {
+  readonly baseUrl: string;
+  readonly requests: RecordedRequest[];
+  close(): Promise<void>;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+export async function startFakeProvider(opts: FakeProviderOptions): Promise<FakeProvider> {
+  const requests: RecordedRequest[] = [];
+  const sockets = new Set<Socket>();
+  let posts = 0;
+  let closed = false;
+
+  const server = createServer((req, res) => {
+    void handle(req, res).catch((err: unknown) => {
+      if (!res.headersSent) {
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: `fake provider crashed: ${String(err)}` } }));
+      } else res.destroy();
+    });
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('error', () => {}); // a client that aborts mid-stream is normal here
+    s.on('close', () => sockets.delete(s));
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    res.on('error', () => {});
+    const raw = await readBody(req);
+    let body: unknown;
+    try {
+      body = raw.length > 0 ? JSON.parse(raw) : undefined;
+    } catch {
+      body = undefined;
+    }
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    const recorded: RecordedRequest = { method: req.method ?? 'GET', path, headers: { ...req.headers }, body, raw };
+    requests.push(recorded);
+
+    if (req.method === 'GET' && (path === '/models' || path === '/v1/models')) {
+      const ids = opts.models ?? ['fake-model'];
+      sendJson(res, 200, { object: 'list', data: ids.map((id) => ({ id, object: 'model' })) });
+      return;
+    }
+    const expected = opts.format === 'anthropic' ? '/v1/messages' : '/chat/completions';
+    if (req.method !== 'POST' || path !== expected) {
+      sendJson(res, 404, errorBody(opts.format, 'not_found_error', `fake provider: no route ${req.method} ${path}`));
+      return;
+    }
+    const index = posts++;
+    let reply: ScriptedReply | undefined;
+    if (typeof opts.replies === 'function') reply = opts.replies(recorded, index);
+    else reply = opts.replies[index];
+    if (reply === undefined) {
+      sendJson(res, 500, errorBody(opts.format, 'api_error', `fake provider: no scripted reply for request #${index + 1}`));
+      return;
+    }
+    if (reply.delayMs) await sleep(reply.delayMs);
+    await serveReply(req, res, reply, body);
+  }
+
+  async function serveReply(req: IncomingMessage, res: ServerResponse, reply: ScriptedReply, body: unknown): Promise<void> {
+    const fault = reply.fault;
+    if (fault?.kind === 'status') {
+      const payload = fault.body ?? errorBody(opts.format, 'api_error', `fake provider: scripted status ${fault.status}`);
+      const text = typeof payload === 'string' ? payload : JSON.stringify(payload);
+      res.writeHead(fault.status, { 'content-type': 'application/json', ...fault.headers });
+      res.end(text);
+      return;
+    }
+    if (fault?.kind === 'reset' && !fault.afterEvents) {
+      resetSocket(req.socket);
+      return;
+    }
+    const model = typeof body === 'object' && body !== null && 'model' in body ? String((body as { model: unknown }).model) : 'fake-model';
+    const events: SseEvent[] =
+      opts.format === 'anthropic'
+        ? anthropicEvents(reply, model)
+        : openaiEvents(reply, model, reply.openaiReasoningField ?? opts.openaiReasoningField ?? 'reasoning_content', wantsUsage(body));
+
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    res.flushHeaders();
+    const eol = opts.lineEnding ?? '\n';
+    let limit = fault && 'afterEvents' in fault && fault.afterEvents !== undefined ? fault.afterEvents : Infinity;
+    if (fault?.kind === 'no_end' && fault.afterEvents === undefined) limit = events.filter((e) => !e.terminal).length;
+    let written = 0;
+    for (const ev of events) {
+      if (written >= limit) break;
+      if (closed || res.destroyed) return;
+      if (opts.keepAliveComments) await write(res, `: keep-alive${eol}${eol}`);
+      await write(res, frame(ev, eol));
+      written++;
+      if (reply.chunkDelayMs) await sleep(reply.chunkDelayMs);
+    }
+    if (fault === undefined || written < limit) {
+      res.end();
+      return;
+    }
+    switch (fault.kind) {
+      case 'reset':
+        resetSocket(req.socket);
+        return;
+      case 'stall':
+        return; // keep the socket open; close() or the client ends it
+      case 'malformed':
+        await write(res, `data: {"type": "content_block_delta", "index": 0, "delta": {${eol}${eol}`);
+        res.end();
+        return;
+      case 'error_event': {
+        const type = fault.errorType ?? (opts.format === 'anthropic' ? 'overloaded_error' : 'server_error');
+        const message = fault.message ?? 'Overloaded';
+        const ev: SseEvent =
+          opts.format === 'anthropic'
+            ? { event: 'error', data: JSON.stringify({ type: 'error', error: { type, message } }) }
+            : { data: JSON.stringify({ error: { message, type } }) };
+        await write(res, frame(ev, eol));
+        res.end();
+        return;
+      }
+      case 'no_end':
+        res.end();
+        return;
+    }
+  }
+
+  function write(res: ServerResponse, text: string): Promise<void> {
+    const size = opts.splitWritesBytes;
+    const bytes = Buffer.from(text, 'utf8');
+    if (!size || size >= bytes.length) return writeBytes(res, bytes);
+    return (async () => {
+      for (let i = 0; i < bytes.length; i += size) {
+        await writeBytes(res, bytes.subarray(i, i + size));
+        // Let each piece leave as its own TCP segment so the client sees real splits.
+        await new Promise((r) => setImmediate(r));
+      }
+    })();
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    requests,
+    async close() {
+      closed = true;
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function wantsUsage(body: unknown): boolean {
+  const so = typeof body === 'object' && body !== null ? (body as { stream_options?: { include_usage?: unknown } }).stream_options : undefined;
+  return so?.include_usage === true;
+}
+
+function frame(ev: SseEvent, eol: string): string {
+  const head = ev.event ? `event: ${ev.event}${eol}` : '';
+  return `${head}data: ${ev.data}${eol}${eol}`;
+}
+
+function writeBytes(res: ServerResponse, bytes: Buffer): Promise<void> {
+  return new Promise((resolve) => {
+    if (res.destroyed) return resolve();
+    res.write(bytes, () => resolve());
+  });
+}
+
+function resetSocket(socket: Socket): void {
+  // resetAndDestroy sends a TCP RST (what a dropped connection looks like); fall back to destroy.
+  const s = socket as Socket & { resetAndDestroy?: () => void };
+  if (typeof s.resetAndDestroy === 'function') s.resetAndDestroy();
+  else s.destroy();
+}
+
+function sendJson(res: ServerResponse, status: number, payload: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(payload));
+}
+
+function errorBody(format: FakeFormat, type: string, message: string): unknown {
+  return format === 'anthropic' ? { type: 'error', error: { type, message } } : { error: { message, type, param: null, code: null } };
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
