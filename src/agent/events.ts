@@ -1,0 +1,64 @@
+/**
+ * Engine events: plain data describing what happened. The reducer folds them into SessionState;
+ * one-shot mode prints them as they come. No functions, no class instances.
+ */
+import type { ApprovalRequest } from '../policy/types.js';
+import type { Usage } from '../providers/types.js';
+import type { ContextGauge, SessionState, ToolCallStatus, TurnStatus } from './state.js';
+
+/** Settings the header shows; changed by slash commands. */
+export type SettingsPatch = Partial<
+  Pick<SessionState, 'preset' | 'thinking' | 'thinkingEffort' | 'markdown' | 'permissionSummary' | 'sessionId'>
+>;
+
+export type EngineEvent =
+  /** Replace the whole state (a resumed or cleared session). */
+  | { readonly type: 'session.reset'; readonly state: SessionState }
+  | { readonly type: 'settings'; readonly patch: SettingsPatch }
+  | { readonly type: 'turn.start'; readonly blockId: string; readonly text: string }
+  | { readonly type: 'assistant.delta'; readonly blockId: string; readonly text: string }
+  | { readonly type: 'reasoning.delta'; readonly blockId: string; readonly text: string }
+  | { readonly type: 'block.end'; readonly blockId: string }
+  | {
+      readonly type: 'tool.start';
+      readonly blockId: string;
+      readonly callId: string;
+      readonly name: string;
+      readonly title: string;
+    }
+  | { readonly type: 'tool.output'; readonly blockId: string; readonly text: string }
+  | {
+      readonly type: 'tool.end';
+      readonly blockId: string;
+      readonly status: ToolCallStatus;
+      readonly summary: string;
+    }
+  | { readonly type: 'approval.request'; readonly request: ApprovalRequest }
+  | { readonly type: 'approval.resolved'; readonly id: string }
+  | {
+      readonly type: 'usage';
+      readonly lastUsage: Usage;
+      readonly sessionUsage: Usage;
+      readonly sessionCost: number | null;
+    }
+  | { readonly type: 'context'; readonly gauge: ContextGauge }
+  | {
+      readonly type: 'notice';
+      readonly blockId: string;
+      readonly level: 'info' | 'warning' | 'error';
+      readonly text: string;
+    }
+  | { readonly type: 'turn.end'; readonly blockId: string; readonly status: TurnStatus; readonly detail?: string };
+
+export type EngineEventType = EngineEvent['type'];
+
+/** Events that are delivered at once; the rest wait for the next frame. */
+export const FLUSH_AT_ONCE: ReadonlySet<EngineEventType> = new Set<EngineEventType>([
+  'session.reset',
+  'settings',
+  'turn.start',
+  'block.end',
+  'approval.request',
+  'approval.resolved',
+  'turn.end',
+]);

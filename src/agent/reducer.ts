@@ -1,0 +1,121 @@
+/**
+ * The pure reducer: (state, event) → state. Only the block that changed is replaced (with its
+ * version bumped), so views caching on (id, version) skip everything else.
+ */
+import type { EngineEvent } from './events.js';
+import type { SessionState, TranscriptBlock } from './state.js';
+
+/** Live tool output kept in the state: the tail only, so a chatty command cannot grow it forever. */
+export const TOOL_OUTPUT_TAIL_CHARS = 8_000;
+
+function indexOfBlock(blocks: readonly TranscriptBlock[], id: string): number {
+  // Changes almost always hit the newest blocks, so search from the end.
+  for (let i = blocks.length - 1; i >= 0; i--) if (blocks[i]!.id === id) return i;
+  return -1;
+}
+
+function replaceAt(blocks: readonly TranscriptBlock[], i: number, block: TranscriptBlock): TranscriptBlock[] {
+  const next = blocks.slice();
+  next[i] = block;
+  return next;
+}
+
+function appendText(
+  state: SessionState,
+  kind: 'assistant' | 'reasoning',
+  id: string,
+  text: string,
+): SessionState {
+  const i = indexOfBlock(state.blocks, id);
+  if (i < 0) {
+    const block: TranscriptBlock = { kind, id, version: 0, text, streaming: true };
+    return { ...state, blocks: [...state.blocks, block] };
+  }
+  const old = state.blocks[i]!;
+  if (old.kind !== kind) return state;
+  return { ...state, blocks: replaceAt(state.blocks, i, { ...old, text: old.text + text, version: old.version + 1 }) };
+}
+
+function endStreaming(block: TranscriptBlock): TranscriptBlock {
+  if ((block.kind === 'assistant' || block.kind === 'reasoning') && block.streaming) {
+    return { ...block, streaming: false, version: block.version + 1 };
+  }
+  return block;
+}
+
+export function reduce(state: SessionState, event: EngineEvent): SessionState {
+  switch (event.type) {
+    case 'session.reset':
+      return event.state;
+    case 'settings':
+      return { ...state, ...event.patch };
+    case 'turn.start': {
+      const block: TranscriptBlock = { kind: 'user', id: event.blockId, version: 0, text: event.text };
+      return { ...state, busy: true, blocks: [...state.blocks, block] };
+    }
+    case 'assistant.delta':
+      return appendText(state, 'assistant', event.blockId, event.text);
+    case 'reasoning.delta':
+      return appendText(state, 'reasoning', event.blockId, event.text);
+    case 'block.end': {
+      const i = indexOfBlock(state.blocks, event.blockId);
+      if (i < 0) return state;
+      const ended = endStreaming(state.blocks[i]!);
+      return ended === state.blocks[i] ? state : { ...state, blocks: replaceAt(state.blocks, i, ended) };
+    }
+    case 'tool.start': {
+      const block: TranscriptBlock = {
+        kind: 'tool',
+        id: event.blockId,
+        version: 0,
+        callId: event.callId,
+        name: event.name,
+        title: event.title,
+        status: 'running',
+        output: '',
+      };
+      return { ...state, blocks: [...state.blocks, block] };
+    }
+    case 'tool.output': {
+      const i = indexOfBlock(state.blocks, event.blockId);
+      const old = i < 0 ? undefined : state.blocks[i];
+      if (!old || old.kind !== 'tool') return state;
+      const output = (old.output + event.text).slice(-TOOL_OUTPUT_TAIL_CHARS);
+      return { ...state, blocks: replaceAt(state.blocks, i, { ...old, output, version: old.version + 1 }) };
+    }
+    case 'tool.end': {
+      const i = indexOfBlock(state.blocks, event.blockId);
+      const old = i < 0 ? undefined : state.blocks[i];
+      if (!old || old.kind !== 'tool') return state;
+      const block: TranscriptBlock = { ...old, status: event.status, resultSummary: event.summary, version: old.version + 1 };
+      return { ...state, blocks: replaceAt(state.blocks, i, block) };
+    }
+    case 'approval.request':
+      return { ...state, pendingApproval: event.request };
+    case 'approval.resolved':
+      return state.pendingApproval?.id === event.id ? { ...state, pendingApproval: null } : state;
+    case 'usage':
+      return { ...state, lastUsage: event.lastUsage, sessionUsage: event.sessionUsage, sessionCost: event.sessionCost };
+    case 'context':
+      return { ...state, context: event.gauge };
+    case 'notice': {
+      const block: TranscriptBlock = { kind: 'notice', id: event.blockId, version: 0, level: event.level, text: event.text };
+      return { ...state, blocks: [...state.blocks, block] };
+    }
+    case 'turn.end': {
+      // Anything still marked streaming (an interrupt mid-reply) is closed with the turn.
+      let blocks = state.blocks;
+      for (let i = blocks.length - 1; i >= 0 && i >= blocks.length - 8; i--) {
+        const ended = endStreaming(blocks[i]!);
+        if (ended !== blocks[i]) blocks = replaceAt(blocks, i, ended);
+      }
+      const end: TranscriptBlock = { kind: 'turn_end', id: event.blockId, version: 0, status: event.status };
+      const withDetail: TranscriptBlock = event.detail === undefined ? end : { ...end, detail: event.detail };
+      return { ...state, busy: false, pendingApproval: null, blocks: [...blocks, withDetail] };
+    }
+    default: {
+      const unhandled: never = event;
+      return unhandled;
+    }
+  }
+}
