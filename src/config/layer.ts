@@ -1,0 +1,78 @@
+/** What one config file contributes, validated but not yet merged (camelCase, paths resolved). */
+import type { CodeMapSettings, Level, PathRule, ProxySetting, WireFormat } from './types.js';
+import type { ThinkingEffort } from '../providers/types.js';
+
+export interface PresetLayer {
+  readonly name: string;
+  /** e.g. "presets[1]", for messages. */
+  readonly where: string;
+  readonly format?: WireFormat;
+  readonly baseUrl?: string;
+  readonly model?: string;
+  readonly apiKeyEnv?: readonly string[];
+  readonly keyFile?: string;
+  readonly thinking?: boolean;
+  readonly thinkingEffort?: ThinkingEffort;
+  readonly vision?: boolean;
+  readonly contextWindow?: number;
+  readonly maxTokens?: number;
+  readonly echoReasoning?: 'auto' | boolean;
+  readonly priceInput?: number;
+  readonly priceCacheRead?: number;
+  readonly priceCacheWrite?: number;
+  readonly priceOutput?: number;
+  readonly proxy?: ProxySetting;
+}
+
+export interface PolicyLayer {
+  readonly read?: Level;
+  readonly write?: Level;
+  readonly delete?: Level;
+  readonly bash?: Level;
+  readonly readOutside?: Level;
+  readonly bashAllowlist?: readonly string[];
+  readonly bashDenylist?: readonly string[];
+  readonly rules?: readonly PathRule[];
+}
+
+export interface ConfigLayer {
+  readonly file: string;
+  readonly defaultPreset?: string;
+  readonly trustedProjects?: readonly string[];
+  readonly presets?: readonly PresetLayer[];
+  readonly policy?: PolicyLayer;
+  readonly proxy?: ProxySetting;
+  readonly noProxy?: readonly string[];
+  readonly auditLog?: string;
+  readonly sessionRetentionDays?: number;
+  readonly contextFile?: string;
+  readonly commitTrailer?: string;
+  readonly plugins?: readonly string[];
+  readonly maxToolSteps?: number;
+  readonly maxRetries?: number;
+  readonly maxFileSizeBytes?: number;
+  readonly maxToolOutputChars?: number;
+  readonly bashTimeoutMs?: number;
+  readonly streamIdleTimeoutMs?: number;
+  readonly loopDetectionWindow?: number;
+  readonly offloadEagerTokens?: number;
+  readonly offloadThresholdTokens?: number;
+  readonly protectedTokens?: number;
+  readonly markdown?: boolean;
+  readonly codeMap?: CodeMapSettings;
+}
+
+/** The TOML spelling of the keys a project file may not set unless trusted. */
+export const RESTRICTED_KEYS = [
+  'presets',
+  'base_url',
+  'key_file',
+  'proxy',
+  'no_proxy',
+  'audit_log',
+  'session_retention_days',
+  'context_file',
+  'commit_trailer',
+  'plugins',
+  'trusted_projects',
+] as const;

@@ -1,0 +1,110 @@
+/**
+ * loadConfig: the user file, then the project's .lindwyrm.toml within the trust rules, merged over
+ * the defaults into one frozen Config. A project `.env` is never read.
+ */
+import { realpath } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { DEFAULTS } from './defaults.js';
+import { ConfigError } from './errors.js';
+import type { ConfigLayer } from './layer.js';
+import { basePolicy, mergeCodeMap, mergePolicy, mergePresets, pick } from './merge.js';
+import { appPaths } from './paths.js';
+import { readLayer } from './read-layer.js';
+import { readTomlFile } from './read-toml.js';
+import { isTrustedProject, restrictProjectLayer } from './trust.js';
+import type { Config } from './types.js';
+
+export const PROJECT_CONFIG_NAME = '.lindwyrm.toml';
+
+export interface LoadConfigOptions {
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+export async function loadConfig(opts: LoadConfigOptions): Promise<Config> {
+  const home = opts.env['HOME'] || homedir();
+  const projectRoot = await realProjectRoot(opts.cwd);
+  const userFile = appPaths(opts.env).userConfigFile;
+  const projectFile = join(projectRoot, PROJECT_CONFIG_NAME);
+  const warnings: string[] = [];
+
+  const userTable = await readTomlFile(userFile);
+  const user = userTable ? readLayer(userTable, { file: userFile, baseDir: home, home }, warnings) : undefined;
+  const projectTable = resolve(projectFile) === resolve(userFile) ? undefined : await readTomlFile(projectFile);
+  const rawProject = projectTable
+    ? readLayer(projectTable, { file: projectFile, baseDir: projectRoot, home }, warnings)
+    : undefined;
+
+  const trusted = isTrustedProject(projectRoot, user?.trustedProjects);
+  const userPolicy = basePolicy(user);
+  let project: ConfigLayer | undefined;
+  let needsFloor = false;
+  if (rawProject) {
+    const outcome = restrictProjectLayer(rawProject, { trusted, projectRoot, userPolicy });
+    project = outcome.layer;
+    needsFloor = outcome.needsFloor;
+    if (outcome.refused.length > 0) {
+      const how = trusted ? '' : ` (the project is not in trusted_projects of ${userFile})`;
+      warnings.unshift(`${projectFile} may not set these, so they were ignored${how}: ${outcome.refused.join('; ')}`);
+    }
+  }
+
+  const presets = mergePresets([user, project]);
+  const defaultPreset = pick('defaultPreset', user, project) ?? DEFAULTS.defaultPreset;
+  if (!presets.some((p) => p.name === defaultPreset)) {
+    const file = project?.defaultPreset ? projectFile : userFile;
+    throw new ConfigError(
+      `${file}: key "default_preset": expected the name of a preset (${presets.map((p) => p.name).join(', ')}), got "${defaultPreset}"`,
+      { file, key: 'default_preset' },
+    );
+  }
+
+  const policy = mergePolicy(userPolicy, project?.policy);
+  const config: Config = {
+    projectRoot,
+    trusted,
+    defaultPreset,
+    presets,
+    policy,
+    ...(needsFloor ? { policyFloor: userPolicy } : {}),
+    proxy: pick('proxy', user, project) ?? false,
+    noProxy: pick('noProxy', user, project) ?? [],
+    auditLog: pick('auditLog', user, project),
+    sessionRetentionDays: pick('sessionRetentionDays', user, project) ?? DEFAULTS.sessionRetentionDays,
+    contextFile: pick('contextFile', user, project),
+    commitTrailer: pick('commitTrailer', user, project),
+    plugins: pick('plugins', user, project) ?? [],
+    maxToolSteps: pick('maxToolSteps', user, project) ?? DEFAULTS.maxToolSteps,
+    maxRetries: pick('maxRetries', user, project) ?? DEFAULTS.maxRetries,
+    maxFileSizeBytes: pick('maxFileSizeBytes', user, project) ?? DEFAULTS.maxFileSizeBytes,
+    maxToolOutputChars: pick('maxToolOutputChars', user, project) ?? DEFAULTS.maxToolOutputChars,
+    bashTimeoutMs: pick('bashTimeoutMs', user, project) ?? DEFAULTS.bashTimeoutMs,
+    streamIdleTimeoutMs: pick('streamIdleTimeoutMs', user, project) ?? DEFAULTS.streamIdleTimeoutMs,
+    loopDetectionWindow: pick('loopDetectionWindow', user, project) ?? DEFAULTS.loopDetectionWindow,
+    offloadEagerTokens: pick('offloadEagerTokens', user, project),
+    offloadThresholdTokens: pick('offloadThresholdTokens', user, project),
+    protectedTokens: pick('protectedTokens', user, project),
+    markdown: pick('markdown', user, project) ?? DEFAULTS.markdown,
+    codeMap: mergeCodeMap(user, project),
+    secretEnvNames: [...new Set(presets.flatMap((p) => p.apiKeyEnv))],
+    warnings,
+  };
+  return deepFreeze(config);
+}
+
+async function realProjectRoot(cwd: string): Promise<string> {
+  try {
+    return await realpath(cwd);
+  } catch {
+    throw new ConfigError(`project root ${cwd} does not exist or cannot be read`);
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}

@@ -1,0 +1,121 @@
+/** Merging of the built-in defaults, the user layer and the (already restricted) project layer. */
+import { BUILTIN_PRESETS, CUSTOM_PRESET_DEFAULTS, DEFAULT_POLICY, DEFAULTS } from './defaults.js';
+import { ConfigError } from './errors.js';
+import type { ConfigLayer, PolicyLayer, PresetLayer } from './layer.js';
+import type { CodeMapSettings, PolicySettings, Preset, Prices } from './types.js';
+
+export function mergePolicy(base: PolicySettings, layer: PolicyLayer | undefined): PolicySettings {
+  if (!layer) return base;
+  return {
+    read: layer.read ?? base.read,
+    write: layer.write ?? base.write,
+    delete: layer.delete ?? base.delete,
+    bash: layer.bash ?? base.bash,
+    readOutside: layer.readOutside ?? base.readOutside,
+    bashAllowlist: unique([...base.bashAllowlist, ...(layer.bashAllowlist ?? [])]),
+    bashDenylist: unique([...base.bashDenylist, ...(layer.bashDenylist ?? [])]),
+    // Later rules come from the more specific file; the policy resolver picks the most specific path.
+    rules: [...base.rules, ...(layer.rules ?? [])],
+  };
+}
+
+/** Built-ins first; a layer's preset with a known name overrides only the fields it sets. */
+export function mergePresets(layers: readonly (ConfigLayer | undefined)[]): Preset[] {
+  const presets: Preset[] = [...BUILTIN_PRESETS];
+  for (const layer of layers) {
+    for (const entry of layer?.presets ?? []) {
+      const index = presets.findIndex((p) => p.name === entry.name);
+      const merged = overlayPreset(index >= 0 ? presets[index] : undefined, entry, layer?.file ?? '');
+      if (index >= 0) presets[index] = merged;
+      else presets.push(merged);
+    }
+  }
+  return presets;
+}
+
+function overlayPreset(base: Preset | undefined, entry: PresetLayer, file: string): Preset {
+  if (!base) {
+    const missing = (key: string, what: string): never => {
+      throw new ConfigError(`${file}: key "${entry.where}.${key}": expected ${what} for the new preset "${entry.name}"`, {
+        file,
+        key: `${entry.where}.${key}`,
+      });
+    };
+    if (!entry.format) missing('format', '"anthropic" or "openai"');
+    if (!entry.baseUrl) missing('base_url', 'the endpoint URL');
+    if (entry.format === 'anthropic' && !entry.model) missing('model', 'a model name (anthropic-format servers have no model list)');
+  }
+  const apiKeyEnv = entry.apiKeyEnv ?? base?.apiKeyEnv ?? [];
+  const keyFile = entry.keyFile ?? base?.keyFile;
+  const prices = overlayPrices(base?.prices, entry, file);
+  const preset: Preset = {
+    name: entry.name,
+    format: entry.format ?? base?.format ?? 'openai',
+    baseUrl: entry.baseUrl ?? base?.baseUrl ?? '',
+    model: entry.model ?? base?.model ?? '',
+    apiKeyEnv,
+    ...(keyFile !== undefined ? { keyFile } : {}),
+    keyOptional: apiKeyEnv.length === 0 && keyFile === undefined,
+    thinking: entry.thinking ?? base?.thinking ?? CUSTOM_PRESET_DEFAULTS.thinking,
+    ...(entry.thinkingEffort ?? base?.thinkingEffort ? { thinkingEffort: entry.thinkingEffort ?? base?.thinkingEffort } : {}),
+    vision: entry.vision ?? base?.vision ?? CUSTOM_PRESET_DEFAULTS.vision,
+    contextWindow: entry.contextWindow ?? base?.contextWindow ?? CUSTOM_PRESET_DEFAULTS.contextWindow,
+    maxTokens: entry.maxTokens ?? base?.maxTokens ?? CUSTOM_PRESET_DEFAULTS.maxTokens,
+    echoReasoning: entry.echoReasoning ?? base?.echoReasoning ?? CUSTOM_PRESET_DEFAULTS.echoReasoning,
+    ...(prices ? { prices } : {}),
+    proxy: entry.proxy ?? base?.proxy,
+  };
+  if (preset.maxTokens >= preset.contextWindow) {
+    throw new ConfigError(
+      `${file}: key "${entry.where}.max_tokens": expected less than context_window (${preset.contextWindow}), got the number ${preset.maxTokens}`,
+      { file, key: `${entry.where}.max_tokens` },
+    );
+  }
+  return preset;
+}
+
+function overlayPrices(base: Prices | undefined, entry: PresetLayer, file: string): Prices | undefined {
+  const input = entry.priceInput ?? base?.input;
+  const output = entry.priceOutput ?? base?.output;
+  const cacheRead = entry.priceCacheRead ?? base?.cacheRead;
+  const cacheWrite = entry.priceCacheWrite ?? base?.cacheWrite;
+  if (input === undefined && output === undefined && cacheRead === undefined && cacheWrite === undefined) return undefined;
+  if (input === undefined || output === undefined) {
+    const key = input === undefined ? 'price_input' : 'price_output';
+    throw new ConfigError(`${file}: key "${entry.where}.${key}": expected both price_input and price_output when a preset has prices`, {
+      file,
+      key: `${entry.where}.${key}`,
+    });
+  }
+  return {
+    input,
+    output,
+    ...(cacheRead !== undefined ? { cacheRead } : {}),
+    ...(cacheWrite !== undefined ? { cacheWrite } : {}),
+  };
+}
+
+/** Project over user over defaults, for every plain setting. */
+export function pick<K extends keyof ConfigLayer>(
+  key: K,
+  user: ConfigLayer | undefined,
+  project: ConfigLayer | undefined,
+): ConfigLayer[K] | undefined {
+  return project?.[key] ?? user?.[key];
+}
+
+export function mergeCodeMap(user: ConfigLayer | undefined, project: ConfigLayer | undefined): CodeMapSettings {
+  const a = user?.codeMap;
+  const b = project?.codeMap;
+  const enabled = b?.enabled ?? a?.enabled ?? DEFAULTS.codeMapEnabled;
+  const budgetTokens = b?.budgetTokens ?? a?.budgetTokens;
+  return budgetTokens === undefined ? { enabled } : { enabled, budgetTokens };
+}
+
+export function basePolicy(user: ConfigLayer | undefined): PolicySettings {
+  return mergePolicy(DEFAULT_POLICY, user?.policy);
+}
+
+function unique(items: readonly string[]): string[] {
+  return [...new Set(items)];
+}

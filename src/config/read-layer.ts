@@ -1,0 +1,228 @@
+/** Turns one parsed TOML file into a validated ConfigLayer, collecting unknown-key warnings. */
+import { ConfigError } from './errors.js';
+import type { ConfigLayer, PolicyLayer, PresetLayer } from './layer.js';
+import { resolveConfigPath } from './resolve-path.js';
+import { TableReader, type Table } from './toml-reader.js';
+import type { CodeMapSettings, Level, PathRule, ProxySetting } from './types.js';
+
+const LEVELS: readonly Level[] = ['allow', 'confirm', 'deny'];
+const EFFORTS = ['minimal', 'low', 'medium', 'high', 'xhigh', 'max'] as const;
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Keys that would hold a secret: refused, because a config file gets committed and shared. */
+const SECRET_KEYS = new Set(['api_key', 'apikey', 'key', 'token', 'api_token', 'access_token', 'auth_token', 'secret', 'secret_key', 'password', 'bearer']);
+
+export interface LayerContext {
+  readonly file: string;
+  /** Relative paths in this file are taken from here: the project root, or HOME for the user file. */
+  readonly baseDir: string;
+  readonly home: string;
+}
+
+export function readLayer(table: Table, ctx: LayerContext, warnings: string[]): ConfigLayer {
+  const r = new TableReader(table, ctx.file);
+  refuseSecrets(r);
+  const path = (key: string): string | undefined => {
+    const value = r.nonEmptyString(key);
+    return value === undefined ? undefined : resolveConfigPath(value, ctx.baseDir, ctx.home);
+  };
+  const layer: ConfigLayer = {
+    file: ctx.file,
+    defaultPreset: r.nonEmptyString('default_preset'),
+    trustedProjects: r.stringList('trusted_projects')?.map((p) => resolveConfigPath(p, ctx.baseDir, ctx.home)),
+    presets: r.tableList('presets')?.map((p: TableReader) => readPreset(p, ctx, warnings)),
+    policy: readPolicy(r.subTable('policy'), ctx, warnings),
+    proxy: readProxy(r, 'proxy'),
+    noProxy: r.stringList('no_proxy', true),
+    auditLog: path('audit_log'),
+    sessionRetentionDays: r.integer('session_retention_days', 0),
+    contextFile: path('context_file'),
+    commitTrailer: r.string('commit_trailer'),
+    plugins: r.stringList('plugins', true)?.map((p) => (isPathLike(p) ? resolveConfigPath(p, ctx.baseDir, ctx.home) : p)),
+    maxToolSteps: r.integer('max_tool_steps'),
+    maxRetries: r.integer('max_retries', 0),
+    maxFileSizeBytes: r.integer('max_file_size_bytes'),
+    maxToolOutputChars: r.integer('max_tool_output_chars'),
+    bashTimeoutMs: r.integer('bash_timeout_ms'),
+    streamIdleTimeoutMs: r.integer('stream_idle_timeout_ms'),
+    loopDetectionWindow: r.integer('loop_detection_window', 0),
+    offloadEagerTokens: r.integer('offload_eager_tokens'),
+    offloadThresholdTokens: r.integer('offload_threshold_tokens'),
+    protectedTokens: r.integer('protected_tokens', 0),
+    markdown: r.boolean('markdown'),
+    codeMap: readCodeMap(r, warnings),
+  };
+  warnUnknown(r, warnings, KNOWN_TOP);
+  return layer;
+}
+
+const KNOWN_TOP = [
+  'default_preset', 'trusted_projects', 'presets', 'policy', 'proxy', 'no_proxy', 'audit_log',
+  'session_retention_days', 'context_file', 'commit_trailer', 'plugins', 'max_tool_steps', 'max_retries',
+  'max_file_size_bytes', 'max_tool_output_chars', 'bash_timeout_ms', 'stream_idle_timeout_ms',
+  'loop_detection_window', 'offload_eager_tokens', 'offload_threshold_tokens', 'protected_tokens', 'markdown',
+  'code_map',
+];
+const KNOWN_PRESET = [
+  'name', 'format', 'base_url', 'model', 'api_key_env', 'key_file', 'thinking', 'thinking_effort', 'vision',
+  'context_window', 'max_tokens', 'echo_reasoning', 'price_input', 'price_cache_read', 'price_cache_write',
+  'price_output', 'proxy',
+];
+const KNOWN_POLICY = ['read', 'write', 'delete', 'bash', 'read_outside', 'bash_allowlist', 'bash_denylist', 'rules'];
+const KNOWN_RULE = ['path', 'read', 'write', 'delete'];
+const KNOWN_CODE_MAP = ['enabled', 'budget_tokens'];
+
+/** Every key the config understands, dotted, for the example-file test. */
+export const KNOWN_KEYS = {
+  top: KNOWN_TOP,
+  preset: KNOWN_PRESET,
+  policy: KNOWN_POLICY,
+  rule: KNOWN_RULE,
+  codeMap: KNOWN_CODE_MAP,
+} as const;
+
+function readPreset(r: TableReader, ctx: LayerContext, warnings: string[]): PresetLayer {
+  refuseSecrets(r);
+  const name = r.nonEmptyString('name');
+  if (name === undefined) r.fail('name', 'a preset name (every [[presets]] entry needs one)');
+  if (name.includes(':')) r.fail('name', 'a name without ":" (it separates a preset from a model in -m)', name);
+  const apiKeyEnv = r.stringList('api_key_env', true);
+  apiKeyEnv?.forEach((variable) => {
+    if (!ENV_NAME.test(variable)) {
+      r.fail('api_key_env', 'names of environment variables (e.g. "DEEPSEEK_API_KEY"), not the key itself', variable);
+    }
+  });
+  const baseUrl = r.nonEmptyString('base_url');
+  if (baseUrl !== undefined && !/^https?:\/\/[^/]/.test(baseUrl)) r.fail('base_url', 'an http:// or https:// URL', baseUrl);
+  const keyFile = r.nonEmptyString('key_file');
+  const echo = r.raw('echo_reasoning');
+  if (echo !== undefined && echo !== 'auto' && typeof echo !== 'boolean') r.fail('echo_reasoning', '"auto", true or false', echo);
+  const preset: PresetLayer = {
+    name,
+    where: r.prefix.replace(/\.$/, ''),
+    format: r.oneOf('format', ['anthropic', 'openai'] as const),
+    baseUrl: baseUrl?.replace(/\/+$/, ''),
+    model: r.string('model'),
+    apiKeyEnv,
+    keyFile: keyFile === undefined ? undefined : resolveConfigPath(keyFile, ctx.baseDir, ctx.home),
+    thinking: r.boolean('thinking'),
+    thinkingEffort: r.oneOf('thinking_effort', EFFORTS),
+    vision: r.boolean('vision'),
+    contextWindow: r.integer('context_window', 1024),
+    maxTokens: r.integer('max_tokens'),
+    echoReasoning: echo as 'auto' | boolean | undefined,
+    priceInput: r.amount('price_input'),
+    priceCacheRead: r.amount('price_cache_read'),
+    priceCacheWrite: r.amount('price_cache_write'),
+    priceOutput: r.amount('price_output'),
+    proxy: readProxy(r, 'proxy'),
+  };
+  warnUnknown(r, warnings, KNOWN_PRESET);
+  return preset;
+}
+
+function readPolicy(r: TableReader | undefined, ctx: LayerContext, warnings: string[]): PolicyLayer | undefined {
+  if (!r) return undefined;
+  const rules = r.tableList('rules')?.map((rule: TableReader): PathRule => {
+    const path = rule.nonEmptyString('path');
+    if (path === undefined) rule.fail('path', 'a path (every [[policy.rules]] entry needs one)');
+    const entry: PathRule = {
+      path: resolveConfigPath(path, ctx.baseDir, ctx.home),
+      read: rule.oneOf('read', LEVELS),
+      write: rule.oneOf('write', LEVELS),
+      delete: rule.oneOf('delete', LEVELS),
+    };
+    warnUnknown(rule, warnings, KNOWN_RULE);
+    return entry;
+  });
+  const policy: PolicyLayer = {
+    read: r.oneOf('read', LEVELS),
+    write: r.oneOf('write', LEVELS),
+    delete: r.oneOf('delete', LEVELS),
+    bash: r.oneOf('bash', LEVELS),
+    readOutside: r.oneOf('read_outside', LEVELS),
+    bashAllowlist: r.stringList('bash_allowlist'),
+    bashDenylist: r.stringList('bash_denylist'),
+    rules,
+  };
+  warnUnknown(r, warnings, KNOWN_POLICY);
+  return policy;
+}
+
+function readProxy(r: TableReader, key: string): ProxySetting {
+  if (!r.has(key)) return r.raw(key) as undefined;
+  const value = r.raw(key);
+  if (value === false || value === 'system') return value;
+  const expected = 'a proxy URL (http://, https://, socks5://, socks5h://), false or "system"';
+  if (typeof value !== 'string') r.fail(key, expected, value);
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return r.fail(key, expected, value);
+  }
+  if (!['http:', 'https:', 'socks5:', 'socks5h:', 'socks:'].includes(url.protocol)) r.fail(key, expected, value);
+  return value;
+}
+
+function readCodeMap(r: TableReader, warnings: string[]): CodeMapSettings | undefined {
+  if (!r.has('code_map')) return r.raw('code_map') as undefined;
+  const value = r.raw('code_map');
+  if (typeof value === 'boolean') return { enabled: value };
+  const sub = r.subTable('code_map');
+  if (!sub) return undefined;
+  const enabled = sub.boolean('enabled') ?? true;
+  const budgetTokens = sub.integer('budget_tokens', 100);
+  warnUnknown(sub, warnings, KNOWN_CODE_MAP);
+  return budgetTokens === undefined ? { enabled } : { enabled, budgetTokens };
+}
+
+function refuseSecrets(r: TableReader): void {
+  for (const key of Object.keys(r.table)) {
+    if (SECRET_KEYS.has(key.toLowerCase())) {
+      throw new ConfigError(
+        `${r.file}: key "${r.keyName(key)}": API keys are never read from a config file (a config gets ` +
+          'committed and shared). Put the key in an environment variable named in api_key_env, or in a ' +
+          'file named by key_file, and remove this line.',
+        { file: r.file, key: r.keyName(key) },
+      );
+    }
+  }
+}
+
+function warnUnknown(r: TableReader, warnings: string[], known: readonly string[]): void {
+  for (const key of r.unknownKeys()) {
+    const guess = closest(key, known);
+    const hint = guess ? ` (did you mean "${r.prefix}${guess}"?)` : '';
+    warnings.push(`${r.file}: unknown key "${r.keyName(key)}" ignored${hint}`);
+  }
+}
+
+function isPathLike(value: string): boolean {
+  return value.startsWith('.') || value.startsWith('/') || value.startsWith('~');
+}
+
+function closest(word: string, candidates: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Math.max(2, Math.floor(word.length / 3)) + 1;
+  for (const candidate of candidates) {
+    const d = editDistance(word.toLowerCase(), candidate);
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
+}

@@ -1,0 +1,26 @@
+/** Reads and parses one TOML file; a missing file is simply absent, anything else is a ConfigError. */
+import { readFile } from 'node:fs/promises';
+import { parse, TomlError } from 'smol-toml';
+import { ConfigError } from './errors.js';
+import type { Table } from './toml-reader.js';
+
+export async function readTomlFile(file: string): Promise<Table | undefined> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    const why = code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : String(code ?? error);
+    throw new ConfigError(`${file}: cannot read the config file (${why})`, { file });
+  }
+  try {
+    return parse(text) as Table;
+  } catch (error) {
+    if (error instanceof TomlError) {
+      const reason = error.message.split('\n')[0]?.trim() ?? 'syntax error';
+      throw new ConfigError(`${file}:${error.line}:${error.column}: invalid TOML: ${reason}`, { file });
+    }
+    throw new ConfigError(`${file}: invalid TOML: ${(error as Error).message}`, { file });
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * The trust rules for a project's .lindwyrm.toml: a file that arrives with `git clone` may not
+ * redirect traffic or keys, change what is kept on disk, or loosen the user's permissions.
+ */
+import type { ConfigLayer, PolicyLayer } from './layer.js';
+import { isInside } from './resolve-path.js';
+import type { Level, PolicySettings } from './types.js';
+
+export interface TrustOutcome {
+  /** The project layer with everything it may not set removed. */
+  readonly layer: ConfigLayer;
+  /** What the project tried and was refused, one short phrase each. */
+  readonly refused: readonly string[];
+  /** True when the user's own policy must act as a floor under the merged one. */
+  readonly needsFloor: boolean;
+}
+
+export function isTrustedProject(projectRoot: string, trustedProjects: readonly string[] | undefined): boolean {
+  return (trustedProjects ?? []).some((trusted) => isInside(projectRoot, trusted));
+}
+
+export function restrictProjectLayer(
+  project: ConfigLayer,
+  opts: { trusted: boolean; projectRoot: string; userPolicy: PolicySettings },
+): TrustOutcome {
+  const refused: string[] = [];
+  // A project can never vouch for itself, trusted or not.
+  let layer: ConfigLayer = project.trustedProjects ? { ...project, trustedProjects: undefined } : project;
+  if (project.trustedProjects) refused.push('trusted_projects (only your user config can trust a project)');
+  if (opts.trusted) return { layer, refused, needsFloor: false };
+
+  const drop = <K extends keyof ConfigLayer>(key: K, label: string): void => {
+    if (layer[key] === undefined) return;
+    refused.push(label);
+    layer = { ...layer, [key]: undefined };
+  };
+  if (layer.presets && layer.presets.length > 0) {
+    const names = layer.presets.map((p) => p.name).join(', ');
+    const fields = [
+      layer.presets.some((p) => p.baseUrl !== undefined) ? 'base_url' : '',
+      layer.presets.some((p) => p.keyFile !== undefined) ? 'key_file' : '',
+    ].filter(Boolean);
+    refused.push(`presets (${names}${fields.length ? `; sets ${fields.join(', ')}` : ''})`);
+  }
+  layer = { ...layer, presets: undefined };
+  drop('proxy', 'proxy');
+  drop('noProxy', 'no_proxy');
+  drop('auditLog', 'audit_log');
+  drop('sessionRetentionDays', 'session_retention_days');
+  drop('commitTrailer', 'commit_trailer');
+  drop('plugins', 'plugins');
+  if (layer.contextFile !== undefined && !isInside(layer.contextFile, opts.projectRoot)) {
+    drop('contextFile', `context_file outside the project (${layer.contextFile})`);
+  }
+  if (layer.policy) refused.push(...looserPolicy(layer.policy, opts.userPolicy));
+  return { layer, refused, needsFloor: layer.policy !== undefined };
+}
+
+const RANK: Record<Level, number> = { allow: 0, confirm: 1, deny: 2 };
+
+/**
+ * Policy entries that would loosen the user's settings. They stay in the merged policy, but the
+ * floor (the user's own policy) wins wherever it is stricter, so they have no effect; this list
+ * only tells the user what the project tried.
+ */
+function looserPolicy(policy: PolicyLayer, user: PolicySettings): string[] {
+  const found: string[] = [];
+  const levels = [
+    ['read', 'read'],
+    ['write', 'write'],
+    ['delete', 'delete'],
+    ['bash', 'bash'],
+    ['readOutside', 'read_outside'],
+  ] as const;
+  for (const [field, key] of levels) {
+    const wanted = policy[field];
+    if (wanted !== undefined && RANK[wanted] < RANK[user[field]]) found.push(`policy.${key} = "${wanted}"`);
+  }
+  const extraAllowed = (policy.bashAllowlist ?? []).filter((cmd) => !user.bashAllowlist.includes(cmd));
+  if (extraAllowed.length > 0) found.push(`policy.bash_allowlist (${extraAllowed.join(', ')})`);
+  for (const rule of policy.rules ?? []) {
+    for (const kind of ['read', 'write', 'delete'] as const) {
+      const wanted = rule[kind];
+      if (wanted !== undefined && RANK[wanted] < RANK[user[kind]]) {
+        found.push(`policy.rules ${kind} = "${wanted}" for ${rule.path}`);
+      }
+    }
+  }
+  return found;
+}
