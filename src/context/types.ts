@@ -23,6 +23,28 @@ export interface ContextStats {
   readonly inputTokensTotal: number;
   readonly offloadedCount: number;
   readonly offloadedBytes: number;
+  /** The part of usedTokens that is estimated (all of it when measured is false). */
+  readonly estimatedTokens?: number;
+  /** Size of the protected zone of recent conversation, in tokens. */
+  readonly protectedTokens?: number;
+}
+
+/** What the engine may say about a tool result besides its name (all optional). */
+export interface ToolResultInfo {
+  /** The call's arguments: the stub names the path, command or pattern from them. */
+  readonly input?: Readonly<Record<string, unknown>>;
+  /** Overrides the label taken from `input`. */
+  readonly label?: string;
+  /** Overrides the built-in list of bulk tools (ToolDefinition.bulk). */
+  readonly bulk?: boolean;
+}
+
+/** How full the context is right now, without touching the disk (for the meter). */
+export interface ContextFillGauge {
+  readonly usedTokens: number;
+  readonly measured: boolean;
+  readonly window: number;
+  readonly threshold: number;
 }
 
 export interface ReclaimResult {
@@ -30,13 +52,26 @@ export interface ReclaimResult {
   /** What happened, for the transcript: 'none' | 'offloaded' | 'summarized'. */
   readonly action: 'none' | 'offloaded' | 'summarized';
   readonly detail?: string;
+  /** Tool results moved to the offload store by this pass. */
+  readonly offloadedResults?: number;
+  /** Messages replaced by the summary (0 when none). */
+  readonly summarizedMessages?: number;
+  /** True when the summarizing request failed; the history was returned as it came in. */
+  readonly failed?: boolean;
 }
 
 export interface ContextManager {
   /** Offload on arrival: returns the content to put in history (a stub, or the content itself). */
-  onToolResult(tool: string, content: string): Promise<string>;
-  /** Record the provider's measured usage after a request. */
-  recordUsage(usage: Usage, messagesSent: number): void;
+  onToolResult(tool: string, content: string, info?: ToolResultInfo): Promise<string>;
+  /**
+   * Record the provider's measured usage after a request. `sent` is the history that request
+   * carried; without it, the messages beforeRequest last returned are assumed.
+   */
+  recordUsage(usage: Usage, messagesSent: number, sent?: readonly Message[]): void;
+  /** Usage of a request outside the conversation (the summarizing call): totals only. */
+  recordSideUsage?(usage: Usage): void;
+  /** The meter's figure, synchronously. */
+  gauge?(messages: readonly Message[], system: string): ContextFillGauge;
   /** Before each request: reclaim if over the threshold. */
   beforeRequest(messages: readonly Message[], system: string): Promise<ReclaimResult>;
   /** /compact [instructions]: reclaim now. */

@@ -1,0 +1,121 @@
+/**
+ * The context manager the engine calls: offload on arrival, reclaim before a request when the
+ * context is over the reclaim point, /compact on demand, and the figures behind /context.
+ */
+import type { Message, ToolSchema, Usage } from '../providers/types.js';
+import { estimateText } from './estimate-tokens.js';
+import { BULK_TOOLS, buildStub, mainArgument, neutralizeMarker, stubSaves } from './offload-stub.js';
+import { reclaim } from './reclaim.js';
+import { resolveContextSettings, type ContextSettings } from './settings.js';
+import type {
+  ContextFillGauge,
+  ContextManager,
+  ContextStats,
+  OffloadStore,
+  ReclaimResult,
+  Summarizer,
+  ToolResultInfo,
+} from './types.js';
+import { createUsageMeter } from './usage-meter.js';
+
+export interface ContextManagerOptions {
+  /** The preset's context_window, in tokens. */
+  window: number;
+  /** offload_eager_tokens; default a thirty-second of the window, floor 1,000. */
+  eagerTokens?: number;
+  /** offload_threshold_tokens; default a 128th of the window, floor 500. */
+  thresholdTokens?: number;
+  /** protected_tokens; default a quarter of the reclaim point. */
+  protectedTokens?: number;
+  offload: OffloadStore;
+  summarize: Summarizer;
+  /** The per-session marker that lindwyrm's own insertions carry and tool output cannot. */
+  marker: string;
+  /** The tool schemas sent with every request, so the estimate before the first request counts them. */
+  tools?: readonly ToolSchema[];
+}
+
+export type FullContextManager = ContextManager & {
+  readonly settings: ContextSettings;
+  recordSideUsage(usage: Usage): void;
+  gauge(messages: readonly Message[], system: string): ContextFillGauge;
+};
+
+export function createContextManager(opts: ContextManagerOptions): FullContextManager {
+  if (!opts.marker) throw new Error('createContextManager needs a non-empty session marker');
+  const settings = resolveContextSettings(opts);
+  const { marker, offload } = opts;
+  const meter = createUsageMeter(opts.tools);
+  const memo = new Map<string, string>();
+  const deps = { settings, marker, store: offload, summarize: opts.summarize, memo };
+
+  return {
+    settings,
+
+    async onToolResult(tool: string, content: string, info?: ToolResultInfo): Promise<string> {
+      const clean = neutralizeMarker(content, marker);
+      const bulk = info?.bulk ?? BULK_TOOLS.has(tool);
+      if (!bulk || estimateText(clean) <= settings.eagerTokens) return clean;
+      const label = info?.label ?? mainArgument(info?.input);
+      if (!stubSaves(clean, buildStub({ tool, label, content: clean, ref: 'off_0000', marker }))) return clean;
+      let ref: string;
+      try {
+        ref = await offload.put(tool, clean);
+      } catch {
+        // A full disk must not cost the model its result: keep it inline.
+        return clean;
+      }
+      return buildStub({ tool, label, content: clean, ref, marker });
+    },
+
+    recordUsage(usage: Usage, messagesSent: number, sent?: readonly Message[]): void {
+      meter.record(usage, messagesSent, sent);
+    },
+
+    recordSideUsage(usage: Usage): void {
+      meter.recordSide(usage);
+    },
+
+    gauge(messages: readonly Message[], system: string): ContextFillGauge {
+      const fill = meter.fill(messages, system);
+      return { usedTokens: fill.usedTokens, measured: fill.measured, window: settings.window, threshold: settings.reclaimAt };
+    },
+
+    async beforeRequest(messages: readonly Message[], system: string): Promise<ReclaimResult> {
+      const fill = meter.fill(messages, system);
+      let result: ReclaimResult = { messages, action: 'none' };
+      if (fill.usedTokens >= settings.reclaimAt) {
+        result = await reclaim(deps, messages, fill.usedTokens, { force: false });
+        if (result.messages !== messages) meter.invalidate();
+      }
+      meter.noteSent(result.messages, system);
+      return result;
+    },
+
+    async compact(messages: readonly Message[], system: string, instructions?: string): Promise<ReclaimResult> {
+      const fill = meter.fill(messages, system);
+      const result = await reclaim(deps, messages, fill.usedTokens, { force: true, instructions });
+      if (result.messages !== messages) meter.invalidate();
+      return result;
+    },
+
+    async stats(messages: readonly Message[], system: string): Promise<ContextStats> {
+      const fill = meter.fill(messages, system);
+      const files = await offload.list();
+      return {
+        usedTokens: fill.usedTokens,
+        measured: fill.measured,
+        estimatedTokens: fill.estimatedTokens,
+        window: settings.window,
+        threshold: settings.reclaimAt,
+        protectedTokens: settings.protectedTokens,
+        messages: messages.length,
+        outputTokens: meter.totals.output,
+        cacheReadTokens: meter.totals.cacheRead,
+        inputTokensTotal: meter.totals.inputTotal,
+        offloadedCount: files.length,
+        offloadedBytes: files.reduce((sum, f) => sum + f.bytes, 0),
+      };
+    },
+  };
+}

@@ -1,0 +1,77 @@
+/**
+ * Token estimates for content the provider has not measured yet. Deliberately simple: a
+ * tokenizer per model would be a dependency and still wrong for the next model. The figures are
+ * replaced by the provider's measured usage as soon as a request has been sent.
+ */
+import type { ContentBlock, Message, ToolSchema } from '../providers/types.js';
+
+/** A vision model bills an image by its pixels, not its base64 size; this is the usual cap. */
+export const IMAGE_TOKENS = 1_600;
+/** Role markers and block framing that every message costs on the wire. */
+const MESSAGE_OVERHEAD = 4;
+const BLOCK_OVERHEAD = 3;
+
+/**
+ * ASCII text runs at about four characters a token; anything else (CJK, emoji, accented text)
+ * at about one a character, so counting it as ASCII would undercount it fourfold.
+ */
+export function estimateText(text: string): number {
+  let ascii = 0;
+  let other = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 128) ascii++;
+    // A surrogate pair is one character: count each half as half.
+    else if (code >= 0xd800 && code <= 0xdfff) other += 0.5;
+    else other++;
+  }
+  return Math.ceil(ascii / 4 + other);
+}
+
+/** JSON is dense in punctuation, each of which tends to be a token of its own. */
+export function estimateJson(value: unknown): number {
+  const text = JSON.stringify(value) ?? '';
+  return Math.ceil(estimateText(text) * 1.3);
+}
+
+export function estimateBlock(block: ContentBlock): number {
+  switch (block.type) {
+    case 'text':
+      return BLOCK_OVERHEAD + estimateText(block.text);
+    case 'thinking':
+      return BLOCK_OVERHEAD + estimateText(block.thinking);
+    case 'redacted_thinking':
+      return BLOCK_OVERHEAD + Math.ceil(block.data.length / 4);
+    case 'tool_use':
+      return BLOCK_OVERHEAD + estimateText(block.name) + estimateJson(block.input) + 6;
+    case 'tool_result':
+      return BLOCK_OVERHEAD + estimateText(block.content) + (block.images?.length ?? 0) * IMAGE_TOKENS + 6;
+    case 'image':
+      return IMAGE_TOKENS;
+  }
+}
+
+// Messages are immutable, so each one's estimate is computed once (1,000-message histories are
+// estimated before every request).
+const cache = new WeakMap<Message, number>();
+
+export function estimateMessage(message: Message): number {
+  const known = cache.get(message);
+  if (known !== undefined) return known;
+  let total = MESSAGE_OVERHEAD;
+  for (const block of message.content) total += estimateBlock(block);
+  cache.set(message, total);
+  return total;
+}
+
+export function estimateMessages(messages: readonly Message[]): number {
+  let total = 0;
+  for (const m of messages) total += estimateMessage(m);
+  return total;
+}
+
+export function estimateTools(tools: readonly ToolSchema[]): number {
+  let total = 0;
+  for (const t of tools) total += estimateText(t.name) + estimateText(t.description) + estimateJson(t.inputSchema) + 8;
+  return total;
+}

@@ -1,0 +1,159 @@
+/**
+ * The offload store: full snapshots of tool results that were replaced in the conversation by a
+ * stub. One folder per session under the data dir, files 0600 in 0700 folders, because a snapshot
+ * holds whatever the agent read. Kept while the session is saved; otherwise removed at exit, or
+ * swept after a week when a crash skipped the exit.
+ */
+import { chmod, mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { OffloadStore } from './types.js';
+
+const REF_PATTERN = /^off_(\d{4,})$/;
+const FILE_SUFFIX = '.txt';
+const SESSION_ID_PATTERN = /^[A-Za-z0-9._-]{1,128}$/;
+
+export type DisposableOffloadStore = OffloadStore & {
+  /** keep = true when a saved session points at these snapshots; false removes them. */
+  dispose(keep: boolean): Promise<void>;
+  /** The session's folder (for tests and diagnostics). */
+  readonly path: string;
+};
+
+export function formatRef(n: number): string {
+  return `off_${String(n).padStart(4, '0')}`;
+}
+
+export function isOffloadRef(ref: string): boolean {
+  return REF_PATTERN.test(ref);
+}
+
+/** Creates a folder 0700, tightening it if it already existed with a looser mode. */
+async function ensurePrivateDir(path: string): Promise<void> {
+  await mkdir(path, { recursive: true, mode: 0o700 });
+  await chmod(path, 0o700);
+}
+
+export function createOffloadStore(opts: { dir: string; sessionId: string }): DisposableOffloadStore {
+  // The session id becomes a folder name: refuse anything that could climb out of `dir`.
+  if (!SESSION_ID_PATTERN.test(opts.sessionId) || opts.sessionId === '.' || opts.sessionId === '..') {
+    throw new Error(`Invalid session id for the offload store: ${JSON.stringify(opts.sessionId)}`);
+  }
+  const sessionDir = join(opts.dir, opts.sessionId);
+  let next: number | undefined;
+  let ready: Promise<void> | undefined;
+  // Serializes puts so two results arriving together never get the same ref.
+  let queue: Promise<unknown> = Promise.resolve();
+
+  async function prepare(): Promise<void> {
+    await ensurePrivateDir(opts.dir);
+    await ensurePrivateDir(sessionDir);
+    // A resumed session continues its numbering, so old stubs keep pointing at their own snapshot.
+    let highest = 0;
+    for (const name of await readdir(sessionDir)) {
+      const m = REF_PATTERN.exec(name.slice(0, -FILE_SUFFIX.length));
+      if (name.endsWith(FILE_SUFFIX) && m) highest = Math.max(highest, Number(m[1]));
+    }
+    next = highest + 1;
+  }
+
+  async function writeSnapshot(content: string): Promise<string> {
+    ready ??= prepare();
+    await ready;
+    const ref = formatRef(next!);
+    next! += 1;
+    const file = join(sessionDir, ref + FILE_SUFFIX);
+    const temp = `${file}.${process.pid}.tmp`;
+    // 'wx' refuses to follow a planted symlink or overwrite anything.
+    await writeFile(temp, content, { encoding: 'utf8', mode: 0o600, flag: 'wx' });
+    await chmod(temp, 0o600);
+    await rename(temp, file);
+    return ref;
+  }
+
+  return {
+    path: sessionDir,
+    put(_tool: string, content: string): Promise<string> {
+      const result = queue.then(() => writeSnapshot(content));
+      queue = result.catch(() => undefined);
+      return result;
+    },
+    async read(ref: string): Promise<string | undefined> {
+      if (!isOffloadRef(ref)) return undefined;
+      try {
+        return await readFile(join(sessionDir, ref + FILE_SUFFIX), 'utf8');
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        throw err;
+      }
+    },
+    async list(): Promise<readonly { ref: string; bytes: number }[]> {
+      let names: string[];
+      try {
+        names = await readdir(sessionDir);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+        throw err;
+      }
+      const refs = names
+        .filter((n) => n.endsWith(FILE_SUFFIX) && isOffloadRef(n.slice(0, -FILE_SUFFIX.length)))
+        .map((n) => n.slice(0, -FILE_SUFFIX.length))
+        .sort();
+      const out: { ref: string; bytes: number }[] = [];
+      for (const ref of refs) {
+        const s = await stat(join(sessionDir, ref + FILE_SUFFIX));
+        out.push({ ref, bytes: s.size });
+      }
+      return out;
+    },
+    async dispose(keep: boolean): Promise<void> {
+      await queue;
+      if (!keep) await rm(sessionDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Removes offload folders left behind by sessions nothing saves (--no-save, or a crash before the
+ * exit cleanup), once untouched for `maxAgeDays`. The engine calls it at start; `isSaved` asks the
+ * session store whether a session still exists. Returns the session ids removed.
+ */
+export async function sweepOrphanedOffloads(opts: {
+  dir: string;
+  isSaved: (sessionId: string) => boolean | Promise<boolean>;
+  maxAgeDays?: number;
+  now?: number;
+}): Promise<readonly string[]> {
+  const cutoff = (opts.now ?? Date.now()) - (opts.maxAgeDays ?? 7) * 86_400_000;
+  let names: string[];
+  try {
+    names = await readdir(opts.dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    const path = join(opts.dir, name);
+    const s = await stat(path).catch(() => undefined);
+    if (!s?.isDirectory() || !SESSION_ID_PATTERN.test(name)) continue;
+    if (newestMtime(s.mtimeMs, await childMtimes(path)) > cutoff) continue;
+    if (await opts.isSaved(name)) continue;
+    await rm(path, { recursive: true, force: true });
+    removed.push(name);
+  }
+  return removed;
+}
+
+async function childMtimes(dir: string): Promise<number[]> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const times: number[] = [];
+  for (const n of names) {
+    const s = await stat(join(dir, n)).catch(() => undefined);
+    if (s) times.push(s.mtimeMs);
+  }
+  return times;
+}
+
+function newestMtime(own: number, children: readonly number[]): number {
+  return children.reduce((a, b) => Math.max(a, b), own);
+}

@@ -1,0 +1,100 @@
+/**
+ * One reclaim pass: retroactive offload first (lossless), summarizing only if that was not enough
+ * (lossy). The protected zone of recent conversation is never touched, and the history is only
+ * cut where a user turn starts.
+ */
+import type { Message, UserMessage } from '../providers/types.js';
+import { estimateMessages } from './estimate-tokens.js';
+import { cutPoint, protectedStart } from './history-shape.js';
+import { formatSize } from './offload-stub.js';
+import { offloadOlderResults } from './retro-offload.js';
+import type { ContextSettings } from './settings.js';
+import { withSummary } from './summary-message.js';
+import type { OffloadStore, ReclaimResult, Summarizer } from './types.js';
+
+export interface ReclaimDeps {
+  readonly settings: ContextSettings;
+  readonly marker: string;
+  readonly store: OffloadStore;
+  readonly summarize: Summarizer;
+  readonly memo: Map<string, string>;
+}
+
+const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
+
+/**
+ * `force` is /compact: move every eligible older result and summarize whatever lies before the
+ * protected zone, however full the context is. Otherwise stop as soon as the context is back
+ * under the reclaim point.
+ */
+export async function reclaim(
+  deps: ReclaimDeps,
+  messages: readonly Message[],
+  used: number,
+  opts: { force: boolean; instructions?: string },
+): Promise<ReclaimResult> {
+  const { settings, marker } = deps;
+  const zone = protectedStart(messages, settings.protectedTokens);
+  const offload = await offloadOlderResults({
+    messages,
+    end: zone,
+    minTokens: settings.thresholdTokens,
+    used,
+    stopBelow: opts.force ? undefined : settings.reclaimAt,
+    marker,
+    store: deps.store,
+    memo: deps.memo,
+  });
+  const movedNote =
+    offload.moved > 0
+      ? `Moved ${offload.moved} older tool result${offload.moved === 1 ? '' : 's'} (${formatSize(offload.bytes)}) to the offload store, about ${fmt(used - offload.used)} tokens freed.`
+      : '';
+  const offloaded = (detail: string): ReclaimResult => ({
+    messages: offload.messages,
+    action: offload.moved > 0 ? 'offloaded' : 'none',
+    detail: [movedNote, detail].filter(Boolean).join(' ') || undefined,
+    offloadedResults: offload.moved,
+    summarizedMessages: 0,
+  });
+
+  if (!opts.force && offload.used < settings.reclaimAt) return offloaded('');
+
+  const current = offload.messages;
+  const cut = cutPoint(current, zone);
+  if (cut === undefined) {
+    const why = opts.force
+      ? `Nothing older than the protected zone (the last ${fmt(settings.protectedTokens)} tokens) to summarize.`
+      : `Still over the reclaim point, but everything left is in the protected zone (the last ${fmt(settings.protectedTokens)} tokens) or in the turn under way.`;
+    return offloaded(why);
+  }
+
+  const older = current.slice(0, cut);
+  let summary: string;
+  try {
+    summary = (await deps.summarize(older, opts.instructions)).trim();
+    if (!summary) throw new Error('the model returned an empty summary');
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    return {
+      messages,
+      action: 'none',
+      detail: `Summarizing the earlier conversation failed (${reason}); the conversation was left exactly as it was.`,
+      offloadedResults: 0,
+      summarizedMessages: 0,
+      failed: true,
+    };
+  }
+
+  const firstKept = current[cut] as UserMessage;
+  const compacted: Message[] = [withSummary(firstKept, summary, marker), ...current.slice(cut + 1)];
+  const before = estimateMessages(older);
+  const after = estimateMessages(compacted.slice(0, 1)) - estimateMessages([firstKept]);
+  const summaryNote = `Summarized ${older.length} earlier message${older.length === 1 ? '' : 's'} (about ${fmt(before)} tokens) into about ${fmt(after)}; the last ${current.length - cut} were kept as they were.`;
+  return {
+    messages: compacted,
+    action: 'summarized',
+    detail: [movedNote, summaryNote].filter(Boolean).join(' '),
+    offloadedResults: offload.moved,
+    summarizedMessages: older.length,
+  };
+}

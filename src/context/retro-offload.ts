@@ -1,0 +1,82 @@
+/**
+ * Retroactive offload: once over the reclaim point, older tool results move to the store and
+ * leave the same recoverable stub an eager offload does. Lossless, but it edits the middle of the
+ * history, so the provider's cache is lost from the first edit on; that is why it waits for
+ * pressure instead of running all the time.
+ */
+import type { ContentBlock, Message } from '../providers/types.js';
+import { estimateBlock, estimateText } from './estimate-tokens.js';
+import { indexToolCalls } from './history-shape.js';
+import { buildStub, isStub, mainArgument, stubSaves } from './offload-stub.js';
+import type { OffloadStore } from './types.js';
+
+export interface RetroOffloadResult {
+  readonly messages: readonly Message[];
+  readonly moved: number;
+  readonly bytes: number;
+  /** Estimated tokens after the pass. */
+  readonly used: number;
+}
+
+export async function offloadOlderResults(opts: {
+  messages: readonly Message[];
+  /** Only messages before this index are touched (the protected zone starts there). */
+  end: number;
+  /** Results above this many tokens are candidates. */
+  minTokens: number;
+  used: number;
+  /** Stop once `used` falls below this; undefined moves every candidate (/compact). */
+  stopBelow?: number;
+  marker: string;
+  store: OffloadStore;
+  /** Refs already written per tool call, so a retried pass never writes a snapshot twice. */
+  memo: Map<string, string>;
+}): Promise<RetroOffloadResult> {
+  const { messages, end, minTokens, marker, store, memo } = opts;
+  const calls = indexToolCalls(messages.slice(0, end));
+  const out = messages.slice();
+  let used = opts.used;
+  let moved = 0;
+  let bytes = 0;
+  const done = (): boolean => opts.stopBelow !== undefined && used < opts.stopBelow;
+
+  for (let i = 0; i < end && !done(); i++) {
+    const message = out[i]!;
+    if (message.role !== 'user' || !message.content.some((b) => b.type === 'tool_result')) continue;
+    let changed = false;
+    const content: ContentBlock[] = [];
+    for (const block of message.content) {
+      if (
+        done() ||
+        block.type !== 'tool_result' ||
+        isStub(block.content, marker) ||
+        estimateText(block.content) <= minTokens
+      ) {
+        content.push(block);
+        continue;
+      }
+      const call = calls.get(block.toolUseId);
+      const tool = call?.name ?? 'tool';
+      const label = mainArgument(call?.input);
+      const probe = buildStub({ tool, label, content: block.content, ref: 'off_0000', marker });
+      if (!stubSaves(block.content, probe)) {
+        content.push(block);
+        continue;
+      }
+      const key = `${block.toolUseId}\u0000${block.content.length}`;
+      let ref = memo.get(key);
+      if (!ref) {
+        ref = await store.put(tool, block.content);
+        memo.set(key, ref);
+      }
+      const replaced: ContentBlock = { ...block, content: buildStub({ tool, label, content: block.content, ref, marker }) };
+      used -= estimateBlock(block) - estimateBlock(replaced);
+      bytes += Buffer.byteLength(block.content, 'utf8');
+      moved++;
+      changed = true;
+      content.push(replaced);
+    }
+    if (changed) out[i] = { role: 'user', content };
+  }
+  return { messages: moved > 0 ? out : messages, moved, bytes, used };
+}
