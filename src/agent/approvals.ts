@@ -6,7 +6,11 @@ import type { ApprovalDecision, ApprovalRequest } from '../policy/types.js';
 import type { EngineEvent } from './events.js';
 
 export interface ApprovalQueue {
-  request(request: ApprovalRequest): Promise<ApprovalDecision>;
+  /**
+   * Publishes the request and waits for `answer`. An `answerer` (one-shot's prompt) is asked too;
+   * whichever settles first wins.
+   */
+  request(request: ApprovalRequest, answerer?: (request: ApprovalRequest) => Promise<ApprovalDecision>): Promise<ApprovalDecision>;
   answer(id: string, decision: ApprovalDecision): boolean;
   /** Settles every pending request (an interrupt stops the turn: nothing is approved). */
   cancelAll(decision: ApprovalDecision): void;
@@ -27,14 +31,21 @@ export function createApprovalQueue(dispatch: (event: EngineEvent) => void): App
   };
 
   return {
-    request(request) {
+    request(request, answerer) {
       // Ids must be unique among pending requests; a tool that reuses one gets a fresh id.
       const id = request.id && !waiting.has(request.id) ? request.id : `approval-${++counter}`;
       const withId = id === request.id ? request : { ...request, id };
-      return new Promise<ApprovalDecision>((settle) => {
+      const decided = new Promise<ApprovalDecision>((settle) => {
         waiting.set(id, { request: withId, settle });
         dispatch({ type: 'approval.request', request: withId });
       });
+      if (answerer) {
+        answerer(withId).then(
+          (decision) => answer(id, decision),
+          () => answer(id, 'no'),
+        );
+      }
+      return decided;
     },
     answer,
     cancelAll(decision) {

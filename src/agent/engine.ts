@@ -1,0 +1,258 @@
+/**
+ * The engine: owns one conversation and its store. Commands go in through plain methods
+ * (submit, interrupt, answer, runSlash); everything the view needs comes out through the store.
+ */
+import type { Config, Preset, ToolKind } from '../config/types.js';
+import type { ContextManager } from '../context/types.js';
+import type { ApprovalDecision, Approver } from '../policy/types.js';
+import type { Message, ModelClient, ThinkingEffort, ToolSchema, Usage } from '../providers/types.js';
+import type { OffloadReader, ToolContext } from '../tools/types.js';
+import { createApprovalQueue } from './approvals.js';
+import type { ToolRunner } from './ports.js';
+import { repairHistory } from './history.js';
+import { reclaimThreshold } from './pass-through-context.js';
+import type { Engine, SessionState, SlashResult, TurnOutcome } from './state.js';
+import { createEventStore, type EventStore } from './store.js';
+import { runTurn } from './turn-loop.js';
+import { addCost, addUsage, contextTokens, type CostFn } from './usage.js';
+import { ZERO_USAGE } from '../providers/types.js';
+
+/** The conversation being worked on: what a session file holds. */
+export interface SessionData {
+  id: string;
+  createdAt: string;
+  firstPrompt: string;
+  turns: number;
+  history: Message[];
+  usage: Usage;
+  cost: number | null;
+}
+
+/** Everything a session runs with. Slash commands replace parts of it between turns. */
+export interface SessionRuntime {
+  config: Config;
+  preset: Preset;
+  client: ModelClient;
+  tools: ToolRunner;
+  /** Built once per session: byte-identical on every request. */
+  toolSchemas: readonly ToolSchema[];
+  system: string;
+  marker: string;
+  context: ContextManager;
+  offload: OffloadReader;
+  thinking: boolean;
+  thinkingEffort?: ThinkingEffort;
+  markdown: boolean;
+  readOnly: boolean;
+  preApproved: ReadonlySet<ToolKind>;
+  sessionGrants: Set<ToolKind>;
+  session: SessionData;
+}
+
+export interface EngineServices {
+  /** One-shot's prompt; without it, approvals wait for `answer` from the view. */
+  readonly approver?: Approver;
+  readonly costOf: CostFn;
+  readonly describe: (name: string, input: unknown) => string;
+  /** Saves the session (after every turn and at safe points mid-turn). */
+  readonly persist?: (runtime: SessionRuntime) => Promise<void>;
+  readonly slash?: (command: string, engine: LindwyrmEngine) => Promise<SlashResult>;
+  readonly onFileChanged?: (path: string) => void;
+  readonly log?: (line: string) => void;
+  readonly onDispose?: () => Promise<void>;
+}
+
+export interface LindwyrmEngine extends Engine {
+  readonly store: EventStore;
+  readonly runtime: SessionRuntime;
+  /** Publishes header settings after a slash command changed the runtime. */
+  refreshSettings(): void;
+  /** Replaces the conversation (resume, /clear) and resets the view's state. */
+  replaceSession(session: SessionData): void;
+  busy(): boolean;
+}
+
+export function permissionSummary(rt: Pick<SessionRuntime, 'config' | 'readOnly'>): string {
+  const p = rt.config.policy;
+  const base = `read=${p.read} write=${p.write} delete=${p.delete} bash=${p.bash}`;
+  return rt.readOnly ? `${base} (read-only)` : base;
+}
+
+export function initialState(rt: SessionRuntime): SessionState {
+  const window = rt.preset.contextWindow;
+  return {
+    sessionId: rt.session.id,
+    preset: { name: rt.preset.name, format: rt.preset.format, model: rt.preset.model },
+    thinking: rt.thinking,
+    ...(rt.thinkingEffort ? { thinkingEffort: rt.thinkingEffort } : {}),
+    markdown: rt.markdown,
+    projectRoot: rt.config.projectRoot,
+    permissionSummary: permissionSummary(rt),
+    blocks: [],
+    busy: false,
+    pendingApproval: null,
+    lastUsage: null,
+    sessionUsage: rt.session.usage,
+    sessionCost: rt.session.cost,
+    context: { usedTokens: 0, measured: false, window, threshold: reclaimThreshold(window) },
+  };
+}
+
+export function createEngine(rt: SessionRuntime, services: EngineServices): LindwyrmEngine {
+  const store = createEventStore(initialState(rt));
+  const approvals = createApprovalQueue(store.dispatch);
+  let ids = 0;
+  const newId = (prefix: string): string => `${prefix}-${++ids}`;
+  let controller: AbortController | undefined;
+  let running: Promise<TurnOutcome> | undefined;
+
+  const persist = async (): Promise<void> => {
+    try {
+      await services.persist?.(rt);
+    } catch (err) {
+      const text = `Could not save the session: ${err instanceof Error ? err.message : String(err)}`;
+      store.dispatch({ type: 'notice', blockId: newId('notice'), level: 'warning', text });
+    }
+  };
+
+  const interrupt = (): void => {
+    controller?.abort();
+    approvals.cancelAll('quit');
+  };
+
+  const approve: Approver = async (request) => {
+    const decision: ApprovalDecision = await approvals.request(request, services.approver);
+    // q stops the whole turn, not just this call.
+    if (decision === 'quit') interrupt();
+    return decision;
+  };
+
+  const toolContext = (signal: AbortSignal, onOutput: (text: string) => void): ToolContext => ({
+    config: rt.config,
+    projectRoot: rt.config.projectRoot,
+    sessionId: rt.session.id,
+    signal,
+    readOnly: rt.readOnly,
+    preApproved: rt.preApproved,
+    sessionGrants: rt.sessionGrants,
+    approve,
+    offload: rt.offload,
+    onOutput,
+    ...(services.onFileChanged ? { onFileChanged: services.onFileChanged } : {}),
+    vision: rt.preset.vision,
+  });
+
+  const onUsage = (usage: Usage): void => {
+    const s = rt.session;
+    s.usage = addUsage(s.usage, usage);
+    s.cost = addCost(s.cost, services.costOf(usage, rt.preset.prices));
+    rt.context.recordUsage(usage, s.history.length);
+    store.dispatch({ type: 'usage', lastUsage: usage, sessionUsage: s.usage, sessionCost: s.cost });
+    const window = rt.preset.contextWindow;
+    store.dispatch({
+      type: 'context',
+      gauge: { usedTokens: contextTokens(usage), measured: true, window, threshold: reclaimThreshold(window) },
+    });
+  };
+
+  const turn = async (text: string, signal: AbortSignal): Promise<TurnOutcome> => {
+    const s = rt.session;
+    if (!s.firstPrompt) s.firstPrompt = text;
+    store.dispatch({ type: 'turn.start', blockId: newId('user'), text });
+    let outcome: TurnOutcome;
+    try {
+      outcome = await runTurn(
+        {
+          client: rt.client,
+          tools: rt.tools,
+          context: rt.context,
+          history: s.history,
+          system: rt.system,
+          toolSchemas: rt.toolSchemas,
+          maxTokens: rt.preset.maxTokens,
+          thinking: rt.thinking,
+          ...(rt.thinkingEffort ? { thinkingEffort: rt.thinkingEffort } : {}),
+          maxToolSteps: rt.config.maxToolSteps,
+          loopWindow: rt.config.loopDetectionWindow,
+          signal,
+          dispatch: store.dispatch,
+          newId,
+          toolContext,
+          describe: services.describe,
+          onUsage,
+          safePoint: persist,
+          ...(services.log ? { log: services.log } : {}),
+        },
+        text,
+      );
+    } catch (err) {
+      // A bug below must not leave a tool call without a result in the saved history.
+      s.history.splice(0, s.history.length, ...repairHistory(s.history));
+      outcome = { status: 'error', result: '', detail: err instanceof Error ? err.message : String(err), steps: 0 };
+    }
+    s.turns++;
+    await persist();
+    store.dispatch({
+      type: 'turn.end',
+      blockId: newId('end'),
+      status: outcome.status,
+      ...(outcome.detail ? { detail: outcome.detail } : {}),
+    });
+    return outcome;
+  };
+
+  const engine: LindwyrmEngine = {
+    store,
+    runtime: rt,
+    subscribe: store.subscribe,
+    getSnapshot: store.getSnapshot,
+    async submit(text) {
+      if (running) return { status: 'error', result: '', detail: 'A turn is already running.', steps: 0 };
+      controller = new AbortController();
+      running = turn(text, controller.signal);
+      try {
+        return await running;
+      } finally {
+        running = undefined;
+        controller = undefined;
+      }
+    },
+    interrupt,
+    answer(id, decision) {
+      approvals.answer(id, decision);
+    },
+    async runSlash(command) {
+      if (!services.slash) return { output: 'Slash commands are not available here.' };
+      return services.slash(command, engine);
+    },
+    refreshSettings() {
+      store.dispatch({
+        type: 'settings',
+        patch: {
+          preset: { name: rt.preset.name, format: rt.preset.format, model: rt.preset.model },
+          thinking: rt.thinking,
+          thinkingEffort: rt.thinkingEffort,
+          markdown: rt.markdown,
+          permissionSummary: permissionSummary(rt),
+          sessionId: rt.session.id,
+        },
+      });
+    },
+    replaceSession(session) {
+      rt.session = { ...session, history: repairHistory(session.history) };
+      rt.sessionGrants.clear();
+      store.dispatch({ type: 'session.reset', state: initialState(rt) });
+    },
+    busy: () => running !== undefined,
+    async dispose() {
+      interrupt();
+      await running?.catch(() => undefined);
+      await services.onDispose?.();
+    },
+  };
+  return engine;
+}
+
+export function newSessionData(id: string, now: Date = new Date()): SessionData {
+  return { id, createdAt: now.toISOString(), firstPrompt: '', turns: 0, history: [], usage: ZERO_USAGE, cost: null };
+}

@@ -1,0 +1,76 @@
+/**
+ * One model request: streams the reply, turning deltas into engine events, and returns the
+ * finished assistant message — or what had streamed when the user interrupted.
+ */
+import { ProviderError, type AssistantMessage, type ModelClient, type ModelRequest, type StopReason, type Usage } from '../providers/types.js';
+import type { EngineEvent } from './events.js';
+
+export type RequestOutcome =
+  | { readonly kind: 'done'; readonly message: AssistantMessage; readonly reason: StopReason; readonly usage: Usage }
+  | { readonly kind: 'interrupted'; readonly partialText: string; readonly usage?: Usage };
+
+export interface RequestEnv {
+  readonly client: ModelClient;
+  readonly dispatch: (event: EngineEvent) => void;
+  readonly newId: (prefix: string) => string;
+}
+
+export async function streamRequest(env: RequestEnv, request: ModelRequest & { signal: AbortSignal }): Promise<RequestOutcome> {
+  let textId: string | undefined;
+  let reasoningId: string | undefined;
+  let text = '';
+  let lastUsage: Usage | undefined;
+  const endText = (): void => {
+    if (textId) env.dispatch({ type: 'block.end', blockId: textId });
+    textId = undefined;
+  };
+  const endReasoning = (): void => {
+    if (reasoningId) env.dispatch({ type: 'block.end', blockId: reasoningId });
+    reasoningId = undefined;
+  };
+  try {
+    for await (const event of env.client.stream(request)) {
+      switch (event.type) {
+        case 'text_delta':
+          endReasoning();
+          textId ??= env.newId('assistant');
+          text += event.text;
+          env.dispatch({ type: 'assistant.delta', blockId: textId, text: event.text });
+          break;
+        case 'thinking_delta':
+          endText();
+          reasoningId ??= env.newId('reasoning');
+          env.dispatch({ type: 'reasoning.delta', blockId: reasoningId, text: event.text });
+          break;
+        case 'tool_call_start':
+          endText();
+          endReasoning();
+          break;
+        case 'tool_call_delta':
+        case 'tool_call_end':
+          break;
+        case 'usage':
+          lastUsage = event.usage;
+          break;
+        case 'stop':
+          endText();
+          endReasoning();
+          return { kind: 'done', message: event.message, reason: event.reason, usage: event.usage };
+        default: {
+          const unhandled: never = event;
+          void unhandled;
+        }
+      }
+      if (request.signal.aborted) break;
+    }
+  } catch (err) {
+    endText();
+    endReasoning();
+    if (request.signal.aborted) return { kind: 'interrupted', partialText: text, usage: lastUsage };
+    throw err;
+  }
+  endText();
+  endReasoning();
+  if (request.signal.aborted) return { kind: 'interrupted', partialText: text, usage: lastUsage };
+  throw new ProviderError('truncated', 'The reply ended before the model finished it.');
+}

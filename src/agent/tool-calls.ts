@@ -1,0 +1,88 @@
+/**
+ * Runs the tool calls of one model reply, in order, so that every call gets exactly one result —
+ * including calls with broken arguments, calls a loop stopped, and calls an interrupt cut short.
+ */
+import type { ContentBlock } from '../providers/types.js';
+import type { ToolCallStatus } from './state.js';
+import type { ToolContext, ToolResult } from '../tools/types.js';
+import type { EngineEvent } from './events.js';
+import type { ToolRunner } from './ports.js';
+import type { ContextManager } from '../context/types.js';
+import { loopMessage, type LoopDetector } from './loop-detector.js';
+
+export type ToolUse = Extract<ContentBlock, { type: 'tool_use' }>;
+export type ToolResultBlock = Extract<ContentBlock, { type: 'tool_result' }>;
+
+export const INTERRUPTED_RESULT = 'Interrupted by the user before it finished. Nothing more was done.';
+export const NOT_RUN_RESULT = 'Not run: the user interrupted the turn before this call started.';
+
+export interface ToolCallsEnv {
+  readonly tools: ToolRunner;
+  readonly context: ContextManager;
+  readonly loops: LoopDetector;
+  readonly loopWindow: number;
+  readonly signal: AbortSignal;
+  readonly dispatch: (event: EngineEvent) => void;
+  readonly newId: (prefix: string) => string;
+  readonly toolContext: (signal: AbortSignal, onOutput: (text: string) => void) => ToolContext;
+  readonly describe: (name: string, input: unknown) => string;
+  readonly log?: (line: string) => void;
+}
+
+export interface ToolCallsOutcome {
+  readonly results: ToolResultBlock[];
+  /** The loop detector fired a second time: stop the turn. */
+  readonly stoppedForLoop: boolean;
+}
+
+function statusOf(result: ToolResult): ToolCallStatus {
+  if (result.interrupted) return 'interrupted';
+  if (result.ok) return 'ok';
+  return /\bdenied\b/i.test(result.summary) || /^denied\b/i.test(result.content) ? 'denied' : 'error';
+}
+
+export async function runToolCalls(env: ToolCallsEnv, calls: readonly ToolUse[], loopWarnings: { count: number }): Promise<ToolCallsOutcome> {
+  const results: ToolResultBlock[] = [];
+  let stoppedForLoop = false;
+  for (const call of calls) {
+    const blockId = env.newId('tool');
+    env.dispatch({ type: 'tool.start', blockId, callId: call.id, name: call.name, title: env.describe(call.name, call.input) });
+    const finish = (content: string, status: ToolCallStatus, summary: string, isError: boolean, extra?: Partial<ToolResultBlock>): void => {
+      results.push({ type: 'tool_result', toolUseId: call.id, content, ...(isError ? { isError: true } : {}), ...extra });
+      env.dispatch({ type: 'tool.end', blockId, status, summary });
+    };
+    if (env.signal.aborted) {
+      finish(NOT_RUN_RESULT, 'interrupted', 'interrupted', true);
+      continue;
+    }
+    if (stoppedForLoop) {
+      finish('Not run: the turn was stopped because the same calls kept repeating.', 'error', 'not run (loop)', true);
+      continue;
+    }
+    if (call.inputError) {
+      const msg = `Invalid arguments for ${call.name}: ${call.inputError}. Send the arguments as one valid JSON object.`;
+      finish(msg, 'error', 'invalid arguments', true);
+      continue;
+    }
+    if (env.loops.isLoop(call.name, call.input)) {
+      loopWarnings.count++;
+      if (loopWarnings.count > 1) stoppedForLoop = true;
+      finish(loopMessage(call.name, env.loopWindow), 'error', 'loop detected, not run', true);
+      continue;
+    }
+    const started = Date.now();
+    const ctx = env.toolContext(env.signal, (text) => env.dispatch({ type: 'tool.output', blockId, text }));
+    const result = await env.tools.run(call.name, call.input, ctx);
+    const interrupted = result.interrupted === true || (env.signal.aborted && !result.ok);
+    env.log?.(`tool ${env.describe(call.name, call.input)} → ${interrupted ? 'interrupted' : result.ok ? 'ok' : 'error'}: ${result.summary} (${Date.now() - started} ms)`);
+    if (interrupted) {
+      const content = result.content ? `${INTERRUPTED_RESULT}\n${result.content}` : INTERRUPTED_RESULT;
+      finish(content, 'interrupted', result.summary || 'interrupted', true);
+      continue;
+    }
+    const bulk = env.tools.get(call.name)?.bulk === true;
+    const content = result.ok && bulk ? await env.context.onToolResult(call.name, result.content) : result.content;
+    finish(content, statusOf(result), result.summary, !result.ok, result.images?.length ? { images: result.images } : {});
+  }
+  return { results, stoppedForLoop };
+}

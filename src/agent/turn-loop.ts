@@ -1,0 +1,127 @@
+/**
+ * One turn: model → tool calls → results → model, until the model stops, the step ceiling is
+ * reached, a loop is detected, the user interrupts, or the provider fails. The history is left
+ * valid in every case: every tool call has a result, and the turn can be continued.
+ */
+import { ProviderError, type AssistantMessage, type ContentBlock, type Message, type ModelClient, type ThinkingEffort, type ToolSchema, type Usage } from '../providers/types.js';
+import type { ContextManager } from '../context/types.js';
+import type { ToolContext } from '../tools/types.js';
+import type { EngineEvent } from './events.js';
+import type { ToolRunner } from './ports.js';
+import type { TurnOutcome } from './state.js';
+import { streamRequest } from './model-request.js';
+import { createLoopDetector } from './loop-detector.js';
+import { runToolCalls, type ToolUse } from './tool-calls.js';
+
+export interface TurnEnv {
+  readonly client: ModelClient;
+  readonly tools: ToolRunner;
+  readonly context: ContextManager;
+  /** The session's history; the turn appends to it (and the context manager may rewrite it). */
+  readonly history: Message[];
+  readonly system: string;
+  readonly toolSchemas: readonly ToolSchema[];
+  readonly maxTokens: number;
+  readonly thinking: boolean;
+  readonly thinkingEffort?: ThinkingEffort;
+  readonly maxToolSteps: number;
+  readonly loopWindow: number;
+  readonly signal: AbortSignal;
+  readonly dispatch: (event: EngineEvent) => void;
+  readonly newId: (prefix: string) => string;
+  readonly toolContext: (signal: AbortSignal, onOutput: (text: string) => void) => ToolContext;
+  readonly describe: (name: string, input: unknown) => string;
+  /** Called after every request with its measured usage. */
+  readonly onUsage: (usage: Usage) => void;
+  /** The history is valid at this point: save it. */
+  readonly safePoint: () => Promise<void>;
+  readonly log?: (line: string) => void;
+}
+
+/** Adds the user's text, merging into a trailing user message (tool results of a stopped turn). */
+export function appendUserText(history: Message[], text: string): void {
+  const last = history.at(-1);
+  const block: ContentBlock = { type: 'text', text };
+  if (last?.role === 'user') history[history.length - 1] = { role: 'user', content: [...last.content, block] };
+  else history.push({ role: 'user', content: [block] });
+}
+
+function textOf(message: AssistantMessage): string {
+  return message.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');
+}
+
+export function stepCeilingMessage(max: number): string {
+  return `Stopped after ${max} tool steps (max_tool_steps). Send "continue" to pick up where it stopped.`;
+}
+
+export async function runTurn(env: TurnEnv, text: string): Promise<TurnOutcome> {
+  appendUserText(env.history, text);
+  const loops = createLoopDetector(env.loopWindow);
+  const loopWarnings = { count: 0 };
+  let steps = 0;
+  let lastText = '';
+  for (;;) {
+    const reclaim = await env.context.beforeRequest(env.history, env.system);
+    if (reclaim.action !== 'none') {
+      env.history.splice(0, env.history.length, ...reclaim.messages);
+      env.dispatch({ type: 'notice', blockId: env.newId('notice'), level: 'info', text: reclaim.detail ?? `Context ${reclaim.action}.` });
+    }
+    const started = Date.now();
+    if (env.log) {
+      const bytes = Buffer.byteLength(JSON.stringify(env.history)) + Buffer.byteLength(env.system);
+      env.log(`request: ${env.history.length} messages, ${(bytes / 1024).toFixed(1)} KB`);
+    }
+    let outcome;
+    try {
+      outcome = await streamRequest(env, {
+        system: env.system,
+        tools: env.toolSchemas,
+        messages: env.history,
+        maxTokens: env.maxTokens,
+        thinking: env.thinking,
+        ...(env.thinkingEffort ? { thinkingEffort: env.thinkingEffort } : {}),
+        signal: env.signal,
+      });
+    } catch (err) {
+      const message = err instanceof ProviderError ? err.message : err instanceof Error ? err.message : String(err);
+      env.log?.(`request failed after ${Date.now() - started} ms: ${message}`);
+      return { status: 'error', result: lastText, detail: message, steps };
+    }
+    if (outcome.kind === 'interrupted') {
+      if (outcome.usage) env.onUsage(outcome.usage);
+      // The partial reply is kept as plain text: a half-streamed thinking block has no signature
+      // and a half-streamed tool call has no result, and providers reject both in history.
+      const partial = outcome.partialText.trim() ? outcome.partialText : '(interrupted before replying)';
+      env.history.push({ role: 'assistant', content: [{ type: 'text', text: partial }] });
+      await env.safePoint();
+      return { status: 'interrupted', result: outcome.partialText, detail: 'Interrupted by the user.', steps };
+    }
+    env.log?.(`response: ${outcome.reason}, in ${outcome.usage.input} cache_read ${outcome.usage.cacheRead} cache_write ${outcome.usage.cacheWrite} out ${outcome.usage.output}, ${Date.now() - started} ms`);
+    env.onUsage(outcome.usage);
+    env.history.push(outcome.message);
+    const replyText = textOf(outcome.message);
+    if (replyText) lastText = replyText;
+    const calls = outcome.message.content.filter((b): b is ToolUse => b.type === 'tool_use');
+    if (outcome.reason === 'max_tokens') {
+      if (calls.length) {
+        const content = 'Not run: the reply was cut off at max_tokens, so this call may be incomplete.';
+        env.history.push({ role: 'user', content: calls.map((c) => ({ type: 'tool_result', toolUseId: c.id, content, isError: true })) });
+      }
+      await env.safePoint();
+      return { status: 'incomplete', result: lastText, detail: 'The reply was cut off at max_tokens.', steps };
+    }
+    if (!calls.length) {
+      await env.safePoint();
+      return { status: 'finished', result: replyText, steps };
+    }
+    const ran = await runToolCalls({ ...env, loops }, calls, loopWarnings);
+    env.history.push({ role: 'user', content: ran.results });
+    steps++;
+    await env.safePoint();
+    if (env.signal.aborted) return { status: 'interrupted', result: lastText, detail: 'Interrupted by the user.', steps };
+    if (ran.stoppedForLoop) {
+      return { status: 'incomplete', result: lastText, detail: 'Stopped: the model kept repeating the same tool call.', steps };
+    }
+    if (steps >= env.maxToolSteps) return { status: 'incomplete', result: lastText, detail: stepCeilingMessage(env.maxToolSteps), steps };
+  }
+}

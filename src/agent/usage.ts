@@ -1,0 +1,29 @@
+/** Usage arithmetic and cost, per request, turn and session. */
+import type { Prices } from '../config/types.js';
+import type { Usage } from '../providers/types.js';
+
+export function addUsage(a: Usage, b: Usage): Usage {
+  return {
+    input: a.input + b.input,
+    cacheRead: a.cacheRead + b.cacheRead,
+    cacheWrite: a.cacheWrite + b.cacheWrite,
+    output: a.output + b.output,
+  };
+}
+
+/** Tokens the last request occupied in the window: everything it read plus what it wrote. */
+export function contextTokens(u: Usage): number {
+  return u.input + u.cacheRead + u.cacheWrite + u.output;
+}
+
+export function addCost(a: number | null, b: number | null): number | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return a + b;
+}
+
+export function formatUsage(u: Usage): string {
+  return `in ${u.input} · cache read ${u.cacheRead} · cache write ${u.cacheWrite} · out ${u.output}`;
+}
+
+export type CostFn = (usage: Usage, prices?: Prices) => number | null;
