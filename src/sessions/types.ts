@@ -31,3 +31,55 @@ export interface SessionSummary {
   readonly tokens: number;
   readonly cost: number | null;
 }
+
+/** Options for createSessionStore (src/sessions/session-store.ts). */
+export interface SessionStoreOptions {
+  /** appPaths().sessionsDir; each project gets a subfolder named by a hash of its real path. */
+  readonly dir: string;
+  readonly projectRoot: string;
+  /** appPaths().offloadDir: a session's offloads live in <offloadDir>/<sessionId>/ and go with it. */
+  readonly offloadDir?: string;
+  /** Values (API keys, header values, proxy URLs/passwords) that must never reach disk: redacted on save. */
+  readonly secrets?: readonly string[];
+  /** Called with a plain-words notice (a redaction, a repaired permission, a swept session). */
+  readonly onNotice?: (line: string) => void;
+}
+
+export interface SessionList {
+  /** This project's sessions, newest activity first. */
+  readonly sessions: readonly SessionSummary[];
+  /** Files that could not be read, each named with what is wrong; they are skipped, never rewritten. */
+  readonly problems: readonly string[];
+}
+
+export interface SweepResult {
+  readonly removed: readonly string[];
+  readonly problems: readonly string[];
+}
+
+/**
+ * Saved sessions of one project. Errors are typed (src/sessions/errors.ts): SessionLookupError
+ * (unknown or ambiguous id; exit 2), SessionLockedError (held by a live process), SessionFileError
+ * (a file that is corrupt, newer or unreadable; never overwritten).
+ */
+export interface SessionStore {
+  /** Real path of the project root the store is scoped to. */
+  readonly projectRoot: string;
+  /** Fresh id, unused in this project. */
+  newId(): string;
+  /** Crash-safe; takes the session's lock on first save. Appends when the history only grew. */
+  save(record: SessionRecord): Promise<void>;
+  list(): Promise<SessionList>;
+  /** By full id or unique prefix. */
+  load(idOrPrefix: string): Promise<SessionRecord>;
+  /** The session last worked in (by updatedAt), skipping unreadable ones. */
+  latest(): Promise<SessionRecord | undefined>;
+  delete(id: string): Promise<void>;
+  /** Removes sessions idle for more than retentionDays (never keepId, never a live-locked one). */
+  sweep(retentionDays: number, keepId?: string): Promise<SweepResult>;
+  /** Throws SessionLockedError when another live process holds it; takes over a dead one's lock. */
+  lock(id: string): Promise<void>;
+  unlock(id: string): Promise<void>;
+  /** Releases every lock this store holds (call at exit). */
+  close(): Promise<void>;
+}

@@ -1,0 +1,92 @@
+/**
+ * The history file: one JSON message per line. It only ever grows in place; the index (meta file)
+ * names how many bytes of it are committed, so bytes past that point (an append cut short by a
+ * kill) are ignored on read and cut off before the next append.
+ */
+import { open, readFile } from 'node:fs/promises';
+import type { Message } from '../providers/types.js';
+import { FILE_MODE, writeDurably } from './atomic-write.js';
+import { SessionFileError } from './errors.js';
+
+/** Appends lines after the committed prefix; returns the new committed length in bytes. */
+export async function appendHistory(path: string, committedBytes: number, lines: readonly string[]): Promise<number> {
+  // O_APPEND: after cutting the uncommitted tail, every write lands exactly at the committed end.
+  const handle = await open(path, 'a+', FILE_MODE);
+  try {
+    const { size } = await handle.stat();
+    if (size < committedBytes) {
+      throw new SessionFileError(path, `history is shorter than its index says (${size} of ${committedBytes} bytes)`);
+    }
+    if (size > committedBytes) await handle.truncate(committedBytes);
+    if (lines.length === 0) return committedBytes;
+    const chunk = Buffer.from(lines.join('\n') + '\n', 'utf8');
+    let written = 0;
+    while (written < chunk.length) {
+      const { bytesWritten } = await handle.write(chunk, written, chunk.length - written);
+      written += bytesWritten;
+    }
+    await handle.sync();
+    return committedBytes + chunk.length;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Writes a complete new history file (a new generation, unreferenced until the index is renamed in). */
+export async function writeHistory(path: string, lines: readonly string[]): Promise<number> {
+  const data = Buffer.from(lines.length === 0 ? '' : lines.join('\n') + '\n', 'utf8');
+  await writeDurably(path, data, 'w');
+  return data.length;
+}
+
+export interface ReadHistory {
+  readonly messages: Message[];
+  readonly lines: string[];
+}
+
+/** Reads the committed prefix and checks every line is a message. */
+export async function readHistory(path: string, bytes: number, count: number): Promise<ReadHistory> {
+  let buffer: Buffer;
+  try {
+    buffer = await readFile(path);
+  } catch (error) {
+    throw new SessionFileError(path, `cannot read the history: ${(error as Error).message}`);
+  }
+  if (buffer.length < bytes) {
+    throw new SessionFileError(path, `history is shorter than its index says (${buffer.length} of ${bytes} bytes)`);
+  }
+  const text = buffer.subarray(0, bytes).toString('utf8');
+  const lines = text.length === 0 ? [] : text.slice(0, -1).split('\n');
+  if (text.length > 0 && !text.endsWith('\n')) {
+    throw new SessionFileError(path, 'history does not end where its index says');
+  }
+  if (lines.length !== count) {
+    throw new SessionFileError(path, `history has ${lines.length} messages, its index says ${count}`);
+  }
+  const messages: Message[] = new Array<Message>(lines.length);
+  for (let i = 0; i < lines.length; i++) {
+    messages[i] = parseMessage(path, lines[i]!, i + 1);
+  }
+  return { messages, lines };
+}
+
+function parseMessage(path: string, line: string, lineNo: number): Message {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (error) {
+    throw new SessionFileError(path, `line ${lineNo} is not valid JSON (${(error as Error).message})`);
+  }
+  if (!isMessageShape(value)) {
+    throw new SessionFileError(path, `line ${lineNo} is not a message (needs role user|assistant and a content array)`);
+  }
+  return value;
+}
+
+function isMessageShape(value: unknown): value is Message {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as { role?: unknown; content?: unknown };
+  if (v.role !== 'user' && v.role !== 'assistant') return false;
+  if (!Array.isArray(v.content)) return false;
+  return v.content.every((b: unknown) => typeof b === 'object' && b !== null && typeof (b as { type?: unknown }).type === 'string');
+}

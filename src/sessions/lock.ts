@@ -1,0 +1,135 @@
+/**
+ * One writer per session file. The lock is a file created with O_EXCL holding the owner's pid,
+ * host and process start time; a lock whose owner is gone is taken over, a live one refuses.
+ */
+import { readFileSync } from 'node:fs';
+import { link, readFile, rename, rm } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { fsyncDir, writeDurably } from './atomic-write.js';
+import { SessionLockedError } from './errors.js';
+import { tempNameFor } from './layout.js';
+
+interface LockOwner {
+  readonly pid: number;
+  readonly host: string;
+  /** Kernel start time of the owner (Linux), so a recycled pid is not mistaken for the owner. */
+  readonly start: string | null;
+}
+
+const SELF: LockOwner = { pid: process.pid, host: hostname(), start: processStart(process.pid) };
+
+/** Takes the lock or throws SessionLockedError. Holding it already (this process) is fine. */
+export async function acquireLock(path: string, sessionId: string): Promise<void> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    if (await tryCreate(path)) return;
+    const raw = await readRaw(path);
+    if (raw === undefined) continue; // released between our two steps: try again
+    const owner = parseOwner(raw);
+    if (owner && owner.pid === SELF.pid && owner.start === SELF.start) return;
+    if (owner && isAlive(owner)) throw new SessionLockedError(sessionId, owner.pid, owner.host);
+    await takeOverStale(path, raw);
+  }
+  throw new SessionLockedError(sessionId, 0, 'unknown (the lock kept changing)');
+}
+
+/** Removes the lock only when this process owns it. */
+export async function releaseLock(path: string): Promise<void> {
+  const owner = parseOwner((await readRaw(path)) ?? '');
+  if (owner && owner.pid === SELF.pid && owner.start === SELF.start) await rm(path, { force: true });
+}
+
+/** The live owner of a lock other than this process, if any. */
+export async function liveOtherOwner(path: string): Promise<LockOwner | undefined> {
+  const owner = parseOwner((await readRaw(path)) ?? '');
+  if (!owner || (owner.pid === SELF.pid && owner.start === SELF.start)) return undefined;
+  return isAlive(owner) ? owner : undefined;
+}
+
+/** Writes the owner into a temp file first and links it in, so nobody ever sees a half-written lock. */
+async function tryCreate(path: string): Promise<boolean> {
+  const tmp = join(dirname(path), tempNameFor(basename(path)));
+  await writeDurably(tmp, JSON.stringify(SELF), 'wx');
+  try {
+    await link(tmp, path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  } finally {
+    await rm(tmp, { force: true });
+  }
+  await fsyncDir(dirname(path));
+  return true;
+}
+
+/**
+ * Moves the stale lock aside, then checks that what moved is the stale one: two processes taking
+ * over at once must not remove the lock the faster one just created.
+ */
+async function takeOverStale(path: string, staleRaw: string): Promise<void> {
+  const aside = join(dirname(path), tempNameFor(basename(path)));
+  try {
+    await rename(path, aside);
+  } catch {
+    return; // someone else moved it first; the caller retries
+  }
+  const moved = await readRaw(aside);
+  if (moved !== staleRaw && moved !== undefined) {
+    // We moved a fresh lock: put it back unless yet another one appeared meanwhile.
+    if (await tryLinkBack(aside, path)) return;
+  }
+  await rm(aside, { force: true });
+}
+
+async function tryLinkBack(from: string, to: string): Promise<boolean> {
+  try {
+    await link(from, to);
+    await rm(from, { force: true });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function readRaw(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+function parseOwner(raw: string): LockOwner | undefined {
+  try {
+    const v = JSON.parse(raw) as Partial<LockOwner>;
+    if (typeof v.pid !== 'number' || !Number.isInteger(v.pid) || v.pid <= 0) return undefined;
+    return { pid: v.pid, host: typeof v.host === 'string' ? v.host : '', start: typeof v.start === 'string' ? v.start : null };
+  } catch {
+    return undefined; // a half-written or garbled lock has no owner to protect
+  }
+}
+
+function isAlive(owner: LockOwner): boolean {
+  try {
+    process.kill(owner.pid, 0);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  if (owner.start !== null) {
+    const now = processStart(owner.pid);
+    if (now !== null && now !== owner.start) return false;
+  }
+  return true;
+}
+
+/** Field 22 of /proc/<pid>/stat (start time in clock ticks since boot); null where there is no /proc. */
+function processStart(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) may contain spaces and parentheses: count fields after the last ')'.
+    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return rest[19] ?? null;
+  } catch {
+    return null;
+  }
+}

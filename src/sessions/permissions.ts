@@ -1,0 +1,64 @@
+/**
+ * Sessions hold whatever the agent read (source code, sometimes more): folders are 0700 and files
+ * 0600. Anything looser, say after a copy with the wrong umask, is tightened at start.
+ */
+import { chmod, lstat, mkdir, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+
+const DIR_MODE = 0o700;
+const FILE_MODE = 0o600;
+
+export async function ensurePrivateDir(path: string): Promise<void> {
+  await mkdir(path, { recursive: true, mode: DIR_MODE });
+  const info = await lstat(path);
+  if (!info.isDirectory()) throw new Error(`${path} is not a directory (a symlink or a file is in the way)`);
+}
+
+/**
+ * Tightens each existing folder to 0700 and the files directly inside the last one to 0600;
+ * returns a notice per repair. Missing folders are skipped; failures become notices, never throws.
+ */
+export async function repairTree(dirs: readonly string[]): Promise<string[]> {
+  const notices: string[] = [];
+  for (const dir of dirs) {
+    try {
+      const info = await lstat(dir);
+      if (!info.isDirectory()) continue;
+      if ((info.mode & 0o777) !== DIR_MODE) {
+        await chmod(dir, DIR_MODE);
+        notices.push(`tightened ${dir} from ${octal(info.mode)} to 0700`);
+      }
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') notices.push(`cannot check ${dir}: ${(error as Error).message}`);
+    }
+  }
+  const last = dirs[dirs.length - 1];
+  if (last !== undefined) notices.push(...(await repairFileModes(last).catch(() => [])));
+  return notices;
+}
+
+/** Tightens every regular file directly inside a folder to 0600. */
+export async function repairFileModes(dir: string): Promise<string[]> {
+  const notices: string[] = [];
+  const entries = await readdir(dir, { withFileTypes: true });
+  await Promise.all(
+    entries.map(async (entry) => {
+      if (!entry.isFile()) return;
+      const path = join(dir, entry.name);
+      try {
+        const info = await lstat(path);
+        if ((info.mode & 0o777 & ~FILE_MODE) !== 0) {
+          await chmod(path, FILE_MODE);
+          notices.push(`tightened ${path} from ${octal(info.mode)} to 0600`);
+        }
+      } catch {
+        // Vanished meanwhile (a concurrent save renamed over it): nothing to repair.
+      }
+    }),
+  );
+  return notices.sort();
+}
+
+function octal(mode: number): string {
+  return '0' + (mode & 0o777).toString(8).padStart(3, '0');
+}

@@ -1,0 +1,191 @@
+/**
+ * The saved sessions of one project. See layout.ts for the files, session-writer.ts for how a
+ * save stays cheap and crash-safe, lock.ts for the one-writer rule.
+ */
+import { existsSync } from 'node:fs';
+import { lstat, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { SessionFileError, SessionLockedError, SessionLookupError } from './errors.js';
+import { idFromMetaName, isValidId, lockName, metaName, parseHistoryName, projectDirFor, randomId, realProjectRoot } from './layout.js';
+import { acquireLock, liveOtherOwner, releaseLock } from './lock.js';
+import { readMeta, summaryOf } from './meta-file.js';
+import { ensurePrivateDir, repairTree } from './permissions.js';
+import { secretMatcher } from './secret-guard.js';
+import { describeError, listNames, readSession, scanProject } from './session-reader.js';
+import { sweepProject } from './sweep.js';
+import { writeSession, type Committed } from './session-writer.js';
+import type { SessionList, SessionRecord, SessionStore, SessionStoreOptions, SessionSummary, SweepResult } from './types.js';
+
+export function createSessionStore(opts: SessionStoreOptions): SessionStore {
+  const projectRoot = realProjectRoot(opts.projectRoot);
+  const projectDir = projectDirFor(opts.dir, projectRoot);
+  const matcher = secretMatcher(opts.secrets ?? []);
+  const notice = (line: string): void => opts.onNotice?.(line);
+  const committed = new Map<string, Committed>();
+  const held = new Set<string>();
+  const path = (name: string): string => join(projectDir, name);
+
+  // Writes of this store run one at a time: two saves of one session must not interleave.
+  let queue: Promise<unknown> = Promise.resolve();
+  const serial = <T>(task: () => Promise<T>): Promise<T> => {
+    const run = queue.then(task);
+    queue = run.catch(() => undefined);
+    return run;
+  };
+
+  let repaired: Promise<void> | undefined;
+  let created: Promise<void> | undefined;
+  /** Checks and repairs the folders once per store; creates them only when about to write. */
+  const prepare = async (create: boolean): Promise<void> => {
+    if (create) {
+      created ??= Promise.all([ensurePrivateDir(opts.dir), ensurePrivateDir(projectDir)]).then(() => undefined);
+      await created.catch((error: unknown) => {
+        created = undefined;
+        throw error;
+      });
+    }
+    repaired ??= repairTree([opts.dir, projectDir]).then((lines) => lines.forEach((l) => notice(`sessions: ${l}`)));
+    await repaired;
+  };
+
+  const lock = async (id: string): Promise<void> => {
+    checkId(id);
+    await prepare(true);
+    await acquireLock(path(lockName(id)), id);
+    held.add(id);
+  };
+
+  const unlock = async (id: string): Promise<void> => {
+    checkId(id);
+    held.delete(id);
+    committed.delete(id);
+    await releaseLock(path(lockName(id)));
+  };
+
+  const list = async (): Promise<SessionList> => {
+    try {
+      await prepare(false);
+      const scan = await scanProject(projectDir, projectRoot);
+      const sessions = scan.metas.map(summaryOf).sort(byActivity);
+      return { sessions, problems: [...scan.bad.values()].sort() };
+    } catch (error) {
+      return { sessions: [], problems: [describeError(error, projectDir)] };
+    }
+  };
+
+  const resolveId = async (query: string): Promise<string> => {
+    const names = isValidId(query) ? await listNames(projectDir) : [];
+    const ids = names.map(idFromMetaName).filter((id): id is string => id !== undefined);
+    if (ids.includes(query)) return query;
+    const matches = ids.filter((id) => id.startsWith(query));
+    if (matches.length === 1) return matches[0]!;
+    const { sessions } = await list();
+    if (matches.length === 0) throw new SessionLookupError('unknown', query, sessions.slice(0, 10));
+    const known = new Map(sessions.map((s) => [s.id, s]));
+    const candidates = matches.sort().map((id) => known.get(id) ?? unreadableSummary(id));
+    throw new SessionLookupError('ambiguous', query, candidates);
+  };
+
+  const load = async (idOrPrefix: string): Promise<SessionRecord> => {
+    await prepare(false);
+    const id = await resolveId(idOrPrefix);
+    const loaded = await readSession(projectDir, projectRoot, id);
+    committed.set(id, loaded.committed);
+    return loaded.record;
+  };
+
+  const latest = async (): Promise<SessionRecord | undefined> => {
+    for (const summary of (await list()).sessions) {
+      try {
+        return await load(summary.id);
+      } catch (error) {
+        if (!(error instanceof SessionFileError)) throw error;
+        notice(`sessions: skipped ${error.message}`);
+      }
+    }
+    return undefined;
+  };
+
+  const save = (record: SessionRecord): Promise<void> =>
+    serial(async () => {
+      const id = record.id;
+      checkId(id);
+      await prepare(true);
+      const fresh = !held.has(id);
+      if (fresh) await lock(id);
+      let previous = fresh ? undefined : committed.get(id);
+      let diskGen: number | undefined;
+      const metaPath = path(metaName(id));
+      if (previous === undefined && (await exists(metaPath))) {
+        // Never overwrite what we cannot read: a corrupt or newer index stays as it is.
+        const meta = await readMeta(metaPath, id, projectRoot).catch((error: unknown) => {
+          throw new SessionFileError(metaPath, `${describeError(error, metaPath).replace(`${metaPath}: `, '')}; not saving over it`);
+        });
+        diskGen = meta.history.gen;
+        const known = committed.get(id);
+        // Resumed earlier in this process and untouched since: keep appending.
+        if (known && known.gen === diskGen && known.bytes === meta.history.bytes) previous = known;
+      }
+      committed.set(id, await writeSession({ projectDir, projectRoot, matcher, notice }, record, previous, diskGen));
+    });
+
+  const removeFiles = async (id: string): Promise<void> => {
+    await rm(path(metaName(id)), { force: true });
+    const names = await listNames(projectDir);
+    await Promise.all(names.filter((n) => parseHistoryName(n)?.id === id).map((n) => rm(path(n), { force: true })));
+    if (opts.offloadDir) await rm(join(opts.offloadDir, id), { recursive: true, force: true });
+    await rm(path(lockName(id)), { force: true });
+    committed.delete(id);
+    held.delete(id);
+  };
+
+  const remove = (id: string): Promise<void> =>
+    serial(async () => {
+      checkId(id);
+      if (!(await exists(path(metaName(id))))) throw new SessionLookupError('unknown', id, []);
+      const owner = await liveOtherOwner(path(lockName(id)));
+      if (owner) throw new SessionLockedError(id, owner.pid, owner.host);
+      await removeFiles(id);
+    });
+
+  const sweep = (retentionDays: number, keepId?: string): Promise<SweepResult> =>
+    serial(async () => {
+      await prepare(false);
+      return sweepProject({ projectDir, projectRoot, retentionDays, keepId, held, removeFiles, notice });
+    });
+
+  const close = async (): Promise<void> => {
+    for (const id of [...held]) await unlock(id);
+  };
+
+  const newId = (): string => {
+    for (;;) {
+      const id = randomId();
+      if (!existsSync(path(metaName(id)))) return id;
+    }
+  };
+
+  return { projectRoot, newId, save, list, load, latest, delete: remove, sweep, lock, unlock, close };
+}
+
+function checkId(id: string): void {
+  if (!isValidId(id)) throw new Error(`invalid session id ${JSON.stringify(id)}`);
+}
+
+function byActivity(a: SessionSummary, b: SessionSummary): number {
+  return Date.parse(b.updatedAt) - Date.parse(a.updatedAt) || (a.id < b.id ? -1 : 1);
+}
+
+function unreadableSummary(id: string): SessionSummary {
+  return { id, updatedAt: '?', firstPrompt: '(unreadable session file)', turns: 0, tokens: 0, cost: null };
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await lstat(path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    return true; // exists but cannot be inspected: treat as present, so nothing overwrites it
+  }
+}

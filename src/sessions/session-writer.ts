@@ -1,0 +1,82 @@
+/**
+ * Saving one session. Per turn the history usually only grows, so the new messages are appended
+ * to the history file and a small index is renamed over the old one: the cost is that of the turn,
+ * not of the whole session. When earlier messages changed (a summary replaced them) the history is
+ * written whole to a new generation file, and the index is switched to it in one rename.
+ */
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Message } from '../providers/types.js';
+import { writeFileAtomic } from './atomic-write.js';
+import { appendHistory, writeHistory } from './history-file.js';
+import { historyName, metaName } from './layout.js';
+import { buildMeta } from './meta-file.js';
+import { redactJson, type SecretMatcher } from './secret-guard.js';
+import type { SessionRecord } from './types.js';
+
+/** What is on disk for a session, as this process last wrote or read it. */
+export interface Committed {
+  readonly gen: number;
+  readonly bytes: number;
+  /** The message objects written, to recognise an unchanged prefix by identity without re-serializing. */
+  readonly messages: readonly Message[];
+  readonly lines: readonly string[];
+}
+
+export interface WriteContext {
+  readonly projectDir: string;
+  readonly projectRoot: string;
+  readonly matcher: SecretMatcher;
+  readonly notice: (line: string) => void;
+}
+
+/**
+ * Writes `record`. `previous` is the committed state this process knows is on disk (undefined to
+ * write everything); `diskGen` the generation the current index names, removed once replaced.
+ */
+export async function writeSession(
+  ctx: WriteContext,
+  record: SessionRecord,
+  previous: Committed | undefined,
+  diskGen: number | undefined,
+): Promise<Committed> {
+  let redactions = 0;
+  const serialize = (value: unknown): string => {
+    const { text, hits } = redactJson(JSON.stringify(value), ctx.matcher);
+    redactions += hits;
+    return text;
+  };
+  const messages = record.messages;
+  const lines = messages.map((m, i) =>
+    previous !== undefined && previous.messages[i] === m ? previous.lines[i]! : serialize(m),
+  );
+
+  let gen: number;
+  let bytes: number;
+  if (previous !== undefined && extendsPrefix(previous.lines, lines)) {
+    gen = previous.gen;
+    bytes = await appendHistory(join(ctx.projectDir, historyName(record.id, gen)), previous.bytes, lines.slice(previous.lines.length));
+  } else {
+    gen = Math.max(previous?.gen ?? 0, diskGen ?? 0) + 1;
+    bytes = await writeHistory(join(ctx.projectDir, historyName(record.id, gen)), lines);
+  }
+
+  const meta = buildMeta(ctx.projectRoot, record, { gen, bytes, count: lines.length });
+  await writeFileAtomic(join(ctx.projectDir, metaName(record.id)), serialize(meta) + '\n');
+
+  for (const old of new Set([previous?.gen, diskGen])) {
+    if (old !== undefined && old !== gen) await rm(join(ctx.projectDir, historyName(record.id, old)), { force: true });
+  }
+  if (redactions > 0) {
+    ctx.notice(`session ${record.id}: redacted ${redactions} occurrence(s) of a secret (API key, header or proxy credential) before saving`);
+  }
+  return { gen, bytes, messages, lines };
+}
+
+function extendsPrefix(before: readonly string[], after: readonly string[]): boolean {
+  if (after.length < before.length) return false;
+  for (let i = before.length - 1; i >= 0; i--) {
+    if (before[i] !== after[i]) return false;
+  }
+  return true;
+}

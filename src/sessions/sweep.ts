@@ -1,0 +1,62 @@
+/**
+ * Retention: sessions idle longer than session_retention_days go, with their offloads. Never the
+ * one being resumed, never one a live process holds, never a file we cannot read (it is reported
+ * instead: deleting what we do not understand is not ours to decide). Leftovers of interrupted
+ * writes (temp files, superseded history generations) are cleared once they are an hour old.
+ */
+import { lstat, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { isTempName, lockName, parseHistoryName } from './layout.js';
+import { liveOtherOwner } from './lock.js';
+import { scanProject } from './session-reader.js';
+import type { SweepResult } from './types.js';
+
+const DAY_MS = 86_400_000;
+const LEFTOVER_AGE_MS = 3_600_000;
+
+export interface SweepContext {
+  readonly projectDir: string;
+  readonly projectRoot: string;
+  /** Zero, negative or not finite: keep everything. */
+  readonly retentionDays: number;
+  readonly keepId?: string;
+  /** Sessions this process holds. */
+  readonly held: ReadonlySet<string>;
+  readonly removeFiles: (id: string) => Promise<void>;
+  readonly notice: (line: string) => void;
+  readonly now?: number;
+}
+
+export async function sweepProject(ctx: SweepContext): Promise<SweepResult> {
+  const now = ctx.now ?? Date.now();
+  const scan = await scanProject(ctx.projectDir, ctx.projectRoot);
+  const removed: string[] = [];
+  if (Number.isFinite(ctx.retentionDays) && ctx.retentionDays > 0) {
+    const cutoff = now - ctx.retentionDays * DAY_MS;
+    for (const meta of scan.metas) {
+      const id = meta.record.id;
+      if (id === ctx.keepId || ctx.held.has(id) || Date.parse(meta.record.updatedAt) >= cutoff) continue;
+      if (await liveOtherOwner(join(ctx.projectDir, lockName(id)))) continue;
+      await ctx.removeFiles(id);
+      removed.push(id);
+    }
+  }
+  if (removed.length > 0) {
+    ctx.notice(`sessions: removed ${removed.length} session(s) idle for more than ${ctx.retentionDays} days`);
+  }
+
+  // Generations still referenced, and ids whose index we could not read (keep all their files).
+  const live = new Map(scan.metas.map((m) => [m.record.id, m.history.gen]));
+  for (const name of scan.names) {
+    const history = parseHistoryName(name);
+    const leftover = isTempName(name) || (history !== undefined && !scan.bad.has(history.id) && live.get(history.id) !== history.gen && !removed.includes(history.id));
+    if (!leftover) continue;
+    const path = join(ctx.projectDir, name);
+    try {
+      if (now - (await lstat(path)).mtimeMs > LEFTOVER_AGE_MS) await rm(path, { force: true });
+    } catch {
+      // Gone already.
+    }
+  }
+  return { removed, problems: [...scan.bad.values()].sort() };
+}
