@@ -1,8 +1,50 @@
 #!/usr/bin/env node
-// Placeholder composition root; issue 2 replaces it with the real CLI.
+/**
+ * Composition root. --version and --help are answered from this file alone; everything else is
+ * imported on demand, so a quick `lwyrm --version` never loads yargs, Ink, React or TypeScript.
+ */
 import { readFileSync } from 'node:fs';
+import { helpText } from './cli/flags.js';
 
-const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
-if (process.argv.includes('--version')) {
-  process.stdout.write(`${pkg.version}\n`);
+function packageVersion(): string {
+  // package.json is the single source of truth; dist/cli.js and src/cli.ts both sit one level down.
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
 }
+
+/** Flags before a "--" separator, so `lwyrm -- --help` stays a prompt. */
+function optionWords(argv: readonly string[]): readonly string[] {
+  const end = argv.indexOf('--');
+  return end < 0 ? argv : argv.slice(0, end);
+}
+
+async function flush(stream: NodeJS.WriteStream): Promise<void> {
+  await new Promise<void>((resolve) => stream.write('', () => resolve()));
+}
+
+async function cli(argv: readonly string[]): Promise<number> {
+  const words = optionWords(argv);
+  if (words.includes('--version')) {
+    process.stdout.write(`${packageVersion()}\n`);
+    return 0;
+  }
+  if (words.includes('--help') || words.includes('-h')) {
+    process.stdout.write(helpText());
+    return 0;
+  }
+  const { main } = await import('./cli/main.js');
+  return main(argv, {
+    cwd: process.cwd(),
+    env: process.env,
+    interactive: Boolean(process.stdout.isTTY && process.stdin.isTTY),
+    version: packageVersion(),
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+  });
+}
+
+const status = await cli(process.argv.slice(2));
+await flush(process.stdout);
+await flush(process.stderr);
+// Exit explicitly: keep-alive sockets or a forgotten timer must not hold the shell.
+process.exit(status);

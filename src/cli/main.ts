@@ -1,0 +1,95 @@
+/** The command after argument parsing: init, map, one-shot or a full-screen session. */
+import { loadConfig } from '../config/load-config.js';
+import { findPreset, missingKeyMessage, resolveApiKey } from '../config/presets.js';
+import type { Config } from '../config/types.js';
+import { helpText } from './flags.js';
+import { writeStarterAgentsFile } from './init-agents.js';
+import { loadPrintMap, loadRunOneShot, loadRunTui, loadStartSession } from './lazy-modules.js';
+import type { CliOptions } from './options.js';
+import { parseArgs } from './parse-args.js';
+
+export interface MainIo {
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly interactive: boolean;
+  readonly version: string;
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+}
+
+export async function main(argv: readonly string[], io: MainIo): Promise<number> {
+  const command = parseArgs(argv, { cwd: io.cwd, interactive: io.interactive });
+  let verbose = false;
+  try {
+    switch (command.kind) {
+      case 'usage-error':
+        io.stderr(`lwyrm: ${command.message}\nTry 'lwyrm --help' for the list of options.\n`);
+        return 2;
+      case 'help':
+        io.stdout(helpText());
+        return 0;
+      case 'version':
+        io.stdout(`${io.version}\n`);
+        return 0;
+      case 'init': {
+        const result = await writeStarterAgentsFile(command.cwd);
+        if (result.written) {
+          io.stdout(`Wrote ${result.path}. Fill in your commands and conventions; keep it short.\n`);
+          return 0;
+        }
+        io.stderr(`lwyrm: ${result.path}: ${result.reason}\n`);
+        return 1;
+      }
+      case 'map': {
+        verbose = command.options.verbose;
+        const config = await configFor(command.options, io);
+        const { printCodeMap } = await loadPrintMap();
+        io.stdout(ensureNewline(await printCodeMap(config)));
+        return 0;
+      }
+      case 'run':
+        verbose = command.options.verbose;
+        return await run(command.options, io);
+    }
+  } catch (error) {
+    return reportError(error, io, verbose);
+  }
+}
+
+async function configFor(options: CliOptions, io: MainIo): Promise<Config> {
+  const config = await loadConfig({ cwd: options.cwd, env: io.env });
+  for (const warning of config.warnings) io.stderr(`lwyrm: warning: ${warning}\n`);
+  return config;
+}
+
+async function run(options: CliOptions, io: MainIo): Promise<number> {
+  const config = await configFor(options, io);
+  const preset = findPreset(config, options.model);
+  if (!preset.keyOptional && !(await resolveApiKey(preset, io.env))) {
+    io.stderr(`lwyrm: ${missingKeyMessage(preset)}\n`);
+    return 1;
+  }
+  if (options.oneShot) {
+    const { runOneShot } = await loadRunOneShot();
+    return await runOneShot(options, config);
+  }
+  // Start loading the view while the engine starts: they do not depend on each other.
+  const tui = loadRunTui();
+  tui.catch(() => undefined);
+  const { startSession } = await loadStartSession();
+  const engine = await startSession(options, config);
+  const { runTui } = await tui;
+  return await runTui(engine, options.prompt !== undefined ? { initialPrompt: options.prompt } : {});
+}
+
+function reportError(error: unknown, io: MainIo, verbose: boolean): number {
+  const err = error instanceof Error ? error : new Error(String(error));
+  const exitCode = (err as { exitCode?: unknown }).exitCode;
+  io.stderr(`lwyrm: ${err.message}\n`);
+  if (verbose && err.stack) io.stderr(`${err.stack}\n`);
+  return typeof exitCode === 'number' ? exitCode : 1;
+}
+
+function ensureNewline(text: string): string {
+  return text.endsWith('\n') ? text : `${text}\n`;
+}
