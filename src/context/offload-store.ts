@@ -4,7 +4,7 @@
  * holds whatever the agent read. Kept while the session is saved; otherwise removed at exit, or
  * swept after a week when a crash skipped the exit.
  */
-import { chmod, mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { OffloadStore } from './types.js';
 
@@ -134,7 +134,8 @@ export async function sweepOrphanedOffloads(opts: {
   const removed: string[] = [];
   for (const name of names) {
     const path = join(opts.dir, name);
-    const s = await stat(path).catch(() => undefined);
+    // lstat: a symlink planted here is not ours to follow, let alone to delete through.
+    const s = await lstat(path).catch(() => undefined);
     if (!s?.isDirectory() || !SESSION_ID_PATTERN.test(name)) continue;
     if (newestMtime(s.mtimeMs, await childMtimes(path)) > cutoff) continue;
     if (await opts.isSaved(name)) continue;
