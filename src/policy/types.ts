@@ -6,6 +6,11 @@ export interface Decision {
   readonly level: Level;
   /** e.g. 'rule ~/work/generated write=allow', 'default write=confirm', 'denylist: curl'. */
   readonly reason: string;
+  /**
+   * Ask even when --allow or an [a]lways grant would otherwise skip the prompt: files that make
+   * other programs run code, and paths that may be outside the project.
+   */
+  readonly alwaysAsk?: boolean;
 }
 
 /** What the user is asked to approve. Every string here is already escaped for display. */

@@ -13,6 +13,8 @@ export interface ToolResult {
   readonly summary: string;
   /** True when the call was cut short by an interrupt. */
   readonly interrupted?: boolean;
+  /** True when the user answered [q]uit at a prompt: the engine stops the turn. */
+  readonly quit?: boolean;
 }
 
 /** Resolves offloaded results by ref (the context manager's store implements it). */

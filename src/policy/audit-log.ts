@@ -1,0 +1,62 @@
+/**
+ * The JSON-lines audit log: one line per decision and one per outcome. It records what was
+ * touched and how it was judged, never file contents or keys.
+ */
+import { appendFile, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+
+export interface AuditEntry {
+  readonly session: string;
+  readonly tool: string;
+  readonly event: 'decision' | 'outcome';
+  /** Resolved path or escaped command. */
+  readonly target?: string;
+  /** allow / confirm / deny, and for a confirm the answer. */
+  readonly decision?: string;
+  readonly answer?: string;
+  readonly reason?: string;
+  /** ok / error / denied / interrupted. */
+  readonly status?: string;
+}
+
+const MAX_FIELD = 2000;
+
+function clip(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  return value.length > MAX_FIELD ? `${value.slice(0, MAX_FIELD)}…` : value;
+}
+
+/** Chains writes per file so lines never interleave or reorder. */
+const queues = new Map<string, Promise<void>>();
+
+export function writeAudit(file: string | undefined, entry: AuditEntry): Promise<void> {
+  if (file === undefined || file === '') return Promise.resolve();
+  const line = JSON.stringify({
+    time: new Date().toISOString(),
+    session: entry.session,
+    tool: entry.tool,
+    event: entry.event,
+    target: clip(entry.target),
+    decision: entry.decision,
+    answer: entry.answer,
+    reason: clip(entry.reason),
+    status: entry.status,
+  }) + '\n';
+  const previous = queues.get(file) ?? Promise.resolve();
+  const next = previous
+    .then(async () => {
+      await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+      await appendFile(file, line, { mode: 0o600 });
+    })
+    // An unwritable log must not break a tool call; the failure is reported once on stderr.
+    .catch((error: unknown) => reportOnce(file, error));
+  queues.set(file, next);
+  return next;
+}
+
+const reported = new Set<string>();
+function reportOnce(file: string, error: unknown): void {
+  if (reported.has(file)) return;
+  reported.add(file);
+  process.stderr.write(`lindwyrm: cannot write audit log ${file}: ${error instanceof Error ? error.message : String(error)}\n`);
+}

@@ -1,0 +1,38 @@
+/** Word-level views of a shell command, for the bash policy. No evaluation, only splitting. */
+
+/** Quotes and backslashes removed, as the shell would before running: c''url and c\url are curl. */
+export function dequote(text: string): string {
+  return text.replace(/["'\\]/g, '');
+}
+
+/**
+ * Every word of the command, dequoted, split on whitespace and on shell operators, with a path
+ * prefix dropped (/usr/bin/curl is curl). Over-splitting is fine: this feeds the denylist.
+ */
+export function denylistWords(command: string): string[] {
+  return dequote(command)
+    .split(/[\s;&|<>()`$={}!]+/)
+    .filter((w) => w !== '')
+    .map((w) => (w.includes('/') && !w.endsWith('/') ? w.slice(w.lastIndexOf('/') + 1) : w));
+}
+
+/** Characters that make a command more than "a program plus plain arguments". */
+export const SHELL_META = /[;&|<>$`()\n\r{}*?[\]~"'\\#!]/;
+
+/** Other control characters (NUL, ESC, …) and Unicode line separators also force a prompt. */
+export const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/;
+
+/**
+ * Words that run another command or change how one runs: an allowlist entry starting with one of
+ * these never matches, whatever follows.
+ */
+export const WRAPPERS = new Set([
+  'env', 'command', 'exec', 'eval', 'source', '.', 'xargs', 'sudo', 'doas', 'su', 'runuser', 'pkexec',
+  'timeout', 'nice', 'renice', 'nohup', 'time', 'watch', 'stdbuf', 'ionice', 'chrt', 'taskset',
+  'setsid', 'unshare', 'nsenter', 'chroot', 'flock', 'script', 'parallel', 'busybox', 'builtin',
+  'trap', 'alias', 'set', 'export', 'declare', 'typeset', 'local', 'readonly', 'let', 'shopt',
+  'enable', 'hash', 'cd', 'pushd', 'popd', 'ulimit', 'umask', 'fc', 'history', 'coproc', 'wait',
+  'if', 'then', 'else', 'elif', 'fi', 'for', 'while', 'until', 'do', 'done', 'case', 'esac',
+  'function', 'select', '[[', '[', 'test',
+  'sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'csh', 'tcsh', 'mksh', 'ash',
+]);

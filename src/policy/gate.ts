@@ -1,0 +1,117 @@
+/**
+ * Where a policy decision meets the run: --read-only, --allow, [a]lways grants, and the question
+ * to the user. Returns either permission to go ahead or the ToolResult to hand the model.
+ */
+import { randomUUID } from 'node:crypto';
+import type { PathKind, ToolKind } from '../config/types.js';
+import type { ToolContext, ToolResult } from '../tools/types.js';
+import type { ApprovalDecision, Decision } from './types.js';
+import { writeAudit } from './audit-log.js';
+import { escapeForDisplay } from './escape.js';
+import { decidePathWithFloor } from './path-policy.js';
+import type { ResolvedPath } from './resolve-path.js';
+
+export interface GateRequest {
+  readonly kind: ToolKind;
+  readonly tool: string;
+  readonly decision: Decision;
+  readonly path?: ResolvedPath;
+  readonly command?: string;
+  /** Raw unified diff; escaped here. */
+  readonly diff?: string;
+  /** One line for the prompt, unescaped: 'edit src/a.ts (+3 -1)'. */
+  readonly summary: string;
+}
+
+export type GateResult = { readonly ok: true } | { readonly ok: false; readonly result: ToolResult };
+
+/** Per-call notes the registry reads back for the audit outcome line. */
+const callTargets = new WeakMap<object, string>();
+export function auditTarget(ctx: object): string | undefined {
+  return callTargets.get(ctx);
+}
+
+export function decideForPath(ctx: ToolContext, kind: PathKind, resolved: ResolvedPath): Decision {
+  return decidePathWithFloor(kind, resolved.realPath, ctx.config.policy, ctx.config.policyFloor, {
+    projectRoot: resolved.root,
+    inside: resolved.inside,
+    multiLinked: resolved.multiLinked,
+  });
+}
+
+function denied(tool: string, message: string): GateResult {
+  return { ok: false, result: { ok: false, content: message, summary: `denied: ${tool}` } };
+}
+
+const WRITING_KINDS: ReadonlySet<ToolKind> = new Set(['write', 'delete', 'bash']);
+
+export async function authorize(ctx: ToolContext, req: GateRequest): Promise<GateResult> {
+  const target = req.path?.realPath ?? (req.command !== undefined ? escapeForDisplay(req.command) : undefined);
+  if (target !== undefined) callTargets.set(ctx, target);
+  const log = (decision: string, extra: { answer?: ApprovalDecision; reason?: string } = {}) =>
+    writeAudit(ctx.config.auditLog, {
+      session: ctx.sessionId,
+      tool: req.tool,
+      event: 'decision',
+      target,
+      decision,
+      answer: extra.answer,
+      reason: extra.reason ?? req.decision.reason,
+    });
+
+  if (ctx.readOnly && WRITING_KINDS.has(req.kind)) {
+    await log('deny', { reason: 'read-only mode' });
+    return denied(req.tool, `Denied: lindwyrm is running with --read-only, so ${req.tool} is not available.`);
+  }
+  const { level, reason } = req.decision;
+  if (level === 'deny') {
+    await log('deny');
+    const what = req.path !== undefined ? escapeForDisplay(req.path.realPath) : 'this command';
+    return denied(req.tool, `Denied by policy (${escapeForDisplay(reason)}): ${req.kind} of ${what} is not allowed.`);
+  }
+  if (level === 'allow') {
+    await log('allow');
+    return { ok: true };
+  }
+  // confirm: --allow and [a]lways cover the project only (bash has no path; they cover it whole).
+  const inside = req.path === undefined ? true : req.path.inside && !req.path.multiLinked;
+  if (!req.decision.alwaysAsk && inside) {
+    if (ctx.preApproved.has(req.kind)) {
+      await log('allow', { reason: `${reason}; --allow ${req.kind}` });
+      return { ok: true };
+    }
+    if (ctx.sessionGrants.has(req.kind)) {
+      await log('allow', { reason: `${reason}; [a]lways ${req.kind} this session` });
+      return { ok: true };
+    }
+  }
+  let answer: ApprovalDecision;
+  try {
+    answer = await ctx.approve({
+      id: randomUUID(),
+      kind: req.kind,
+      tool: req.tool,
+      path: req.path !== undefined ? escapeForDisplay(req.path.realPath) : undefined,
+      command: req.command !== undefined ? escapeForDisplay(req.command) : undefined,
+      diff: req.diff !== undefined ? escapeForDisplay(req.diff) : undefined,
+      summary: escapeForDisplay(req.summary),
+      reason: escapeForDisplay(reason),
+    });
+  } catch (error) {
+    await log('confirm', { reason: `${reason}; approval failed` });
+    return denied(req.tool, `Not run: the approval could not be asked (${error instanceof Error ? error.message : String(error)}).`);
+  }
+  await log('confirm', { answer });
+  if (answer === 'yes') return { ok: true };
+  if (answer === 'always') {
+    if (inside) ctx.sessionGrants.add(req.kind);
+    return { ok: true };
+  }
+  if (answer === 'quit') {
+    return {
+      ok: false,
+      result: { ok: false, content: 'The user stopped the turn at the approval prompt; nothing was done.', summary: 'stopped', interrupted: true, quit: true },
+    };
+  }
+  return denied(req.tool, `The user declined this ${req.kind}; nothing was done. Ask or try another approach.`);
+}
