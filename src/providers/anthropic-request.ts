@@ -1,0 +1,113 @@
+/**
+ * Builds the Anthropic Messages request body from the neutral request. Assistant turns are
+ * replayed exactly as received — thinking blocks with their signatures, redacted_thinking
+ * untouched — because DeepSeek's endpoint rejects a history without them.
+ */
+import type { ContentBlock, ImageData, Message, ModelRequest, ThinkingEffort } from './types.js';
+
+type Json = Record<string, unknown>;
+
+const BUDGET_SHARE: Record<ThinkingEffort, number> = {
+  minimal: 0.1,
+  low: 0.25,
+  medium: 0.5,
+  high: 0.75,
+  xhigh: 0.85,
+  max: 0.9,
+};
+
+/** Anthropic's effort scale has no 'minimal'. */
+export function anthropicEffort(effort: ThinkingEffort): string {
+  return effort === 'minimal' ? 'low' : effort;
+}
+
+export function buildAnthropicBody(model: string, req: ModelRequest): Json {
+  const body: Json = { model, max_tokens: req.maxTokens, stream: true };
+  if (req.system.length > 0) body['system'] = req.system;
+  body['messages'] = toAnthropicMessages(req.messages);
+  if (req.tools.length > 0) {
+    body['tools'] = req.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema }));
+  }
+  if (req.thinking) {
+    const thinking: Json = { type: 'enabled' };
+    // budget_tokens must be >= 1024 and below max_tokens; DeepSeek ignores it.
+    const budget = Math.floor(req.maxTokens * BUDGET_SHARE[req.thinkingEffort ?? 'high']);
+    if (req.maxTokens > 1024) thinking['budget_tokens'] = Math.min(req.maxTokens - 1, Math.max(1024, budget));
+    body['thinking'] = thinking;
+    if (req.thinkingEffort) body['output_config'] = { effort: anthropicEffort(req.thinkingEffort) };
+  } else {
+    // Explicit: DeepSeek thinks unless told not to.
+    body['thinking'] = { type: 'disabled' };
+  }
+  return body;
+}
+
+export function toAnthropicMessages(messages: readonly Message[]): Json[] {
+  const out: Json[] = [];
+  for (const m of messages) {
+    const content = m.role === 'user' ? userContent(m.content) : assistantContent(m.content);
+    // Servers reject empty content arrays; an empty turn carries nothing worth sending.
+    if (content.length === 0) continue;
+    out.push({ role: m.role, content });
+  }
+  return out;
+}
+
+function image(img: ImageData): Json {
+  return { type: 'image', source: { type: 'base64', media_type: img.mediaType, data: img.base64 } };
+}
+
+/** tool_result blocks must open the user message that follows a tool_use turn. */
+function userContent(blocks: readonly ContentBlock[]): Json[] {
+  const results: Json[] = [];
+  const rest: Json[] = [];
+  for (const b of blocks) {
+    switch (b.type) {
+      case 'tool_result': {
+        const r: Json = { type: 'tool_result', tool_use_id: b.toolUseId };
+        if (b.images && b.images.length > 0) {
+          const parts: Json[] = b.content.length > 0 ? [{ type: 'text', text: b.content }] : [];
+          r['content'] = [...parts, ...b.images.map(image)];
+        } else r['content'] = b.content;
+        if (b.isError) r['is_error'] = true;
+        results.push(r);
+        break;
+      }
+      case 'text':
+        if (b.text.length > 0) rest.push({ type: 'text', text: b.text });
+        break;
+      case 'image':
+        rest.push(image(b.image));
+        break;
+      default:
+        break; // assistant-only blocks never belong in a user turn
+    }
+  }
+  return [...results, ...rest];
+}
+
+function assistantContent(blocks: readonly ContentBlock[]): Json[] {
+  const out: Json[] = [];
+  for (const b of blocks) {
+    switch (b.type) {
+      case 'thinking': {
+        const t: Json = { type: 'thinking', thinking: b.thinking };
+        if (b.signature !== undefined) t['signature'] = b.signature;
+        out.push(t);
+        break;
+      }
+      case 'redacted_thinking':
+        out.push({ type: 'redacted_thinking', data: b.data });
+        break;
+      case 'text':
+        if (b.text.length > 0) out.push({ type: 'text', text: b.text });
+        break;
+      case 'tool_use':
+        out.push({ type: 'tool_use', id: b.id, name: b.name, input: b.input });
+        break;
+      default:
+        break;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,57 @@
+/**
+ * The one way the rest of the program gets a model client for a preset.
+ */
+import type { Preset, ProxySetting } from '../config/types.js';
+import { createAnthropicClient } from './anthropic-client.js';
+import { createOpenAiClient } from './openai-client.js';
+import { chooseProxy, createDispatcher } from './proxy.js';
+import type { ModelClient } from './types.js';
+
+export interface ModelClientOptions {
+  readonly apiKey?: string;
+  /** --proxy: overrides every other proxy setting (loopback stays direct). */
+  readonly proxy?: string;
+  readonly noProxy: readonly string[];
+  readonly globalProxy: ProxySetting;
+  readonly maxRetries: number;
+  readonly idleTimeoutMs: number;
+  readonly log?: (line: string) => void;
+  /** Environment for proxy = "system" (default process.env). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** First backoff step in ms (default 500); tests make it small. */
+  readonly retryBaseMs?: number;
+  readonly connectTimeoutMs?: number;
+}
+
+export function createModelClient(preset: Preset, opts: ModelClientOptions): ModelClient {
+  const choice = chooseProxy({
+    target: preset.baseUrl,
+    cliProxy: opts.proxy,
+    presetProxy: preset.proxy,
+    globalProxy: opts.globalProxy,
+    noProxy: opts.noProxy,
+    env: opts.env ?? process.env,
+  });
+  if (choice.kind === 'proxy') opts.log?.(`Using proxy ${redact(choice.url)} (${choice.source}) for ${preset.baseUrl}`);
+  const runner = {
+    preset,
+    dispatcher: createDispatcher(choice, { connectTimeoutMs: opts.connectTimeoutMs }),
+    maxRetries: Math.max(0, opts.maxRetries),
+    idleTimeoutMs: opts.idleTimeoutMs,
+    retryBaseMs: opts.retryBaseMs ?? 500,
+    keySent: Boolean(opts.apiKey),
+    log: opts.log,
+  };
+  return preset.format === 'anthropic' ? createAnthropicClient(preset, opts.apiKey, runner) : createOpenAiClient(preset, opts.apiKey, runner);
+}
+
+/** Proxy URLs can carry credentials: never log them. */
+function redact(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return url;
+  }
+}

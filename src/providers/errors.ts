@@ -1,0 +1,75 @@
+/**
+ * Plain-words messages for failed requests: what went wrong and what to check, using the
+ * provider's own error text where it gave one.
+ */
+import type { Preset } from '../config/types.js';
+import { ProviderError, type AssistantMessage } from './types.js';
+
+/** Pulls a message out of either error shape ({error:{message}} or {type:'error',error:{...}}) or plain text. */
+export function providerErrorText(body: string): string {
+  const trimmed = body.trim();
+  if (trimmed.length === 0) return '';
+  try {
+    const parsed = JSON.parse(trimmed) as unknown;
+    const text = messageOf(parsed);
+    if (text) return text;
+  } catch {
+    // not JSON: fall through to the raw text
+  }
+  return trimmed.length > 500 ? `${trimmed.slice(0, 500)}…` : trimmed;
+}
+
+export function messageOf(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const v = value as Record<string, unknown>;
+  const err = v['error'];
+  if (typeof err === 'string') return err;
+  if (typeof err === 'object' && err !== null) {
+    const m = (err as Record<string, unknown>)['message'];
+    if (typeof m === 'string') return m;
+  }
+  return typeof v['message'] === 'string' ? v['message'] : undefined;
+}
+
+export function httpError(status: number, body: string, ctx: { preset: Preset; url: string; keySent: boolean }): ProviderError {
+  const text = providerErrorText(body);
+  const said = text ? `: ${text}` : '';
+  const where = `preset "${ctx.preset.name}"`;
+  if (status === 401 || status === 403) {
+    const vars = ctx.preset.apiKeyEnv.length > 0 ? ctx.preset.apiKeyEnv.join(' or ') : 'the api_key_env of the preset';
+    const keyFile = ctx.preset.keyFile ? ` (or the key file ${ctx.preset.keyFile})` : '';
+    const lead = ctx.keySent
+      ? `The provider refused the API key (HTTP ${status})${said}. Check ${vars}${keyFile} for ${where}.`
+      : `No API key was sent and the provider requires one (HTTP ${status})${said}. Set ${vars}${keyFile} for ${where}.`;
+    return new ProviderError('auth', lead, status);
+  }
+  if (status === 404) {
+    return new ProviderError(
+      'not_found',
+      `Nothing found at ${ctx.url} (HTTP 404)${said}. Check base_url and model ("${ctx.preset.model}") of ${where}.`,
+      status,
+    );
+  }
+  if (status === 429) return new ProviderError('rate_limit', `Rate limited by the provider (HTTP 429)${said}.`, status);
+  if (status >= 500 || status === 408 || status === 409) {
+    return new ProviderError('server', `The provider failed (HTTP ${status})${said}.`, status);
+  }
+  return new ProviderError('bad_request', `The provider rejected the request (HTTP ${status})${said || '.'}`, status);
+}
+
+/** Network-level failures as undici reports them (error codes on the error or its cause). */
+export function networkError(err: unknown, url: string, partial?: AssistantMessage): ProviderError {
+  const code = errorCode(err);
+  const detail = err instanceof Error ? err.message : String(err);
+  const what = code ? `${code}: ${detail}` : detail;
+  return new ProviderError('network', `Could not reach ${url} (${what}).`, undefined, partial);
+}
+
+export function errorCode(err: unknown): string | undefined {
+  for (let e: unknown = err, depth = 0; e && depth < 4; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}

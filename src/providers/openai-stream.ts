@@ -1,0 +1,207 @@
+/**
+ * Assembles an OpenAI chat-completions stream into neutral events, tolerating what compatible
+ * servers actually send (WIRE.md §4.2): calls by index or whole in one chunk, arguments as an
+ * object, missing or empty ids, empty `choices`, usage on any chunk, no [DONE].
+ */
+import type { StreamAssembler } from './stream-runner.js';
+import type { SseMessage } from './sse-reader.js';
+import { messageOf } from './errors.js';
+import { generateToolId, parseToolInput } from './tool-input.js';
+import { ProviderError, ZERO_USAGE, type AssistantMessage, type ContentBlock, type ReasoningEcho, type StopReason, type StreamEvent, type Usage } from './types.js';
+import { openaiUsage } from './usage.js';
+
+type Obj = Record<string, unknown>;
+
+interface Slot {
+  readonly ordinal: number;
+  id?: string;
+  name?: string;
+  args: string;
+  started: boolean;
+}
+
+export class OpenAiAssembler implements StreamAssembler {
+  private text = '';
+  private readonly reasoning = { reasoning_content: undefined as string | undefined, reasoning: undefined as string | undefined };
+  private details: Obj[] | undefined;
+  private readonly slots: Slot[] = [];
+  private readonly byIndex = new Map<number, Slot>();
+  private usage: Usage = ZERO_USAGE;
+  private finishReason: string | undefined;
+  private done = false;
+
+  feed(msg: SseMessage): readonly StreamEvent[] {
+    if (this.done) return [];
+    if (msg.data === '[DONE]') {
+      this.done = true;
+      return [];
+    }
+    let chunk: Obj;
+    try {
+      chunk = JSON.parse(msg.data) as Obj;
+    } catch {
+      throw new ProviderError('malformed', `The provider sent an unreadable stream event: ${clip(msg.data)}`, undefined, this.partial());
+    }
+    if (msg.event === 'error' || chunk['error'] !== undefined || chunk['object'] === 'error') {
+      const text = messageOf(chunk) ?? clip(msg.data);
+      throw new ProviderError('server', `The provider reported an error mid-answer: ${text}`, undefined, this.partial());
+    }
+    const out: StreamEvent[] = [];
+    const choices = Array.isArray(chunk['choices']) ? (chunk['choices'] as Obj[]) : [];
+    const choice = choices[0];
+    if (choice) {
+      const delta = (choice['delta'] ?? {}) as Obj;
+      this.readReasoning(delta, out);
+      if (typeof delta['content'] === 'string' && delta['content'].length > 0) {
+        this.text += delta['content'];
+        out.push({ type: 'text_delta', text: delta['content'] });
+      }
+      if (Array.isArray(delta['tool_calls'])) for (const tc of delta['tool_calls'] as Obj[]) this.readToolCall(tc, out);
+      if (typeof choice['finish_reason'] === 'string' && choice['finish_reason'].length > 0) this.finishReason = choice['finish_reason'];
+    }
+    const usage = chunk['usage'] === null ? undefined : openaiUsage(chunk['usage']);
+    if (usage) {
+      this.usage = usage;
+      out.push({ type: 'usage', usage });
+    }
+    return out;
+  }
+
+  finish(): readonly StreamEvent[] {
+    if (this.finishReason === undefined && !this.done) {
+      throw new ProviderError('truncated', 'The answer was cut off: the stream ended without a finish reason.', undefined, this.partial());
+    }
+    const out: StreamEvent[] = [];
+    const message = this.message(true, out);
+    const reason = this.stopReason(message);
+    out.push({ type: 'stop', reason, message, usage: this.usage });
+    return out;
+  }
+
+  partial(): AssistantMessage | undefined {
+    const m = this.message(false, []);
+    return m.content.length > 0 || m.reasoningEcho ? m : undefined;
+  }
+
+  private readReasoning(delta: Obj, out: StreamEvent[]): void {
+    let shown: string | undefined;
+    for (const field of ['reasoning_content', 'reasoning'] as const) {
+      const v = delta[field];
+      if (typeof v === 'string') {
+        this.reasoning[field] = (this.reasoning[field] ?? '') + v;
+        shown ??= v;
+      }
+    }
+    const details = delta['reasoning_details'];
+    if (Array.isArray(details)) {
+      this.details ??= [];
+      let fromDetails = '';
+      for (const d of details as Obj[]) {
+        mergeDetail(this.details, d);
+        if (typeof d['text'] === 'string') fromDetails += d['text'];
+        else if (typeof d['summary'] === 'string') fromDetails += d['summary'];
+      }
+      shown ??= fromDetails;
+    }
+    if (shown) out.push({ type: 'thinking_delta', text: shown });
+  }
+
+  private readToolCall(tc: Obj, out: StreamEvent[]): void {
+    const fn = (tc['function'] ?? {}) as Obj;
+    const id = typeof tc['id'] === 'string' && tc['id'].length > 0 ? tc['id'] : undefined;
+    const name = typeof fn['name'] === 'string' && fn['name'].length > 0 ? fn['name'] : undefined;
+    const slot = this.slotFor(typeof tc['index'] === 'number' ? tc['index'] : undefined, id, name);
+    if (id) slot.id = id;
+    if (name) slot.name = name;
+    if (!slot.started && slot.name) {
+      slot.started = true;
+      slot.id ??= generateToolId();
+      out.push({ type: 'tool_call_start', index: slot.ordinal, id: slot.id, name: slot.name });
+    }
+    const args = fn['arguments'];
+    if (typeof args === 'string') {
+      if (args.length === 0) return;
+      slot.args += args;
+      if (slot.started) out.push({ type: 'tool_call_delta', index: slot.ordinal, fragment: args });
+    } else if (args !== undefined && args !== null) {
+      // llama.cpp / TGI send the object itself: it replaces, it cannot be concatenated.
+      slot.args = JSON.stringify(args);
+      if (slot.started) out.push({ type: 'tool_call_delta', index: slot.ordinal, fragment: slot.args });
+    }
+  }
+
+  /** WIRE.md §4.2 rule 3: index when numeric; otherwise a known id, a new id or name opens a slot. */
+  private slotFor(index: number | undefined, id: string | undefined, name: string | undefined): Slot {
+    const known = id ? this.slots.find((s) => s.id === id) : undefined;
+    if (known) return known;
+    if (index !== undefined) {
+      const existing = this.byIndex.get(index);
+      // Servers that number every parallel call 0: a new id, or a second name, is a new call.
+      const clash = existing && ((id && existing.id && existing.id !== id) || (name && existing.name && !id));
+      if (existing && !clash) return existing;
+      const slot = this.newSlot();
+      this.byIndex.set(index, slot);
+      return slot;
+    }
+    const last = this.slots[this.slots.length - 1];
+    if (!last || id || (name && last.name)) return this.newSlot();
+    return last;
+  }
+
+  private newSlot(): Slot {
+    const slot: Slot = { ordinal: this.slots.length, args: '', started: false };
+    this.slots.push(slot);
+    return slot;
+  }
+
+  private message(final: boolean, out: StreamEvent[]): AssistantMessage {
+    const content: ContentBlock[] = [];
+    if (this.text.length > 0) content.push({ type: 'text', text: this.text });
+    for (const s of this.slots) {
+      if (!s.name) continue;
+      s.id ??= generateToolId();
+      const parsed = parseToolInput(s.args);
+      if (!final && parsed.inputError) continue; // half-streamed arguments are not a call
+      const extra = parsed.inputError ? { inputError: parsed.inputError } : {};
+      content.push({ type: 'tool_use', id: s.id, name: s.name, input: parsed.input, ...extra });
+      if (final) out.push({ type: 'tool_call_end', index: s.ordinal, id: s.id, name: s.name, input: parsed.input, ...extra });
+    }
+    const echo = this.echo();
+    return echo ? { role: 'assistant', content, reasoningEcho: echo } : { role: 'assistant', content };
+  }
+
+  /** The reasoning in the field the server used; OpenRouter's details win since they must go back whole. */
+  private echo(): ReasoningEcho | undefined {
+    if (this.details) return { field: 'reasoning_details', value: this.details };
+    if (this.reasoning.reasoning_content !== undefined) return { field: 'reasoning_content', value: this.reasoning.reasoning_content };
+    if (this.reasoning.reasoning !== undefined) return { field: 'reasoning', value: this.reasoning.reasoning };
+    return undefined;
+  }
+
+  private stopReason(message: AssistantMessage): StopReason {
+    const f = this.finishReason;
+    if (f === 'length') return 'max_tokens';
+    // Some servers say "stop" after tool calls (LiteLLM over Ollama): the calls decide.
+    if (message.content.some((b) => b.type === 'tool_use')) return 'tool_use';
+    if (f === 'stop' || f === 'tool_calls' || f === undefined) return 'end_turn';
+    if (f === 'content_filter') return 'refusal';
+    return 'other';
+  }
+}
+
+/** Streamed reasoning_details arrive as pieces of the same entry (same index and type): join them. */
+function mergeDetail(into: Obj[], d: Obj): void {
+  const prev = into.find((p) => p['index'] === d['index'] && p['type'] === d['type'] && d['index'] !== undefined);
+  if (!prev) {
+    into.push({ ...d });
+    return;
+  }
+  for (const [k, v] of Object.entries(d)) {
+    if ((k === 'text' || k === 'summary' || k === 'data') && typeof v === 'string') prev[k] = String(prev[k] ?? '') + v;
+    else if (v !== null && v !== undefined) prev[k] = v;
+  }
+}
+
+function clip(s: string): string {
+  return s.length > 200 ? `${s.slice(0, 200)}…` : s;
+}

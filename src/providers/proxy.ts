@@ -1,0 +1,166 @@
+/**
+ * Which proxy, if any, a request goes through. Off by default; HTTP_PROXY and friends count only
+ * when a setting says "system", so a stray shell variable cannot reroute API traffic. Order:
+ * --proxy, then the preset's value, then the global one. Loopback is always direct — a proxy
+ * would resolve "localhost" on its own side — and --proxy otherwise overrides everything,
+ * no_proxy included.
+ */
+import { isIP } from 'node:net';
+import { Agent, ProxyAgent, Socks5ProxyAgent, type Dispatcher } from 'undici';
+import type { ProxySetting } from '../config/types.js';
+import { ProviderError } from './types.js';
+
+export type ProxyChoice =
+  | { readonly kind: 'direct'; readonly why: string }
+  | { readonly kind: 'proxy'; readonly url: string; readonly source: string };
+
+export interface ProxyInput {
+  readonly target: string;
+  readonly cliProxy?: string;
+  readonly presetProxy: ProxySetting;
+  readonly globalProxy: ProxySetting;
+  readonly noProxy: readonly string[];
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+const SCHEMES = new Set(['http:', 'https:', 'socks5:', 'socks5h:']);
+
+export function chooseProxy(input: ProxyInput): ProxyChoice {
+  const target = new URL(input.target);
+  const host = bareHost(target.hostname);
+  if (isLoopback(host)) return { kind: 'direct', why: 'loopback is always reached directly' };
+
+  let setting: ProxySetting;
+  let source: string;
+  if (input.cliProxy) [setting, source] = [input.cliProxy, '--proxy'];
+  else if (input.presetProxy !== undefined) [setting, source] = [input.presetProxy, 'preset proxy'];
+  else [setting, source] = [input.globalProxy, 'global proxy'];
+
+  if (setting === undefined || setting === false || setting === '') return { kind: 'direct', why: 'no proxy configured' };
+
+  const fromCli = source === '--proxy';
+  let url: string | undefined;
+  const noProxy = fromCli ? [] : [...input.noProxy];
+  if (setting === 'system') {
+    url = systemProxy(target.protocol, input.env);
+    noProxy.push(...splitList(input.env['NO_PROXY'] ?? input.env['no_proxy']));
+    source = `${source} "system" (environment)`;
+    if (!url) return { kind: 'direct', why: 'proxy = "system" but no proxy variable is set' };
+  } else url = setting;
+
+  if (matchesNoProxy(host, noProxy)) return { kind: 'direct', why: `${host} is listed in no_proxy` };
+  validateProxyUrl(url, source);
+  return { kind: 'proxy', url, source };
+}
+
+function systemProxy(protocol: string, env: ProxyInput['env']): string | undefined {
+  const pick = (...names: string[]): string | undefined => {
+    for (const n of names) {
+      const v = env[n];
+      if (v && v.trim().length > 0) return v.trim();
+    }
+    return undefined;
+  };
+  const specific = protocol === 'https:' ? pick('HTTPS_PROXY', 'https_proxy') : pick('HTTP_PROXY', 'http_proxy');
+  return specific ?? pick('ALL_PROXY', 'all_proxy');
+}
+
+function splitList(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}
+
+function validateProxyUrl(url: string, source: string): void {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ProviderError('bad_request', `The ${source} "${url}" is not a URL (expected http://, https://, socks5:// or socks5h://).`);
+  }
+  if (!SCHEMES.has(parsed.protocol)) {
+    throw new ProviderError('bad_request', `The ${source} "${url}" uses ${parsed.protocol}; supported are http://, https://, socks5:// and socks5h://.`);
+  }
+}
+
+export function bareHost(hostname: string): string {
+  const h = hostname.toLowerCase();
+  return h.startsWith('[') && h.endsWith(']') ? h.slice(1, -1) : h;
+}
+
+export function isLoopback(host: string): boolean {
+  const h = bareHost(host);
+  if (h === 'localhost' || h.endsWith('.localhost')) return true;
+  if (isIP(h) === 4) return h.startsWith('127.');
+  if (isIP(h) === 6) return h === '::1' || h === '0:0:0:0:0:0:0:1' || h.startsWith('::ffff:127.');
+  return false;
+}
+
+/** no_proxy entries: an exact host, a domain suffix (".internal"), a CIDR, or "*" for everything. */
+export function matchesNoProxy(host: string, entries: readonly string[]): boolean {
+  const h = bareHost(host);
+  for (const raw of entries) {
+    const e = raw.trim().toLowerCase();
+    if (e.length === 0) continue;
+    if (e === '*') return true;
+    if (e.includes('/')) {
+      if (inCidr(h, e)) return true;
+    } else if (e.startsWith('.')) {
+      if (h.endsWith(e)) return true;
+    } else if (bareHost(e) === h) return true;
+  }
+  return false;
+}
+
+function inCidr(host: string, cidr: string): boolean {
+  const [net, bitsText] = cidr.split('/');
+  const bits = Number(bitsText);
+  if (!net || !Number.isInteger(bits)) return false;
+  const a = ipBytes(host);
+  const b = ipBytes(bareHost(net));
+  if (!a || !b || a.length !== b.length || bits < 0 || bits > a.length * 8) return false;
+  for (let i = 0; i < bits; i++) {
+    const byte = i >> 3;
+    const mask = 0x80 >> (i & 7);
+    if (((a[byte] ?? 0) & mask) !== ((b[byte] ?? 0) & mask)) return false;
+  }
+  return true;
+}
+
+function ipBytes(ip: string): number[] | undefined {
+  const kind = isIP(ip);
+  if (kind === 4) return ip.split('.').map(Number);
+  if (kind !== 6) return undefined;
+  const [head, tail] = ip.includes('::') ? ip.split('::') : [ip, undefined];
+  const parse = (s: string | undefined): number[] => (s ? s.split(':').flatMap(group) : []);
+  const left = parse(head);
+  const right = parse(tail);
+  const fill = tail === undefined ? [] : new Array<number>(16 - left.length - right.length).fill(0);
+  return [...left, ...fill, ...right];
+}
+
+/** One IPv6 group as two bytes; an embedded IPv4 tail (::ffff:1.2.3.4) as four. */
+function group(g: string): number[] {
+  if (g.includes('.')) return g.split('.').map(Number);
+  const v = Number.parseInt(g, 16);
+  return [(v >> 8) & 0xff, v & 0xff];
+}
+
+export interface DispatcherOptions {
+  readonly connectTimeoutMs?: number;
+}
+
+export function createDispatcher(choice: ProxyChoice, opts: DispatcherOptions = {}): Dispatcher {
+  const connect = { timeout: opts.connectTimeoutMs ?? 10_000 };
+  // Streams run for minutes; undici's own body/headers timeouts are replaced by our idle timer.
+  const timeouts = { bodyTimeout: 0, headersTimeout: 0 };
+  if (choice.kind === 'direct') return new Agent({ connect, ...timeouts });
+  const url = new URL(choice.url);
+  if (url.protocol === 'socks5:' || url.protocol === 'socks5h:') {
+    // undici hands the hostname to the proxy either way, so socks5 and socks5h behave alike.
+    url.protocol = 'socks5:';
+    return new Socks5ProxyAgent(url.toString(), timeouts);
+  }
+  return new ProxyAgent({ uri: choice.url, ...timeouts });
+}

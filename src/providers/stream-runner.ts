@@ -1,0 +1,203 @@
+/**
+ * The part both wire formats share: POST a JSON body, check the status, read the SSE stream
+ * through a format-specific assembler, watch for a silent server (idle timeout), follow the
+ * caller's abort signal, and retry transient failures — but only while nothing of the answer
+ * has reached the caller.
+ */
+import { request, type Dispatcher } from 'undici';
+import type { Preset } from '../config/types.js';
+import { httpError, messageOf, networkError } from './errors.js';
+import { isRetryableStatus, retryDelayMs, sleep, type HeaderBag } from './retry.js';
+import { SseParser, type SseMessage } from './sse-reader.js';
+import { ProviderError, type AssistantMessage, type StreamEvent } from './types.js';
+
+/** Format-specific turning of SSE messages into neutral events. Throws ProviderError on stream errors. */
+export interface StreamAssembler {
+  feed(msg: SseMessage): readonly StreamEvent[];
+  /** End of the byte stream: the final events, or a 'truncated' error when the end marker never came. */
+  finish(): readonly StreamEvent[];
+  /** What has arrived so far, for errors that happen mid-answer. */
+  partial(): AssistantMessage | undefined;
+}
+
+export interface RunnerOptions {
+  readonly preset: Preset;
+  readonly dispatcher: Dispatcher;
+  readonly maxRetries: number;
+  readonly idleTimeoutMs: number;
+  readonly retryBaseMs: number;
+  readonly keySent: boolean;
+  readonly log?: (line: string) => void;
+}
+
+export interface StreamCall {
+  readonly url: string;
+  readonly headers: Record<string, string>;
+  readonly body: string;
+  readonly signal?: AbortSignal;
+  readonly newAssembler: () => StreamAssembler;
+}
+
+/** Marks an error after which a new attempt may help, with the response headers (Retry-After). */
+class Transient extends Error {
+  constructor(
+    readonly error: ProviderError,
+    readonly headers?: HeaderBag,
+  ) {
+    super(error.message);
+  }
+}
+
+export async function* runStream(call: StreamCall, opts: RunnerOptions): AsyncGenerator<StreamEvent> {
+  for (let attempt = 0; ; attempt++) {
+    const delivered = { content: false };
+    try {
+      yield* attempt1(call, opts, delivered);
+      return;
+    } catch (err) {
+      if (!(err instanceof Transient)) throw err;
+      if (delivered.content || attempt >= opts.maxRetries || call.signal?.aborted) throw err.error;
+      const wait = retryDelayMs(attempt, err.headers, { baseMs: opts.retryBaseMs });
+      opts.log?.(`${err.error.message} Retrying in ${(wait / 1000).toFixed(1)} s (retry ${attempt + 1} of ${opts.maxRetries}).`);
+      try {
+        await sleep(wait, call.signal);
+      } catch {
+        throw new ProviderError('aborted', 'Request cancelled.');
+      }
+    }
+  }
+}
+
+const CONTENT_EVENTS = new Set<StreamEvent['type']>(['text_delta', 'thinking_delta', 'tool_call_start', 'tool_call_delta', 'tool_call_end']);
+
+async function* attempt1(call: StreamCall, opts: RunnerOptions, delivered: { content: boolean }): AsyncGenerator<StreamEvent> {
+  const controller = new AbortController();
+  let timedOut = false;
+  let timer: NodeJS.Timeout | undefined;
+  let lastActivity = Date.now();
+  // True while the caller handles events: a slow consumer is not a silent server.
+  let consuming = false;
+  const check = (): void => {
+    const idle = Date.now() - lastActivity;
+    if (consuming || idle < opts.idleTimeoutMs) {
+      timer = setTimeout(check, consuming ? opts.idleTimeoutMs : opts.idleTimeoutMs - idle);
+      return;
+    }
+    timedOut = true;
+    controller.abort();
+  };
+  // One timer per request, not one per chunk: activity only moves a timestamp.
+  const arm = (): void => {
+    lastActivity = Date.now();
+    if (!timer) timer = setTimeout(check, opts.idleTimeoutMs);
+  };
+  const onAbort = (): void => controller.abort();
+  if (call.signal?.aborted) throw new ProviderError('aborted', 'Request cancelled.');
+  call.signal?.addEventListener('abort', onAbort, { once: true });
+  const assembler = call.newAssembler();
+
+  const fail = (err: unknown): Error => {
+    const partial = assembler.partial();
+    if (err instanceof ProviderError || err instanceof Transient) return err;
+    if (call.signal?.aborted) return new ProviderError('aborted', 'Request cancelled.', undefined, partial);
+    if (timedOut) {
+      const e = new ProviderError(
+        'timeout',
+        `The provider sent nothing for ${Math.round(opts.idleTimeoutMs / 1000)} s; gave up waiting (stream_idle_timeout).`,
+        undefined,
+        partial,
+      );
+      return new Transient(e);
+    }
+    return new Transient(networkError(err, call.url, partial));
+  };
+
+  let body: (AsyncIterable<Uint8Array> & { destroy?: () => void }) | undefined;
+  try {
+    arm();
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await request(call.url, {
+        method: 'POST',
+        headers: call.headers,
+        body: call.body,
+        dispatcher: opts.dispatcher,
+        signal: controller.signal,
+      });
+    } catch (err) {
+      throw fail(err);
+    }
+    body = res.body;
+    const headers = res.headers as HeaderBag;
+    if (res.statusCode < 200 || res.statusCode >= 300) {
+      const text = await res.body.text().catch(() => '');
+      const error = httpError(res.statusCode, text, { preset: opts.preset, url: call.url, keySent: opts.keySent });
+      if (isRetryableStatus(res.statusCode, headers)) throw new Transient(error, headers);
+      throw error;
+    }
+    const type = String(headers['content-type'] ?? '');
+    if (!type.includes('text/event-stream')) {
+      const text = await res.body.text().catch(() => '');
+      const said = messageOf(safeJson(text));
+      throw new ProviderError(
+        said ? 'server' : 'malformed',
+        said ? `The provider answered with an error: ${said}` : `Expected an event stream from ${call.url}, got "${type || 'no content type'}".`,
+        res.statusCode,
+      );
+    }
+    const parser = new SseParser();
+    const feed = (msg: SseMessage): readonly StreamEvent[] => {
+      try {
+        return assembler.feed(msg);
+      } catch (err) {
+        throw streamFailure(err);
+      }
+    };
+    try {
+      for await (const chunk of res.body) {
+        arm();
+        for (const msg of parser.push(chunk as Uint8Array)) {
+          for (const ev of feed(msg)) {
+            if (CONTENT_EVENTS.has(ev.type)) delivered.content = true;
+            consuming = true;
+            yield ev;
+            consuming = false;
+          }
+        }
+        lastActivity = Date.now();
+      }
+    } catch (err) {
+      throw fail(err);
+    }
+    for (const msg of parser.end()) yield* feed(msg);
+    clearTimeout(timer);
+    let final: readonly StreamEvent[];
+    try {
+      final = assembler.finish();
+    } catch (err) {
+      throw streamFailure(err);
+    }
+    yield* final;
+  } finally {
+    clearTimeout(timer);
+    call.signal?.removeEventListener('abort', onAbort);
+    // A consumer that stops early must not leave the connection streaming in the background.
+    if (body?.destroy) body.destroy();
+  }
+}
+
+/** Errors inside a 200 stream: an overload or a cut-off stream may be retried if nothing was shown yet. */
+function streamFailure(err: unknown): Error {
+  if (err instanceof ProviderError && (err.kind === 'server' || err.kind === 'rate_limit' || err.kind === 'truncated')) {
+    return new Transient(err);
+  }
+  return err instanceof Error ? err : new Error(String(err));
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * Turns a tool call's streamed argument text into an input object. A model that emits broken JSON
+ * must get a tool error it can correct, not crash the turn, so failures come back as a message.
+ */
+import { randomBytes } from 'node:crypto';
+
+/** For servers that send a tool call without an id: the tool result still needs one to point at. */
+export function generateToolId(): string {
+  return `call_${randomBytes(9).toString('base64url')}`;
+}
+
+export interface ParsedToolInput {
+  readonly input: Readonly<Record<string, unknown>>;
+  readonly inputError?: string;
+}
+
+const SHOWN = 200;
+
+export function parseToolInput(text: string): ParsedToolInput {
+  if (text.trim().length === 0) return { input: {} };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    return { input: {}, inputError: `The tool arguments were not valid JSON (${why}): ${clip(text)}` };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { input: {}, inputError: `The tool arguments must be a JSON object, got: ${clip(text)}` };
+  }
+  return { input: value as Record<string, unknown> };
+}
+
+function clip(text: string): string {
+  return text.length > SHOWN ? `${text.slice(0, SHOWN)}…` : text;
+}
