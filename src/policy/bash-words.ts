@@ -20,6 +20,7 @@ export function denylistWords(command: string): string[] {
 export const SHELL_META = /[;&|<>$`()\n\r{}*?[\]~"'\\#!]/;
 
 /** Other control characters (NUL, ESC, …) and Unicode line separators also force a prompt. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 export const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/;
 
 /**

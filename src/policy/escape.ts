@@ -36,6 +36,7 @@ function escapeCodePoint(cp: number): string {
 
 // Fast path: most text has none of these, and the scan below is per code point.
 const UNSAFE_PROBE =
+  // eslint-disable-next-line no-control-regex, no-misleading-character-class -- a list of exactly these characters
   /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufeff\ufff9-\ufffb\uffa0\ud800-\udfff]/u;
 const LONE_SURROGATE = /[\ud800-\udfff]/;
 
