@@ -1,0 +1,57 @@
+import { chmod, readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createSessionStore } from '../../src/sessions/session-store.js';
+import { makeRecord, userText } from './support/records.js';
+import { tempSetup, type TempSetup } from './support/temp.js';
+
+let t: TempSetup;
+beforeEach(async () => {
+  t = await tempSetup();
+});
+afterEach(async () => {
+  await t.cleanup();
+});
+
+const mode = async (path: string): Promise<number> => (await stat(path)).mode & 0o777;
+
+describe('permissions', () => {
+  it('tightens loose folders and files at start and says so', async () => {
+    const first = createSessionStore({ dir: t.sessionsDir, projectRoot: t.project });
+    await first.save(makeRecord('perm01', t.project, [userText('secret source code')]));
+    await first.close();
+    const folder = join(t.sessionsDir, (await readdir(t.sessionsDir))[0]!);
+    await chmod(t.sessionsDir, 0o755);
+    await chmod(folder, 0o777);
+    await chmod(join(folder, 'perm01.meta.json'), 0o644);
+    await chmod(join(folder, 'perm01.1.jsonl'), 0o666);
+
+    const notices: string[] = [];
+    const store = createSessionStore({ dir: t.sessionsDir, projectRoot: t.project, onNotice: (l) => notices.push(l) });
+    expect((await store.list()).sessions).toHaveLength(1);
+    expect(await mode(t.sessionsDir)).toBe(0o700);
+    expect(await mode(folder)).toBe(0o700);
+    expect(await mode(join(folder, 'perm01.meta.json'))).toBe(0o600);
+    expect(await mode(join(folder, 'perm01.1.jsonl'))).toBe(0o600);
+    expect(notices).toHaveLength(4);
+    expect(notices.join('\n')).toContain('perm01.1.jsonl from 0666 to 0600');
+    // Checked once per store: nothing more to say.
+    await store.list();
+    expect(notices).toHaveLength(4);
+  });
+
+  it('creates missing parents private and keeps new files 0600 under a loose umask', async () => {
+    const previous = process.umask(0o000);
+    try {
+      const store = createSessionStore({ dir: t.sessionsDir, projectRoot: t.project });
+      await store.save(makeRecord('perm02', t.project, [userText('x')]));
+      await store.save(makeRecord('perm02', t.project, [userText('x'), userText('y')]));
+      await store.close();
+    } finally {
+      process.umask(previous);
+    }
+    expect(await mode(join(t.root, 'data', 'lindwyrm'))).toBe(0o700);
+    const folder = join(t.sessionsDir, (await readdir(t.sessionsDir))[0]!);
+    for (const name of await readdir(folder)) expect([name, await mode(join(folder, name))]).toEqual([name, 0o600]);
+  });
+});
