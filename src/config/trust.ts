@@ -26,7 +26,7 @@ export function restrictProjectLayer(
   const refused: string[] = [];
   // A project can never vouch for itself, trusted or not.
   let layer: ConfigLayer = project.trustedProjects ? { ...project, trustedProjects: undefined } : project;
-  if (project.trustedProjects) refused.push('trusted_projects (only your user config can trust a project)');
+  if (project.trustedProjects && project.trustedProjects.length > 0) refused.push('trusted_projects (only your user config can trust a project)');
   if (opts.trusted) return { layer, refused, needsFloor: false };
 
   const drop = <K extends keyof ConfigLayer>(key: K, label: string): void => {
@@ -81,10 +81,21 @@ function looserPolicy(policy: PolicyLayer, user: PolicySettings): string[] {
   for (const rule of policy.rules ?? []) {
     for (const kind of ['read', 'write', 'delete'] as const) {
       const wanted = rule[kind];
-      if (wanted !== undefined && RANK[wanted] < RANK[user[kind]]) {
+      if (wanted !== undefined && RANK[wanted] < RANK[userLevelAt(user, rule.path, kind)]) {
         found.push(`policy.rules ${kind} = "${wanted}" for ${rule.path}`);
       }
     }
   }
   return found;
+}
+
+/** The user's own level for a path: the most specific user rule that covers it, else the global. */
+function userLevelAt(user: PolicySettings, path: string, kind: 'read' | 'write' | 'delete'): Level {
+  let best: { length: number; level: Level } | undefined;
+  for (const rule of user.rules) {
+    const level = rule[kind];
+    if (level === undefined || !isInside(path, rule.path)) continue;
+    if (!best || rule.path.length > best.length) best = { length: rule.path.length, level };
+  }
+  return best?.level ?? user[kind];
 }
