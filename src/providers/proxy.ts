@@ -147,6 +147,23 @@ function group(g: string): number[] {
   return [(v >> 8) & 0xff, v & 0xff];
 }
 
+/**
+ * undici prints an ExperimentalWarning the first time a Socks5ProxyAgent is built; on stderr it
+ * would scribble over the full-screen UI, so that one warning is swallowed.
+ */
+function quietly<T>(build: () => T): T {
+  const original = process.emitWarning;
+  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+    if (String(warning instanceof Error ? warning.message : warning).includes('SOCKS5 proxy support is experimental')) return;
+    (original as (...args: unknown[]) => void).call(process, warning, ...rest);
+  }) as typeof process.emitWarning;
+  try {
+    return build();
+  } finally {
+    process.emitWarning = original;
+  }
+}
+
 export interface DispatcherOptions {
   readonly connectTimeoutMs?: number;
 }
@@ -160,7 +177,7 @@ export function createDispatcher(choice: ProxyChoice, opts: DispatcherOptions = 
   if (url.protocol === 'socks5:' || url.protocol === 'socks5h:') {
     // undici hands the hostname to the proxy either way, so socks5 and socks5h behave alike.
     url.protocol = 'socks5:';
-    return new Socks5ProxyAgent(url.toString(), timeouts);
+    return quietly(() => new Socks5ProxyAgent(url.toString(), timeouts));
   }
   return new ProxyAgent({ uri: choice.url, ...timeouts });
 }
