@@ -45,7 +45,7 @@ function parseOrThrow(argv: readonly string[], ctx: ParseContext): ParsedCommand
     .strictOptions()
     .parserConfiguration({ 'parse-positional-numbers': false, 'duplicate-arguments-array': true })
     .fail((message: string | undefined, error: Error | undefined) => {
-      throw new UsageError(friendlier(message ?? error?.message ?? 'invalid arguments'));
+      throw new UsageError(friendlier(message ?? error?.message ?? 'invalid arguments', args));
     });
   for (const flag of FLAGS) {
     parser = parser.option(flag.name, {
@@ -152,9 +152,15 @@ function checkProxy(value: string): void {
   throw new UsageError(`--proxy ${value}: expected a URL such as http://host:3128 or socks5h://127.0.0.1:1080`);
 }
 
-function friendlier(message: string): string {
-  const unknown = /^Unknown arguments?: (.*)$/.exec(message);
-  if (!unknown?.[1]) return message;
-  const names = unknown[1].split(', ').map((n) => (n.length === 1 ? `-${n}` : `--${n}`));
+function friendlier(message: string, args: readonly string[]): string {
+  if (!/^Unknown arguments?:/.test(message)) return message;
+  // yargs reports names after its own rewriting (--no-x becomes x, camelCase copies); quote what was typed.
+  const known = new Set(FLAGS.flatMap((f) => [f.name, ...(f.aliases ?? []), ...(f.type === 'boolean' ? [`no-${f.name}`] : [])]));
+  const end = args.indexOf('--');
+  const typed = (end < 0 ? args : args.slice(0, end))
+    .filter((arg) => arg.startsWith('-') && arg !== '-')
+    .map((arg) => arg.split('=')[0] ?? arg)
+    .filter((arg) => !known.has(arg.replace(/^--?/, '')));
+  const names = typed.length > 0 ? [...new Set(typed)] : [message.replace(/^Unknown arguments?: /, '')];
   return `unknown option${names.length > 1 ? 's' : ''} ${names.join(', ')} (lwyrm --help lists them)`;
 }

@@ -1,0 +1,130 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FLAGS, helpText } from '../../src/cli/flags.js';
+import { AGENTS_TEMPLATE } from '../../src/cli/init-agents.js';
+import { main } from '../../src/cli/main.js';
+import { makeTempEnv, type TempEnv } from '../config/temp-env.js';
+
+let t: TempEnv;
+beforeEach(async () => {
+  t = await makeTempEnv();
+});
+afterEach(async () => {
+  await t.cleanup();
+});
+
+async function run(argv: string[], env: Record<string, string | undefined> = {}) {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(argv, {
+    cwd: t.project,
+    env: { ...t.env, ...env },
+    interactive: false,
+    version: '9.9.9',
+    stdout: (s) => (stdout += s),
+    stderr: (s) => (stderr += s),
+  });
+  return { code, stdout, stderr };
+}
+
+describe('--help', () => {
+  // The contract in DESIGN.md: every one of these must be listed.
+  const contract = ['-m', '--model', '-C', '--cwd', '-p', '--print', '--oneshot', '-1', '--json', '--out', '-c', '--continue', '--resume', '--no-save', '--read-only', '--thinking', '--no-thinking', '--thinking-effort', '--allow', '--proxy', '--init', '--map', '-v', '--verbose', '--version', '--help'];
+
+  it('lists every contract flag, each with a one-line explanation', async () => {
+    const { code, stdout } = await run(['--help']);
+    expect(code).toBe(0);
+    const rows = stdout
+      .split('\n')
+      .filter((l) => l.startsWith('  '))
+      .map((l) => l.trim().split(/\s{2,}/));
+    for (const flag of contract) {
+      const row = rows.find(([label]) => (label ?? '').split(/[ ,]+/).includes(flag));
+      expect(row, flag).toBeDefined();
+      expect(row?.[1]?.length ?? 0, flag).toBeGreaterThan(10);
+    }
+    expect(FLAGS.every((f) => helpText().includes(`--${f.name === 'save' ? 'no-save' : f.name}`))).toBe(true);
+  });
+});
+
+describe('--init', () => {
+  it('writes a commented starter AGENTS.md without any API key, then refuses to overwrite it', async () => {
+    const first = await run(['--init']);
+    expect(first.code).toBe(0);
+    const path = join(t.project, 'AGENTS.md');
+    expect(await readFile(path, 'utf8')).toBe(AGENTS_TEMPLATE);
+    expect(AGENTS_TEMPLATE).toContain('## Commands');
+    expect(AGENTS_TEMPLATE).toContain('<!--');
+
+    await writeFile(path, 'my own notes\n');
+    const second = await run(['--init']);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain('already exists');
+    expect(await readFile(path, 'utf8')).toBe('my own notes\n');
+  });
+
+  it('writes into the -C project root and works even with a broken config', async () => {
+    await t.writeUser('this is = = not toml');
+    const { code } = await run(['--init', '-C', t.project]);
+    expect(code).toBe(0);
+    expect(await readFile(join(t.project, 'AGENTS.md'), 'utf8')).toContain('Commands');
+  });
+});
+
+describe('starting a session', () => {
+  it('names the variable to set when the preset has no key, exit 1', async () => {
+    const { code, stderr } = await run(['-p', 'hello']);
+    expect(code).toBe(1);
+    expect(stderr).toContain('DEEPSEEK_API_KEY');
+  });
+
+  it('names all variables of a custom preset', async () => {
+    await t.writeUser('[[presets]]\nname = "k"\nformat = "openai"\nbase_url = "https://h.test/v1"\nmodel = "m"\napi_key_env = ["K1", "K2"]\n');
+    const { code, stderr } = await run(['-m', 'k', '-p', 'hello']);
+    expect(code).toBe(1);
+    expect(stderr).toContain('set one of K1, K2');
+  });
+
+  it('does not ask a local preset for a key', async () => {
+    const { stderr } = await run(['-m', 'ollama:some-model', '-p', 'hello'], { DEEPSEEK_API_KEY: undefined });
+    expect(stderr).not.toContain('no API key');
+  });
+
+  it('treats an unknown preset as a usage error, exit 2', async () => {
+    const { code, stderr } = await run(['-m', 'nonesuch', '-p', 'hello']);
+    expect(code).toBe(2);
+    expect(stderr).toContain('unknown preset "nonesuch"');
+  });
+
+  it('reports a broken config with file and key, exit 2, no stack trace', async () => {
+    await t.writeProject('max_tool_steps = "many"\n');
+    const { code, stderr } = await run(['-p', 'hello'], { DEEPSEEK_API_KEY: 'sk-test' });
+    expect(code).toBe(2);
+    expect(stderr).toContain(t.projectFile);
+    expect(stderr).toContain('"max_tool_steps"');
+    expect(stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('prints each startup warning once, to stderr', async () => {
+    await t.writeProject('colour = "blue"\nproxy = "http://p.test:1"\n');
+    const { stdout, stderr } = await run(['-p', 'hello']);
+    expect(stdout).toBe('');
+    expect(stderr.match(/unknown key "colour"/g)).toHaveLength(1);
+    expect(stderr.match(/may not set these/g)).toHaveLength(1);
+  });
+
+  it('prints usage errors with a pointer to --help, exit 2', async () => {
+    const { code, stderr } = await run(['--json', 'x']);
+    expect(code).toBe(2);
+    expect(stderr).toContain("Try 'lwyrm --help'");
+  });
+});
+
+describe('--map', () => {
+  it('never asks for an API key', async () => {
+    const { code, stderr } = await run(['--map']);
+    expect(stderr).not.toContain('API key');
+    expect(code).not.toBe(2);
+  });
+});

@@ -1,0 +1,116 @@
+import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseArgs, type ParsedCommand } from '../../src/cli/parse-args.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await realpath(await mkdtemp(join(tmpdir(), 'lwyrm-args-')));
+  await writeFile(join(dir, 'file.txt'), 'x');
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const tty = (argv: string[]) => parseArgs(argv, { cwd: dir, interactive: true });
+const piped = (argv: string[]) => parseArgs(argv, { cwd: dir, interactive: false });
+
+function options(result: ParsedCommand) {
+  if (result.kind !== 'run') throw new Error(`expected run, got ${JSON.stringify(result)}`);
+  return result.options;
+}
+
+describe('parseArgs: usage errors', () => {
+  it.each([
+    [['--frobnicate'], /unknown option --frobnicate/],
+    [['-Z'], /unknown option -Z/],
+    [['--json', 'task'], /--json only works with -p/],
+    [['--out', 'answer.md', 'task'], /--out only works with -p/],
+    [['-p'], /-p\/--print needs a prompt/],
+    [['--print', ''], /-p\/--print needs a prompt/],
+    [['--oneshot'], /-p\/--print needs a prompt/],
+    [['-1'], /-p\/--print needs a prompt/],
+    [['--allow', 'exec', 'task'], /--allow exec: expected one of read, write, delete, bash/],
+    [['--allow', 'read,sudo', 'task'], /--allow sudo/],
+    [['--thinking-effort', 'huge', 'task'], /--thinking-effort huge: expected one of minimal/],
+    [['-C', '/definitely/not/here', 'task'], /no such directory/],
+    [['-c', '--resume', 'abc', 'task'], /either --continue or --resume/],
+    [['--proxy', 'not a url', 'task'], /--proxy not a url: expected a URL/],
+  ])('%j', (argv, message) => {
+    const result = tty(argv);
+    expect(result.kind).toBe('usage-error');
+    if (result.kind === 'usage-error') expect(result.message).toMatch(message);
+  });
+
+  it('rejects -C pointing at a file', () => {
+    expect(tty(['-C', join(dir, 'file.txt')])).toEqual({ kind: 'usage-error', message: `-C ${join(dir, 'file.txt')}: not a directory` });
+  });
+
+  it('refuses to start a session with no prompt when there is no terminal', () => {
+    const result = piped([]);
+    expect(result.kind).toBe('usage-error');
+  });
+});
+
+describe('parseArgs: options', () => {
+  it('maps every flag into CliOptions', () => {
+    const o = options(
+      tty(['-m', 'pro', '-C', dir, '-p', 'fix it', '--json', '--out', 'a.md', '--no-save', '--read-only', '--no-thinking', '--thinking-effort', 'low', '--allow', 'read', '--allow', 'bash,write', '--proxy', 'socks5h://127.0.0.1:1080', '-v', '-c']),
+    );
+    expect(o).toEqual({
+      prompt: 'fix it',
+      oneShot: true,
+      json: true,
+      out: 'a.md',
+      model: 'pro',
+      cwd: dir,
+      continueLast: true,
+      save: false,
+      readOnly: true,
+      thinking: false,
+      thinkingEffort: 'low',
+      allow: ['read', 'bash', 'write'],
+      proxy: 'socks5h://127.0.0.1:1080',
+      verbose: true,
+    });
+  });
+
+  it('gives the defaults with nothing set, in a terminal', () => {
+    expect(options(tty([]))).toEqual({ oneShot: false, json: false, cwd: dir, continueLast: false, save: true, readOnly: false, allow: [], verbose: false });
+  });
+
+  it('treats all one-shot aliases alike', () => {
+    for (const flag of ['-p', '--print', '--oneshot', '-1']) {
+      expect(options(tty([flag, 'do it']))).toMatchObject({ oneShot: true, prompt: 'do it' });
+    }
+  });
+
+  it('joins unquoted prompt words, and takes the prompt after -p --json', () => {
+    expect(options(tty(['-p', 'add', 'tests'])).prompt).toBe('add tests');
+    expect(options(tty(['-p', '--json', 'Summarize'])).prompt).toBe('Summarize');
+  });
+
+  it('runs a positional prompt in the full screen in a terminal, once when stdout is not a terminal', () => {
+    expect(options(tty(['explain', 'this'])).oneShot).toBe(false);
+    expect(options(piped(['explain', 'this']))).toMatchObject({ oneShot: true, prompt: 'explain this' });
+  });
+
+  it('keeps --thinking undefined unless given', () => {
+    expect(options(tty([])).thinking).toBeUndefined();
+    expect(options(tty(['--thinking'])).thinking).toBe(true);
+  });
+
+  it('keeps model names with colons and numeric-looking prompts intact', () => {
+    expect(options(tty(['-m', 'ollama:qwen3:8b', '42'])).model).toBe('ollama:qwen3:8b');
+    expect(options(tty(['-p', '42'])).prompt).toBe('42');
+  });
+
+  it('recognises --help, --version, --init and --map', () => {
+    expect(piped(['--help']).kind).toBe('help');
+    expect(piped(['-h']).kind).toBe('help');
+    expect(piped(['--version']).kind).toBe('version');
+    expect(piped(['--init'])).toEqual({ kind: 'init', cwd: dir });
+    expect(piped(['--map']).kind).toBe('map');
+  });
+});
