@@ -3,10 +3,10 @@
  * (submit, interrupt, answer, runSlash); everything the view needs comes out through the store.
  */
 import type { Config, Preset, ToolKind } from '../config/types.js';
-import type { ContextManager } from '../context/types.js';
+import type { ContextManager, OffloadStore } from '../context/types.js';
 import type { ApprovalDecision, Approver } from '../policy/types.js';
 import type { Message, ModelClient, ThinkingEffort, ToolSchema, Usage } from '../providers/types.js';
-import type { OffloadReader, ToolContext } from '../tools/types.js';
+import type { ToolContext } from '../tools/types.js';
 import { createApprovalQueue } from './approvals.js';
 import type { ToolRunner } from './ports.js';
 import { repairHistory } from './history.js';
@@ -39,7 +39,7 @@ export interface SessionRuntime {
   system: string;
   marker: string;
   context: ContextManager;
-  offload: OffloadReader;
+  offload: OffloadStore;
   thinking: boolean;
   thinkingEffort?: ThinkingEffort;
   markdown: boolean;
@@ -59,6 +59,8 @@ export interface EngineServices {
   readonly slash?: (command: string, engine: LindwyrmEngine) => Promise<SlashResult>;
   readonly onFileChanged?: (path: string) => void;
   readonly log?: (line: string) => void;
+  /** See ToolCallsEnv.takeDenialNote. */
+  readonly takeDenialNote?: () => string | undefined;
   readonly onDispose?: () => Promise<void>;
 }
 
@@ -70,6 +72,8 @@ export interface LindwyrmEngine extends Engine {
   /** Replaces the conversation (resume, /clear) and resets the view's state. */
   replaceSession(session: SessionData): void;
   busy(): boolean;
+  /** Saves the session now (a safe point outside a turn, e.g. after /compact). */
+  persist(): Promise<void>;
 }
 
 export function permissionSummary(rt: Pick<SessionRuntime, 'config' | 'readOnly'>): string {
@@ -146,13 +150,16 @@ export function createEngine(rt: SessionRuntime, services: EngineServices): Lind
     const s = rt.session;
     s.usage = addUsage(s.usage, usage);
     s.cost = addCost(s.cost, services.costOf(usage, rt.preset.prices));
-    rt.context.recordUsage(usage, s.history.length);
+    rt.context.recordUsage(usage, s.history.length, s.history);
     store.dispatch({ type: 'usage', lastUsage: usage, sessionUsage: s.usage, sessionCost: s.cost });
     const window = rt.preset.contextWindow;
-    store.dispatch({
-      type: 'context',
-      gauge: { usedTokens: contextTokens(usage), measured: true, window, threshold: reclaimThreshold(window) },
-    });
+    const gauge = rt.context.gauge?.(s.history, rt.system) ?? {
+      usedTokens: contextTokens(usage),
+      measured: true,
+      window,
+      threshold: reclaimThreshold(window),
+    };
+    store.dispatch({ type: 'context', gauge });
   };
 
   const turn = async (text: string, signal: AbortSignal): Promise<TurnOutcome> => {
@@ -182,6 +189,7 @@ export function createEngine(rt: SessionRuntime, services: EngineServices): Lind
           onUsage,
           safePoint: persist,
           ...(services.log ? { log: services.log } : {}),
+          ...(services.takeDenialNote ? { takeDenialNote: services.takeDenialNote } : {}),
         },
         text,
       );
@@ -244,6 +252,7 @@ export function createEngine(rt: SessionRuntime, services: EngineServices): Lind
       store.dispatch({ type: 'session.reset', state: initialState(rt) });
     },
     busy: () => running !== undefined,
+    persist,
     async dispose() {
       interrupt();
       await running?.catch(() => undefined);

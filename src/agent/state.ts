@@ -5,6 +5,7 @@
 import type { ApprovalDecision, ApprovalRequest } from '../policy/types.js';
 import type { ThinkingEffort, Usage } from '../providers/types.js';
 import type { WireFormat } from '../config/types.js';
+import type { SessionSummary } from '../sessions/types.js';
 
 export type TurnStatus = 'finished' | 'incomplete' | 'error' | 'interrupted';
 export type ToolCallStatus = 'running' | 'ok' | 'error' | 'denied' | 'interrupted';
@@ -77,6 +78,8 @@ export interface SlashResult {
   readonly exit?: boolean;
   /** The panel the view should open ('sessions', 'presets', ...), when the command has one. */
   readonly panel?: string;
+  /** For the 'sessions' panel: this project's saved sessions, newest activity first. */
+  readonly sessions?: readonly SessionSummary[];
 }
 
 export interface EngineStore {

@@ -3,7 +3,7 @@
  * system prompt and tools, so the request shares the cached prefix of the conversation.
  */
 import type { Summarizer } from '../context/types.js';
-import type { Message, ModelClient, ThinkingEffort, ToolSchema } from '../providers/types.js';
+import type { Message, ModelClient, ThinkingEffort, ToolSchema, Usage } from '../providers/types.js';
 import { appendUserText } from './turn-loop.js';
 
 export interface SummarizerSource {
@@ -13,6 +13,8 @@ export interface SummarizerSource {
   readonly maxTokens: number;
   readonly thinking: boolean;
   readonly thinkingEffort?: ThinkingEffort;
+  /** The summary request is billed like any other: counted in the session's totals. */
+  readonly onUsage?: (usage: Usage) => void;
 }
 
 const REQUEST =
@@ -36,6 +38,7 @@ export function createSummarizer(source: () => SummarizerSource): Summarizer {
     };
     for await (const event of s.client.stream(request)) {
       if (event.type !== 'stop') continue;
+      s.onUsage?.(event.usage);
       const text = event.message.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('').trim();
       if (!text) throw new Error('The model returned an empty summary.');
       return text;

@@ -27,6 +27,8 @@ export interface ToolCallsEnv {
   readonly toolContext: (signal: AbortSignal, onOutput: (text: string) => void) => ToolContext;
   readonly describe: (name: string, input: unknown) => string;
   readonly log?: (line: string) => void;
+  /** A note to add to the result of the call just run (one-shot's non-interactive denial). */
+  readonly takeDenialNote?: () => string | undefined;
 }
 
 export interface ToolCallsOutcome {
@@ -80,9 +82,15 @@ export async function runToolCalls(env: ToolCallsEnv, calls: readonly ToolUse[],
       finish(content, 'interrupted', result.summary || 'interrupted', true);
       continue;
     }
-    const bulk = env.tools.get(call.name)?.bulk === true;
-    const content = result.ok && bulk ? await env.context.onToolResult(call.name, result.content) : result.content;
-    finish(content, statusOf(result), result.summary, !result.ok, result.images?.length ? { images: result.images } : {});
+    // Every result goes through the context manager: it offloads bulk ones and neutralises the
+    // session marker in all of them. A failing command's output can be just as large.
+    const def = env.tools.get(call.name);
+    const content = await env.context.onToolResult(call.name, result.content, {
+      input: call.input,
+      ...(def ? { bulk: def.bulk } : {}),
+    });
+    const note = env.takeDenialNote?.();
+    finish(note ? `${content}\n${note}` : content, statusOf(result), result.summary, !result.ok, result.images?.length ? { images: result.images } : {});
   }
   return { results, stoppedForLoop };
 }

@@ -36,6 +36,7 @@ export interface TurnEnv {
   /** The history is valid at this point: save it. */
   readonly safePoint: () => Promise<void>;
   readonly log?: (line: string) => void;
+  readonly takeDenialNote?: () => string | undefined;
 }
 
 /** Adds the user's text, merging into a trailing user message (tool results of a stopped turn). */

@@ -1,0 +1,260 @@
+/**
+ * Puts a session together: preset, model client, tools, instructions and system prompt, context
+ * manager, offload and session stores, and the engine. start-session.ts passes the real tool
+ * registry and code map; tests pass their own tools through the same path.
+ */
+import { randomBytes } from 'node:crypto';
+import type { CliOptions } from '../cli/options.js';
+import { appPaths } from '../config/paths.js';
+import { ConfigError } from '../config/errors.js';
+import { missingKeyMessage, resolveApiKey, resolvePreset } from '../config/presets.js';
+import type { Config, Preset } from '../config/types.js';
+import { createContextManager } from '../context/create-context-manager.js';
+import { createOffloadStore } from '../context/offload-store.js';
+import type { Approver } from '../policy/types.js';
+import { createModelClient, type ModelClientOptions } from '../providers/create-client.js';
+import { computeCost } from '../providers/cost.js';
+import { SessionLockedError } from '../sessions/errors.js';
+import { createSessionStore } from '../sessions/session-store.js';
+import { SESSION_FORMAT_VERSION, type SessionRecord, type SessionStore } from '../sessions/types.js';
+import type { ToolDefinition } from '../tools/types.js';
+import { createEngine, newSessionData, type LindwyrmEngine, type SessionData, type SessionRuntime } from './engine.js';
+import { loadInstructions } from './instructions.js';
+import type { CodeMapPort, ToolRunner } from './ports.js';
+import { createSlashHandler } from './slash-commands.js';
+import { createSummarizer } from './summarizer.js';
+import { buildSystemPrompt, newSessionMarker } from './system-prompt.js';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export interface SessionDeps {
+  readonly createTools: (opts: { config: Config; vision: boolean; readOnly: boolean; extraTools?: readonly ToolDefinition[] }) => ToolRunner;
+  readonly describe: (name: string, input: unknown) => string;
+  readonly openCodeMap?: (opts: { projectRoot: string; cacheDir: string; config: Config }) => Promise<CodeMapPort>;
+  readonly approver?: Approver;
+  readonly takeDenialNote?: () => string | undefined;
+  readonly env?: Env;
+  /** Verbose log sink; default stderr when cli.verbose. */
+  readonly log?: (line: string) => void;
+  /** Test knobs for the client (small retry backoff). */
+  readonly clientOptions?: Partial<ModelClientOptions>;
+}
+
+/** Map budget: scales with the window (a 64th), within sensible bounds. */
+export function codeMapBudget(config: Config, window: number): number {
+  return config.codeMap.budgetTokens ?? Math.min(8_000, Math.max(1_000, Math.floor(window / 64)));
+}
+
+function recordToData(record: SessionRecord): SessionData {
+  return {
+    id: record.id,
+    createdAt: record.createdAt,
+    firstPrompt: record.firstPrompt,
+    turns: record.turns,
+    history: [...record.messages],
+    usage: record.usage,
+    cost: record.cost,
+  };
+}
+
+export async function assembleSession(cli: CliOptions, config: Config, deps: SessionDeps): Promise<LindwyrmEngine> {
+  const env = deps.env ?? process.env;
+  const paths = appPaths(env);
+  const log = deps.log ?? (cli.verbose ? (line: string) => process.stderr.write(`[lwyrm] ${line}\n`) : undefined);
+  const notices: string[] = [...config.warnings];
+
+  const store: SessionStore | undefined =
+    cli.save || cli.resume || cli.continueLast
+      ? createSessionStore({
+          dir: paths.sessionsDir,
+          projectRoot: config.projectRoot,
+          offloadDir: paths.offloadDir,
+          onNotice: (line) => notices.push(line),
+        })
+      : undefined;
+  let record: SessionRecord | undefined;
+  if (store && cli.resume) record = await store.load(cli.resume);
+  else if (store && cli.continueLast) {
+    record = await store.latest();
+    if (!record) notices.push('No saved session in this project yet; starting a new one.');
+  }
+  if (record && cli.save && store) {
+    try {
+      await store.lock(record.id);
+    } catch (err) {
+      if (!(err instanceof SessionLockedError)) throw err;
+      notices.push(`${err.message}; starting a new session instead.`);
+      record = undefined;
+    }
+  }
+
+  const presetName = cli.model ?? (record && config.presets.some((p) => p.name === record!.preset) ? record.preset : undefined);
+  const preset: Preset = await resolvePreset(config, presetName);
+  const apiKey = await resolveApiKey(preset, env);
+  if (!apiKey && !preset.keyOptional) throw new ConfigError(missingKeyMessage(preset));
+  const makeClient = (p: Preset, key: string | undefined) =>
+    createModelClient(p, {
+      ...(key ? { apiKey: key } : {}),
+      ...(cli.proxy ? { proxy: cli.proxy } : {}),
+      noProxy: config.noProxy,
+      globalProxy: config.proxy,
+      maxRetries: config.maxRetries,
+      idleTimeoutMs: config.streamIdleTimeoutMs,
+      ...(log ? { log } : {}),
+      env,
+      ...deps.clientOptions,
+    });
+
+  const sessionId = record?.id ?? store?.newId() ?? `tmp-${randomBytes(6).toString('hex')}`;
+  const session = record ? recordToData(record) : newSessionData(sessionId);
+  if (store && cli.save) {
+    await store.sweep(config.sessionRetentionDays, sessionId).then(
+      (r) => notices.push(...r.problems),
+      () => undefined,
+    );
+  }
+  let offload = createOffloadStore({ dir: paths.offloadDir, sessionId });
+
+  let codeMap: CodeMapPort | undefined;
+  if (config.codeMap.enabled && deps.openCodeMap) {
+    try {
+      codeMap = await deps.openCodeMap({ projectRoot: config.projectRoot, cacheDir: paths.codeMapCacheDir, config });
+    } catch (err) {
+      notices.push(`The code map is unavailable: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  const marker = newSessionMarker();
+  const instructions = await loadInstructions({
+    projectRoot: config.projectRoot,
+    userFile: paths.userInstructionsFile,
+    ...(config.contextFile ? { contextFile: config.contextFile } : {}),
+    trusted: config.trusted,
+  });
+  notices.push(...instructions.notes);
+
+  const buildParts = (p: Preset): { tools: ToolRunner; system: string } => {
+    const tools = deps.createTools({ config, vision: p.vision, readOnly: cli.readOnly, ...(codeMap ? { extraTools: codeMap.tools() } : {}) });
+    const system = buildSystemPrompt({
+      projectRoot: config.projectRoot,
+      model: p.model,
+      presetName: p.name,
+      readOnly: cli.readOnly,
+      marker,
+      instructions,
+      ...(config.commitTrailer ? { commitTrailer: config.commitTrailer } : {}),
+      ...(codeMap ? { codeMap: codeMap.mapText(codeMapBudget(config, p.contextWindow)) } : {}),
+    });
+    return { tools, system };
+  };
+  const parts = buildParts(preset);
+
+  // The runtime is filled in below; the summarizer reads it only when a reclaim runs.
+  // eslint-disable-next-line prefer-const
+  let rt: SessionRuntime;
+  const summarize = createSummarizer(() => ({
+    client: rt.client,
+    system: rt.system,
+    toolSchemas: rt.toolSchemas,
+    maxTokens: rt.preset.maxTokens,
+    thinking: rt.thinking,
+    ...(rt.thinkingEffort ? { thinkingEffort: rt.thinkingEffort } : {}),
+    onUsage: (u) => context.recordSideUsage(u),
+  }));
+  const toolSchemas = Object.freeze([...parts.tools.schemas()]);
+  const makeContext = (store: typeof offload) =>
+    createContextManager({
+      window: preset.contextWindow,
+      ...(config.offloadEagerTokens !== undefined ? { eagerTokens: config.offloadEagerTokens } : {}),
+      ...(config.offloadThresholdTokens !== undefined ? { thresholdTokens: config.offloadThresholdTokens } : {}),
+      ...(config.protectedTokens !== undefined ? { protectedTokens: config.protectedTokens } : {}),
+      offload: store,
+      summarize,
+      marker,
+      tools: toolSchemas,
+    });
+  let context = makeContext(offload);
+  const thinkingEffort = cli.thinkingEffort ?? preset.thinkingEffort;
+  rt = {
+    config,
+    preset,
+    client: makeClient(preset, apiKey),
+    tools: parts.tools,
+    toolSchemas,
+    system: parts.system,
+    marker,
+    context,
+    offload,
+    thinking: cli.thinking ?? preset.thinking,
+    ...(thinkingEffort ? { thinkingEffort } : {}),
+    markdown: config.markdown,
+    readOnly: cli.readOnly,
+    preApproved: new Set(cli.allow),
+    sessionGrants: new Set(),
+    session,
+  };
+
+  let saved = record !== undefined;
+  const engine = createEngine(rt, {
+    ...(deps.approver ? { approver: deps.approver } : {}),
+    ...(deps.takeDenialNote ? { takeDenialNote: deps.takeDenialNote } : {}),
+    costOf: computeCost,
+    describe: deps.describe,
+    ...(log ? { log } : {}),
+    ...(codeMap ? { onFileChanged: (path: string) => void codeMap!.fileChanged(path).catch(() => undefined) } : {}),
+    persist: async (r) => {
+      if (!store || !cli.save) return;
+      const now = new Date().toISOString();
+      const offloadRefs = (await r.offload.list()).map((o) => o.ref);
+      await store.save({
+        formatVersion: SESSION_FORMAT_VERSION,
+        id: r.session.id,
+        projectRoot: r.config.projectRoot,
+        preset: r.preset.name,
+        model: r.preset.model,
+        createdAt: r.session.createdAt,
+        updatedAt: now,
+        firstPrompt: r.session.firstPrompt,
+        turns: r.session.turns,
+        messages: r.session.history,
+        usage: r.session.usage,
+        cost: r.session.cost,
+        offloadRefs,
+      });
+      saved = true;
+    },
+    slash: createSlashHandler({
+      cli,
+      ...(store ? { store } : {}),
+      projectRoot: config.projectRoot,
+      resolvePreset: async (name) => {
+        const p = await resolvePreset(config, name);
+        const key = await resolveApiKey(p, env);
+        if (!key && !p.keyOptional) throw new ConfigError(missingKeyMessage(p));
+        return { preset: p, client: makeClient(p, key), ...buildParts(p) };
+      },
+      openSession: async (eng, data) => {
+        const id = data === 'new' ? (store?.newId() ?? `tmp-${randomBytes(6).toString('hex')}`) : data.id;
+        if (store && cli.save && data !== 'new') await store.lock(id);
+        const old = eng.runtime.session.id;
+        await offload.dispose(saved && cli.save).catch(() => undefined);
+        if (store && cli.save) await store.unlock(old).catch(() => undefined);
+        offload = createOffloadStore({ dir: paths.offloadDir, sessionId: id });
+        context = makeContext(offload);
+        eng.runtime.offload = offload;
+        eng.runtime.context = context;
+        saved = data !== 'new';
+        eng.replaceSession(data === 'new' ? newSessionData(id) : data);
+      },
+    }),
+    onDispose: async () => {
+      await store?.close().catch(() => undefined);
+      await offload.dispose(saved && cli.save).catch(() => undefined);
+      await codeMap?.close();
+    },
+  });
+  if (record) engine.replaceSession(session);
+  notices.forEach((text, i) => engine.store.dispatch({ type: 'notice', blockId: `startup-${i}`, level: 'warning', text }));
+  engine.store.flush();
+  return engine;
+}
