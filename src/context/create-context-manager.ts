@@ -31,6 +31,12 @@ export interface ContextManagerOptions {
   summarize: Summarizer;
   /** The per-session marker that lindwyrm's own insertions carry and tool output cannot. */
   marker: string;
+  /**
+   * Stop a retroactive pass as soon as the context is under the reclaim point, instead of moving
+   * every eligible older result at once. Default false: stopping early makes the next turns
+   * reclaim again, each one costing the cache of the tail.
+   */
+  offloadUntilUnder?: boolean;
   /** The tool schemas sent with every request, so the estimate before the first request counts them. */
   tools?: readonly ToolSchema[];
 }
@@ -47,7 +53,7 @@ export function createContextManager(opts: ContextManagerOptions): FullContextMa
   const { marker, offload } = opts;
   const meter = createUsageMeter(opts.tools);
   const memo = new Map<string, string>();
-  const deps = { settings, marker, store: offload, summarize: opts.summarize, memo };
+  const deps = { settings, marker, store: offload, summarize: opts.summarize, memo, offloadUntilUnder: opts.offloadUntilUnder ?? false };
 
   return {
     settings,

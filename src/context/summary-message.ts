@@ -1,30 +1,8 @@
 /**
- * The summarizing step's texts: what the model is asked, and how its answer goes back into the
- * conversation (as background, marked as lindwyrm's own, so a tool cannot fake one).
+ * How a summary goes back into the conversation: as background, marked as lindwyrm's own, so
+ * tool output cannot fake one. (The request itself is the engine's: src/agent/summarizer.ts.)
  */
-import type { ContentBlock, Message, UserMessage } from '../providers/types.js';
-
-const REQUEST = [
-  'Write a summary of the conversation so far that will replace it: the older turns are about to be',
-  'dropped to free context, and the summary is all that will remain of them.',
-  'Keep: what the user asked for and decided, constraints they stated, files created or changed (with',
-  'paths), commands that mattered and their outcome, approaches tried and ruled out, and what is still',
-  'open. Offload refs (off_NNNN) that are still useful, so they can be read back. Leave out pleasantries',
-  'and anything superseded. Plain prose or short lists; no preamble.',
-].join('\n');
-
-export function summaryInstructions(userInstructions?: string): string {
-  const extra = userInstructions?.trim();
-  return extra ? `${REQUEST}\n\nThe user adds: ${extra}` : REQUEST;
-}
-
-/**
- * The messages for the summarizing request: the older part as it stands (so the provider's cache
- * of that prefix is reused), then one user message with the request.
- */
-export function buildSummarizeMessages(older: readonly Message[], userInstructions?: string): Message[] {
-  return [...older, { role: 'user', content: [{ type: 'text', text: summaryInstructions(userInstructions) }] }];
-}
+import type { ContentBlock, UserMessage } from '../providers/types.js';
 
 export function summaryHeader(marker: string): string {
   return `[Earlier conversation ${marker}, condensed to free context. Take it as settled background:]`;

@@ -95,6 +95,7 @@ describe('compaction property', () => {
         const manager = createContextManager({
           window,
           protectedTokens,
+          offloadUntilUnder: r() < 0.3,
           offload: store,
           marker: MARKER,
           summarize: async (older) => {

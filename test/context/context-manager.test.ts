@@ -85,29 +85,51 @@ describe('reclaiming', () => {
       expect(calls).toHaveLength(0);
     }));
 
-  it('offloads older results, oldest first, until under the reclaim point, without summarizing', () =>
+  it('over the reclaim point, moves every eligible result older than the protected zone, without summarizing', () =>
     withTempDir(async (dir) => {
       const { store, manager, calls } = setup(dir);
       // 16 results of ~800 tokens: under the eager size, over the retroactive one.
       const history = conversation(16, 80);
       expect(estimateMessages(history)).toBeGreaterThan(12_000);
+      const zone = protectedStart(history, manager.settings.protectedTokens);
       const r = await manager.beforeRequest(history, 'system');
       expect(r.action).toBe('offloaded');
+      expect(r.detail).toMatch(/^Moved \d+ older tool results \(.* KB\) to the offload store, about [\d,]+ tokens freed\.$/);
       expect(calls).toHaveLength(0);
       expect(estimateMessages(r.messages)).toBeLessThan(12_000);
-      const after = toolResults(r.messages);
-      const stubbed = after.map((c) => c.startsWith(`[offloaded ${MARKER}:`));
-      const firstKept = stubbed.indexOf(false);
-      // Oldest first: a run of stubs, then the untouched rest; and it stopped before moving them all.
-      expect(firstKept).toBeGreaterThan(0);
-      expect(stubbed.slice(firstKept).every((s) => !s)).toBe(true);
-      const before = toolResults(history);
-      for (let i = 0; i < firstKept; i++) {
-        const ref = /ref (off_\d+)\]/.exec(after[i]!)![1]!;
-        expect(await store.read(ref)).toBe(before[i]);
+      for (let i = 0; i < history.length; i++) {
+        const before = history[i]!.content[0]!;
+        const after = r.messages[i]!.content[0]!;
+        if (before.type !== 'tool_result' || after.type !== 'tool_result') continue;
+        if (i < zone) {
+          const ref = /^\[offloaded lw-test0marker: read_file f\d+\.py -- 80 lines, .* ref (off_\d+)\]/.exec(after.content)?.[1];
+          expect(ref, `message ${i}`).toBeDefined();
+          expect(await store.read(ref!)).toBe(before.content);
+        } else {
+          expect(after).toEqual(before);
+        }
       }
-      expect(after.slice(firstKept)).toEqual(before.slice(firstKept));
       expect(wireViolations(r.messages)).toEqual([]);
+      // The next request, with nothing new over the point, changes nothing.
+      const again = await manager.beforeRequest(r.messages, 'system');
+      expect(again.messages).toBe(r.messages);
+    }));
+
+  it('with offloadUntilUnder, stops moving results, oldest first, once under the reclaim point', () =>
+    withTempDir(async (dir) => {
+      const store = createOffloadStore({ dir, sessionId: 'until' });
+      const manager = createContextManager({ window: WINDOW, offload: store, marker: MARKER, summarize: async () => 'x', offloadUntilUnder: true });
+      const history = conversation(16, 80);
+      const r = await manager.beforeRequest(history, 'system');
+      expect(r.action).toBe('offloaded');
+      expect(estimateMessages(r.messages)).toBeLessThan(12_000);
+      const stubbed = toolResults(r.messages).map((c) => c.startsWith(`[offloaded ${MARKER}:`));
+      const firstKept = stubbed.indexOf(false);
+      expect(firstKept).toBeGreaterThan(0);
+      expect(stubbed.slice(firstKept).every((x) => !x)).toBe(true);
+      expect(toolResults(r.messages).slice(firstKept)).toEqual(toolResults(history).slice(firstKept));
+      // One snapshot per stub, nothing written for the results left in place.
+      expect((await store.list()).length).toBe(firstKept);
     }));
 
   it('summarizes only after offloading, keeps pairs together and never cuts into the protected zone', () =>
