@@ -14,7 +14,7 @@ export type SymbolKind =
 
 export type EdgeKind = 'calls' | 'references' | 'extends' | 'implements' | 'imports';
 
-export interface SymbolInfo {
+export interface SymbolInfo extends SymbolInfoExtras {
   readonly name: string;
   readonly kind: SymbolKind;
   /** 1-based, inclusive. */
@@ -37,23 +37,66 @@ export interface RawEdge {
   readonly line: number;
 }
 
-export interface ImportInfo {
+export interface ImportInfo extends ImportInfoExtras {
   /** The module specifier as written ('./util', 'react'). */
   readonly source: string;
   /** Local name → imported name ('*' for a namespace import, 'default' for a default import). */
   readonly names: Readonly<Record<string, string>>;
 }
 
-export interface FileIndex {
+export interface FileIndex extends FileIndexExtras {
   readonly symbols: readonly SymbolInfo[];
   readonly edges: readonly RawEdge[];
   readonly imports: readonly ImportInfo[];
 }
 
-export interface LanguagePlugin {
+export interface LanguagePlugin extends LanguagePluginExtras {
   readonly name: string;
   readonly version: string;
   /** With the dot: ['.py']. */
   readonly extensions: readonly string[];
   indexFile(path: string, source: string): FileIndex | Promise<FileIndex>;
+}
+
+/* Additions for the index (all optional, so plugins written against the first version still fit). */
+
+export interface SymbolInfoExtras {
+  /** True for `export default` declarations. */
+  readonly isDefault?: boolean;
+}
+
+export interface ImportInfoExtras {
+  /** True when the file re-exports these names (`export { a } from './x'`; names `{}` = `export *`). */
+  readonly reexport?: boolean;
+}
+
+export interface FileIndexExtras {
+  /**
+   * True when names that are not imported cannot refer to other files (ES modules). Then a bare
+   * name resolves through imports only, never through the project-wide unique-name fallback.
+   */
+  readonly moduleScoped?: boolean;
+}
+
+/** What a plugin's `resolveImport` gets to look at. */
+export interface ImportResolveContext {
+  /** Project-relative POSIX paths of every indexed file. */
+  readonly files: ReadonlySet<string>;
+  /** Read-only project facts (go.mod module path, tsconfig paths), filled by the indexer. */
+  readonly facts: ProjectFacts;
+}
+
+export interface ProjectFacts {
+  /** tsconfig.json compilerOptions.baseUrl (project-relative) and paths. */
+  readonly tsPaths?: { readonly baseUrl: string; readonly paths: Readonly<Record<string, readonly string[]>> };
+  /** go.mod module paths by directory (project-relative, '' for the root). */
+  readonly goModules?: Readonly<Record<string, string>>;
+}
+
+export interface LanguagePluginExtras {
+  /**
+   * Maps an import's source to the project files it names (several for a Go package); [] for
+   * external modules. Without it, sources are resolved as relative paths.
+   */
+  resolveImport?(fromFile: string, source: string, ctx: ImportResolveContext): readonly string[];
 }

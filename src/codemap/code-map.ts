@@ -1,0 +1,138 @@
+/** The code map: a ranked, signatures-only map of the project for the system prompt, and symbol tools. */
+import { createHash } from 'node:crypto';
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { appPaths } from '../config/paths.js';
+import type { Config } from '../config/types.js';
+import type { ToolDefinition } from '../tools/types.js';
+import { findEntryFiles } from './entry-points.js';
+import { findReferencesTool } from './find-references-tool.js';
+import { getDependenciesTool } from './get-dependencies-tool.js';
+import type { CodeGraph } from './graph-types.js';
+import { renderMap } from './map-text.js';
+import { loadPlugins } from './load-plugins.js';
+import { openProjectIndex, type OpenStats } from './project-index.js';
+import { scoreSymbols } from './rank.js';
+import { readSymbolTool } from './read-symbol-tool.js';
+import { chooseRunner, type WorkerChoice } from './worker-runner.js';
+
+export interface CodeMap {
+  /** The map cut to `budgetTokens`; the same index gives the same bytes. */
+  mapText(budgetTokens: number): string;
+  /** read_symbol, find_references, get_dependencies. */
+  tools(): readonly ToolDefinition[];
+  /** Re-indexes one file now (the agent wrote or deleted it). */
+  fileChanged(path: string): Promise<void>;
+  /** Writes the cache; the map is unusable afterwards. */
+  close(): Promise<void>;
+  /** Problems met while opening: a corrupt cache, a plugin that failed on a file. */
+  readonly warnings: readonly string[];
+  readonly stats: OpenStats;
+}
+
+export interface OpenCodeMapOptions {
+  readonly projectRoot: string;
+  readonly cacheDir: string;
+  readonly config: Config;
+  readonly onProgress?: (done: number, total: number) => void;
+  /** Called for each warning as it happens (they are also collected in `warnings`). */
+  readonly onWarning?: (message: string) => void;
+  /** 'auto' (default): a worker thread for large batches when the worker file exists. */
+  readonly worker?: WorkerChoice;
+  /** How long a plugin may take on one file before it is skipped. @default 10000 */
+  readonly pluginTimeoutMs?: number;
+}
+
+/** Files larger than this are not indexed (they are data or generated). */
+const MAX_INDEXED_FILE_BYTES = 512 * 1024;
+/** Cache writes after agent edits are batched this long. */
+const SAVE_DELAY_MS = 2000;
+
+/** A default map budget that grows with the model's context window. */
+export function defaultMapBudget(contextWindow: number): number {
+  return Math.max(1000, Math.min(8000, Math.floor(contextWindow / 20)));
+}
+
+export function workspaceHash(projectRoot: string): string {
+  return createHash('sha256').update(projectRoot).digest('hex').slice(0, 16);
+}
+
+/** `~/.cache/lindwyrm/codemap/<workspace-hash>` for a project. */
+export function codeMapCacheDirFor(projectRoot: string, env: Record<string, string | undefined> = process.env): string {
+  return join(appPaths(env).codeMapCacheDir, workspaceHash(projectRoot));
+}
+
+export async function openCodeMap(opts: OpenCodeMapOptions): Promise<CodeMap> {
+  const warnings: string[] = [];
+  const warn = (message: string): void => {
+    warnings.push(message);
+    opts.onWarning?.(message);
+  };
+  const plugins = await loadPlugins(opts.config, opts.projectRoot, warn);
+  const index = await openProjectIndex({
+    root: opts.projectRoot,
+    cacheDir: opts.cacheDir,
+    plugins,
+    maxFileBytes: Math.min(MAX_INDEXED_FILE_BYTES, opts.config.maxFileSizeBytes || MAX_INDEXED_FILE_BYTES),
+    timeoutMs: opts.pluginTimeoutMs ?? 10_000,
+    warn,
+    runJobs: chooseRunner(opts.worker ?? 'auto', opts.projectRoot),
+    ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
+  });
+  let entryFiles: Set<string> | undefined;
+  const entries = async (): Promise<Set<string>> => (entryFiles ??= await findEntryFiles(opts.projectRoot, new Set(index.files().keys())));
+  await entries();
+  const rendered = new Map<string, string>();
+  let renderedFor: CodeGraph | undefined;
+  let saveTimer: NodeJS.Timeout | undefined;
+  const scheduleSave = (): void => {
+    if (saveTimer) return;
+    saveTimer = setTimeout(() => {
+      saveTimer = undefined;
+      void index.flush();
+    }, SAVE_DELAY_MS);
+    saveTimer.unref();
+  };
+  const source = {
+    root: opts.projectRoot,
+    graph: () => index.graph(),
+    async ensureFresh(rel: string): Promise<void> {
+      const st = await stat(join(opts.projectRoot, rel)).catch(() => undefined);
+      const known = index.indexedStamp(rel);
+      if (!st || !known || st.size !== known.size || st.mtimeMs !== known.mtimeMs) {
+        await index.refresh(rel);
+        scheduleSave();
+      }
+    },
+  };
+  const tools = [readSymbolTool(source), findReferencesTool(source), getDependenciesTool(source)];
+  return {
+    warnings,
+    stats: index.stats,
+    mapText(budgetTokens) {
+      const graph = index.graph();
+      if (graph !== renderedFor) {
+        rendered.clear();
+        renderedFor = graph;
+      }
+      const key = String(budgetTokens);
+      let text = rendered.get(key);
+      if (text === undefined) {
+        const scores = scoreSymbols({ graph, entryFiles: entryFiles ?? new Set() });
+        text = renderMap({ graph, scores, budgetTokens });
+        rendered.set(key, text);
+      }
+      return text;
+    },
+    tools: () => tools,
+    async fileChanged(path) {
+      await index.refresh(path);
+      scheduleSave();
+    },
+    async close() {
+      if (saveTimer) clearTimeout(saveTimer);
+      saveTimer = undefined;
+      await index.flush();
+    },
+  };
+}

@@ -1,0 +1,34 @@
+/** Worker thread entry: indexes files so parsing never blocks the main thread (typing stays live). */
+import { parentPort, workerData } from 'node:worker_threads';
+import { builtinPlugins } from './builtin-plugins.js';
+import { indexPath } from './index-file.js';
+import { importPlugin } from './load-plugins.js';
+import { createPluginSet } from './plugin-set.js';
+import type { WorkerInput, WorkerMessage } from './worker-protocol.js';
+
+async function main(): Promise<void> {
+  const input = workerData as WorkerInput;
+  const post = (m: WorkerMessage): void => parentPort!.postMessage(m);
+  const plugins = [...builtinPlugins()];
+  for (const url of input.external) {
+    try {
+      plugins.push(await importPlugin(url));
+    } catch {
+      // The main thread loaded the same modules and already reported any failure.
+    }
+  }
+  const set = createPluginSet(plugins);
+  for (const job of input.jobs) {
+    post({ type: 'start', rel: job.rel });
+    const plugin = set.forFile(job.rel);
+    const outcome = plugin
+      ? await indexPath(plugin, job.rel, job.abs, input.timeoutMs)
+      : { ok: false as const, error: `no plugin for ${job.rel}` };
+    post({ type: 'done', rel: job.rel, outcome });
+  }
+  post({ type: 'finished' });
+}
+
+main().catch((err: unknown) => {
+  parentPort?.postMessage({ type: 'fatal', error: err instanceof Error ? err.message : String(err) } satisfies WorkerMessage);
+});

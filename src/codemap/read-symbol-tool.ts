@@ -1,0 +1,114 @@
+/** read_symbol: one symbol's source with line numbers, then who uses it, what it calls and which types it uses. */
+import { join } from 'node:path';
+import type { ToolDefinition } from '../tools/types.js';
+import type { CodeGraph, ProjectSymbol } from './graph-types.js';
+import { lookupSymbol } from './symbol-lookup.js';
+import { describe, failure, fileLines, lookupFailure, numbered, parseArgs, gateRead, type SymbolSource } from './tool-support.js';
+
+const MAX_SOURCE_LINES = 300;
+/** Containers longer than this are shown as an outline of their members. */
+const OUTLINE_AFTER_LINES = 120;
+const MAX_LIST = 25;
+const TYPE_KINDS = new Set(['references', 'extends', 'implements']);
+
+function uniqueTargets(graph: CodeGraph, id: number, kinds: (k: string) => boolean): ProjectSymbol[] {
+  const seen = new Set<number>();
+  const out: ProjectSymbol[] = [];
+  for (const e of graph.outgoing[id] ?? []) {
+    const edge = graph.edges[e]!;
+    if (!kinds(edge.kind) || seen.has(edge.to)) continue;
+    seen.add(edge.to);
+    out.push(graph.symbols[edge.to]!);
+  }
+  return out;
+}
+
+function usedBy(graph: CodeGraph, id: number): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const e of graph.incoming[id] ?? []) {
+    const edge = graph.edges[e]!;
+    const from = edge.from >= 0 ? graph.symbols[edge.from]! : undefined;
+    const key = from ? `s${from.id}` : `f${edge.file}:${edge.line}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(from ? `${describe(from, 140)}  (${edge.kind} at line ${edge.line})` : `${edge.file}:${edge.line} (${edge.kind}, top level)`);
+  }
+  return out;
+}
+
+function section(title: string, items: readonly string[]): string {
+  if (items.length === 0) return `${title}: none found in the project`;
+  const shown = items.slice(0, MAX_LIST).map((i) => `  ${i}`);
+  if (items.length > MAX_LIST) shown.push(`  … ${items.length - MAX_LIST} more (find_references lists them all)`);
+  return `${title} (${items.length}):\n${shown.join('\n')}`;
+}
+
+function typeEntry(s: ProjectSymbol): string {
+  const lines = s.signature.split('\n');
+  if (lines.length > 1 && lines.length <= 8) return `${s.file}:${s.startLine} ${s.kind} ${s.qualified}\n${lines.map((l) => `    ${l}`).join('\n')}`;
+  return describe(s);
+}
+
+function sourceBlock(graph: CodeGraph, s: ProjectSymbol, lines: readonly string[]): string {
+  const span = s.endLine - s.startLine + 1;
+  const members = (graph.byFile.get(s.file) ?? []).map((i) => graph.symbols[i]!).filter((m) => m.container === s.qualified);
+  if (members.length > 0 && span > OUTLINE_AFTER_LINES) {
+    const firstMember = Math.min(...members.map((m) => m.startLine));
+    const head = numbered(lines, s.startLine, Math.min(firstMember - 1, s.startLine + 20));
+    const outline = members.map((m) => `  ${m.startLine}: ${m.signature.replace(/^\/\*\*.*?\*\/\n/, '').replace(/\s+/g, ' ').trim()}`);
+    return `${head}\n… ${span} lines; members (read_symbol "${s.qualified}.<member>" for one):\n${outline.join('\n')}`;
+  }
+  if (span > MAX_SOURCE_LINES) {
+    const end = s.startLine + MAX_SOURCE_LINES - 1;
+    return `${numbered(lines, s.startLine, end)}\n… ${s.endLine - end} more lines (read_file ${s.file} with offset ${end + 1})`;
+  }
+  return numbered(lines, s.startLine, s.endLine);
+}
+
+export function readSymbolTool(source: SymbolSource): ToolDefinition {
+  return {
+    name: 'read_symbol',
+    description: 'Read one function, class, method, type or variable by name (from the code map) instead of its whole file: '
+      + 'its source with line numbers, the symbols that use it, what it calls, and the types it references. '
+      + 'Use "Class.method" or pass file when a name is ambiguous.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        name: { type: 'string', description: 'Symbol name, e.g. "parseConfig" or "Session.save".' },
+        file: { type: 'string', description: 'Project-relative file to pick among same-named symbols.' },
+      },
+      required: ['name'],
+    },
+    kind: 'read',
+    bulk: true,
+    async run(args, ctx) {
+      try {
+        const parsed = parseArgs(args, 'read_symbol', false);
+        if (typeof parsed === 'string') return failure(parsed, 'read_symbol: bad arguments');
+        let found = lookupSymbol(source.graph(), parsed.name, parsed.file);
+        if (found.kind === 'found') {
+          await source.ensureFresh(found.symbol.file);
+          found = lookupSymbol(source.graph(), parsed.name, parsed.file);
+        }
+        const graph = source.graph();
+        if (found.kind !== 'found') return lookupFailure(graph, 'read_symbol', parsed.name, found);
+        const s = found.symbol;
+        const refused = await gateRead(ctx, 'read_symbol', join(source.root, s.file));
+        if (refused) return refused;
+        const lines = await fileLines(source.root, s.file);
+        if (!lines) return failure(`${s.file} can no longer be read (deleted or moved?)`, `read_symbol ${s.qualified}: file missing`);
+        const parts = [
+          `${s.file}:${s.startLine}-${s.endLine} ${s.kind} ${s.qualified}${s.exported ? ' (exported)' : ''}`,
+          sourceBlock(graph, s, lines),
+          section('Used by', usedBy(graph, s.id)),
+          section('Calls', uniqueTargets(graph, s.id, (k) => k === 'calls').map((t) => describe(t))),
+          section('Referenced types', uniqueTargets(graph, s.id, (k) => TYPE_KINDS.has(k)).map(typeEntry)),
+        ];
+        return { ok: true, content: parts.join('\n\n'), summary: `${s.qualified} (${s.file}:${s.startLine}-${s.endLine})` };
+      } catch (err) {
+        return failure(`read_symbol failed: ${(err as Error).message}`, 'read_symbol: error');
+      }
+    },
+  };
+}

@@ -1,0 +1,170 @@
+/**
+ * Name resolution: a name written in a file is looked up in the file itself, then through its
+ * imports, and only then as a unique project-wide name. When the answer is not certain there is no
+ * edge: a missing edge costs little, an edge to the wrong same-named symbol misleads the model.
+ */
+import { posix } from 'node:path';
+import type { ProjectSymbol } from './graph-types.js';
+import type { FileIndex, ImportResolveContext, LanguagePlugin, ProjectFacts } from './types.js';
+
+export interface IndexedFile {
+  readonly index: FileIndex;
+  readonly plugin?: LanguagePlugin;
+}
+
+export interface ResolverInput {
+  readonly files: ReadonlyMap<string, IndexedFile>;
+  readonly symbols: readonly ProjectSymbol[];
+  readonly byFile: ReadonlyMap<string, readonly number[]>;
+  readonly byName: ReadonlyMap<string, readonly number[]>;
+  readonly facts: ProjectFacts;
+}
+
+export interface NameResolver {
+  /** The symbol declared in `file` with this qualified name. */
+  local(file: string, qualified: string): number | undefined;
+  /** The symbol `name` (as written inside the symbol `from` of `file`) refers to, if certain. */
+  resolve(file: string, from: string, name: string): number | undefined;
+}
+
+const SELF_NAMES = new Set(['this', 'self', 'Self']);
+const MAX_REEXPORT_DEPTH = 8;
+
+function relativeImport(fromFile: string, source: string, ctx: ImportResolveContext): readonly string[] {
+  if (!source.startsWith('.')) return [];
+  const target = posix.normalize(posix.join(posix.dirname(fromFile), source));
+  return ctx.files.has(target) ? [target] : [];
+}
+
+export function createNameResolver(input: ResolverInput): NameResolver {
+  const { files, symbols, byFile, byName, facts } = input;
+  const ctx: ImportResolveContext = { files: new Set(files.keys()), facts };
+  const locals = new Map<string, Map<string, number>>();
+  const importTargets = new Map<string, readonly string[]>();
+
+  const localTable = (file: string): Map<string, number> => {
+    let table = locals.get(file);
+    if (!table) {
+      table = new Map();
+      for (const id of byFile.get(file) ?? []) {
+        const q = symbols[id]!.qualified;
+        if (!table.has(q)) table.set(q, id);
+      }
+      locals.set(file, table);
+    }
+    return table;
+  };
+  const local = (file: string, qualified: string): number | undefined => localTable(file).get(qualified);
+
+  const targetsOf = (file: string, source: string): readonly string[] => {
+    const key = `${file}\0${source}`;
+    let hit = importTargets.get(key);
+    if (!hit) {
+      const plugin = files.get(file)?.plugin;
+      try {
+        hit = plugin?.resolveImport ? plugin.resolveImport(file, source, ctx) : relativeImport(file, source, ctx);
+      } catch {
+        hit = [];
+      }
+      hit = hit.filter((f) => files.has(f));
+      importTargets.set(key, hit);
+    }
+    return hit;
+  };
+
+  /** A name as seen from outside `file`: its own top-level declaration, or one it re-exports. */
+  const exported = (file: string, name: string, depth: number): number | undefined => {
+    if (depth > MAX_REEXPORT_DEPTH) return undefined;
+    const entry = files.get(file);
+    if (!entry) return undefined;
+    if (name === 'default') {
+      const id = (byFile.get(file) ?? []).find((i) => symbols[i]!.isDefault);
+      if (id !== undefined) return id;
+    } else {
+      const id = local(file, name);
+      if (id !== undefined && !symbols[id]!.container) return id;
+    }
+    for (const imp of entry.index.imports) {
+      if (!imp.reexport) continue;
+      const names = Object.keys(imp.names);
+      if (names.length > 0 && imp.names[name] === undefined) continue;
+      const imported = names.length > 0 ? imp.names[name]! : name;
+      if (imported === '*') continue;
+      for (const target of targetsOf(file, imp.source)) {
+        const id = exported(target, imported, depth + 1);
+        if (id !== undefined) return id;
+      }
+    }
+    return undefined;
+  };
+
+  /** `Foo` then `.bar.baz`: members by qualified name in the declaring file; the head if a member is unknown. */
+  const member = (head: number, rest: readonly string[]): number => {
+    if (rest.length === 0) return head;
+    const sym = symbols[head]!;
+    const id = local(sym.file, `${sym.qualified}.${rest.join('.')}`) ?? local(sym.file, `${sym.qualified}.${rest[0]}`);
+    return id ?? head;
+  };
+
+  const unique = (file: string, name: string, moduleScoped: boolean): number | undefined => {
+    const plugin = files.get(file)?.plugin?.name;
+    const candidates = (byName.get(name) ?? []).filter((id) => {
+      const s = symbols[id]!;
+      const owner = files.get(s.file);
+      if (s.container || owner?.plugin?.name !== plugin) return false;
+      // From an ES module, only scripts' globals are visible without an import.
+      return !moduleScoped || !owner?.index.moduleScoped;
+    });
+    if (candidates.length === 1) return candidates[0];
+    const dir = posix.dirname(file);
+    const near = candidates.filter((id) => posix.dirname(symbols[id]!.file) === dir);
+    return near.length === 1 ? near[0] : undefined;
+  };
+
+  const resolve = (file: string, from: string, name: string): number | undefined => {
+    const entry = files.get(file);
+    if (!entry) return undefined;
+    const parts = name.split('.');
+    const fromParts = from ? from.split('.') : [];
+    if (SELF_NAMES.has(parts[0]!)) {
+      if (fromParts.length < 2 || parts.length < 2) return undefined;
+      const owner = fromParts.slice(0, -1).join('.');
+      return local(file, `${owner}.${parts.slice(1).join('.')}`) ?? local(file, `${owner}.${parts[1]}`);
+    }
+    const direct = local(file, name);
+    if (direct !== undefined) return direct;
+    const moduleScoped = entry.index.moduleScoped === true;
+    // Class-scoped languages see sibling members without `this.` (Java, C#, C++).
+    if (!moduleScoped && fromParts.length >= 2) {
+      const sibling = local(file, `${fromParts.slice(0, -1).join('.')}.${name}`);
+      if (sibling !== undefined) return sibling;
+    }
+    const head = local(file, parts[0]!);
+    if (head !== undefined) return member(head, parts.slice(1));
+    for (let k = parts.length; k >= 1; k--) {
+      const written = parts.slice(0, k).join('.');
+      for (const imp of entry.index.imports) {
+        const imported = imp.names[written];
+        if (imported === undefined) continue;
+        const targets = targetsOf(file, imp.source);
+        const rest = parts.slice(k);
+        for (const target of targets) {
+          if (imported === '*') {
+            if (rest.length === 0) return undefined;
+            const id = exported(target, rest[0]!, 0);
+            if (id !== undefined) return member(id, rest.slice(1));
+          } else {
+            const id = exported(target, imported, 0);
+            if (id !== undefined) return member(id, rest);
+          }
+        }
+        // Imported from outside the project (or not found there): never guess a same-named symbol.
+        return undefined;
+      }
+    }
+    const global = unique(file, parts[0]!, moduleScoped);
+    return global === undefined ? undefined : member(global, parts.slice(1));
+  };
+
+  return { local, resolve };
+}

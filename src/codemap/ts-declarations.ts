@@ -1,0 +1,256 @@
+/** Turns one TS/JS source file into symbols, raw edges and imports (syntax only, no type check). */
+import type * as TS from 'typescript';
+import { collectEdges, dottedName, type EdgeSink } from './ts-references.js';
+import type { EdgeKind, FileIndex, ImportInfo, RawEdge, SymbolInfo, SymbolKind } from './types.js';
+import { declarationSignature, docFirstLine, headerUntil } from './ts-signature.js';
+
+type Ts = typeof TS;
+
+interface Walk {
+  readonly ts: Ts;
+  readonly sf: TS.SourceFile;
+  readonly symbols: SymbolInfo[];
+  readonly imports: ImportInfo[];
+  readonly sink: EdgeSink;
+  readonly exportedNames: Set<string>;
+}
+
+function hasModifier(ts: Ts, node: TS.Node, kind: TS.SyntaxKind): boolean {
+  return ts.canHaveModifiers(node) && (ts.getModifiers(node)?.some((m) => m.kind === kind) ?? false);
+}
+
+function addSymbol(w: Walk, node: TS.Node, name: string, kind: SymbolKind, exported: boolean,
+  container: string | undefined, signature: string): void {
+  const { ts, sf } = w;
+  const startLine = sf.getLineAndCharacterOfPosition(node.getStart(sf, true)).line + 1;
+  const endLine = sf.getLineAndCharacterOfPosition(node.getEnd()).line + 1;
+  const doc = docFirstLine(ts, sf, node);
+  const isDefault = hasModifier(ts, node, ts.SyntaxKind.DefaultKeyword) || undefined;
+  const prev = w.symbols[w.symbols.length - 1];
+  // Overloads: one symbol spanning every declaration, showing the signatures callers can use.
+  if (prev && prev.name === name && prev.container === container && prev.kind === kind
+    && (kind === 'function' || kind === 'method') && prev.endLine <= startLine) {
+    const hasBody = (node as TS.FunctionLikeDeclaration).body !== undefined;
+    w.symbols[w.symbols.length - 1] = {
+      ...prev, endLine, exported: prev.exported || exported,
+      signature: hasBody ? prev.signature : `${prev.signature}\n${signature}`,
+    };
+    return;
+  }
+  w.symbols.push({
+    name, kind, startLine, endLine, exported, ...(container ? { container } : {}),
+    signature: doc ? `/** ${doc} */\n${signature}` : signature, ...(isDefault ? { isDefault } : {}),
+  });
+}
+
+function heritage(w: Walk, node: TS.ClassLikeDeclaration | TS.InterfaceDeclaration, from: string): void {
+  const { ts, sf } = w;
+  for (const clause of node.heritageClauses ?? []) {
+    const kind: EdgeKind = clause.token === ts.SyntaxKind.ImplementsKeyword ? 'implements' : 'extends';
+    for (const type of clause.types) {
+      const name = dottedName(ts, type.expression);
+      const line = sf.getLineAndCharacterOfPosition(type.getStart(sf)).line + 1;
+      if (name !== undefined) w.sink.add(from, name, kind, line);
+      for (const arg of type.typeArguments ?? []) collectEdges(ts, sf, arg, from, w.sink);
+    }
+  }
+}
+
+function memberName(ts: Ts, name: TS.PropertyName | undefined): string | undefined {
+  if (!name) return undefined;
+  if (ts.isIdentifier(name) || ts.isPrivateIdentifier(name) || ts.isStringLiteral(name) || ts.isNumericLiteral(name)) {
+    return name.text;
+  }
+  return undefined;
+}
+
+function classLike(w: Walk, node: TS.ClassLikeDeclaration, name: string, exported: boolean, container?: string): void {
+  const { ts, sf } = w;
+  const qualified = container ? `${container}.${name}` : name;
+  addSymbol(w, node, name, 'class', exported, container, headerUntil(sf, node, node.members.pos, '{'));
+  heritage(w, node, qualified);
+  for (const member of node.members) {
+    const isCtor = ts.isConstructorDeclaration(member);
+    const mName = isCtor ? 'constructor' : memberName(ts, member.name);
+    if (mName === undefined) continue;
+    const isPrivate = hasModifier(ts, member, ts.SyntaxKind.PrivateKeyword) || mName.startsWith('#');
+    const isMethod = isCtor || ts.isMethodDeclaration(member) || ts.isGetAccessor(member) || ts.isSetAccessor(member);
+    const kind: SymbolKind = isMethod ? 'method' : 'property';
+    addSymbol(w, member, mName, kind, exported && !isPrivate, qualified, declarationSignature(ts, sf, member));
+    collectEdges(ts, sf, member, `${qualified}.${mName}`, w.sink);
+  }
+}
+
+function variableStatement(w: Walk, node: TS.VariableStatement, exported: boolean, container?: string): void {
+  const { ts, sf } = w;
+  for (const decl of node.declarationList.declarations) {
+    if (!ts.isIdentifier(decl.name)) {
+      requireImport(w, decl);
+      collectEdges(ts, sf, decl, container ?? '', w.sink);
+      continue;
+    }
+    const name = decl.name.text;
+    const init = decl.initializer && skipParens(ts, decl.initializer);
+    const isFn = init !== undefined && (ts.isArrowFunction(init) || ts.isFunctionExpression(init));
+    const isExported = exported || w.exportedNames.has(name);
+    if (init && ts.isClassExpression(init)) {
+      classLike(w, init, name, isExported, container);
+      continue;
+    }
+    if (requireImport(w, decl)) continue;
+    if (!isFn && !isExported && !container) {
+      collectEdges(ts, sf, decl, '', w.sink);
+      continue;
+    }
+    const keyword = (node.declarationList.flags & ts.NodeFlags.Const) !== 0 ? 'const' : 'let';
+    const prefix = exported ? 'export ' : '';
+    const signature = prefix + keyword + ' ' + declarationSignature(ts, sf, decl);
+    // Anchor the range on the statement so the `export const` line and its doc are included.
+    const anchor = node.declarationList.declarations.length === 1 ? node : decl;
+    addSymbol(w, anchor, name, isFn ? 'function' : 'variable', isExported, container, signature);
+    const qualified = container ? `${container}.${name}` : name;
+    if (decl.type) collectEdges(ts, sf, decl.type, qualified, w.sink);
+    if (init) collectEdges(ts, sf, init, qualified, w.sink);
+  }
+}
+
+function skipParens(ts: Ts, e: TS.Expression): TS.Expression {
+  let cur = e;
+  while (ts.isParenthesizedExpression(cur) || ts.isAsExpression(cur) || ts.isSatisfiesExpression(cur)) cur = cur.expression;
+  return cur;
+}
+
+/** `const x = require('./y')` and `const {a, b: c} = require('./y')` are imports in CommonJS. */
+function requireImport(w: Walk, decl: TS.VariableDeclaration): boolean {
+  const { ts } = w;
+  const init = decl.initializer;
+  if (!init || !ts.isCallExpression(init) || !ts.isIdentifier(init.expression) || init.expression.text !== 'require') return false;
+  const arg = init.arguments[0];
+  if (!arg || !ts.isStringLiteralLike(arg)) return false;
+  const names: Record<string, string> = {};
+  if (ts.isIdentifier(decl.name)) names[decl.name.text] = '*';
+  else if (ts.isObjectBindingPattern(decl.name)) {
+    for (const el of decl.name.elements) {
+      if (!ts.isIdentifier(el.name)) continue;
+      const imported = el.propertyName && ts.isIdentifier(el.propertyName) ? el.propertyName.text : el.name.text;
+      names[el.name.text] = imported;
+    }
+  }
+  w.imports.push({ source: arg.text, names });
+  return true;
+}
+
+function importDeclaration(w: Walk, node: TS.ImportDeclaration): void {
+  const { ts, sf } = w;
+  if (!ts.isStringLiteral(node.moduleSpecifier)) return;
+  const names: Record<string, string> = {};
+  const clause = node.importClause;
+  if (clause?.name) names[clause.name.text] = 'default';
+  const bindings = clause?.namedBindings;
+  if (bindings && ts.isNamespaceImport(bindings)) names[bindings.name.text] = '*';
+  if (bindings && ts.isNamedImports(bindings)) {
+    for (const el of bindings.elements) names[el.name.text] = (el.propertyName ?? el.name).text;
+  }
+  w.imports.push({ source: node.moduleSpecifier.text, names });
+  const line = sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1;
+  for (const local of Object.keys(names)) w.sink.add('', local, 'imports', line);
+}
+
+function exportDeclaration(w: Walk, node: TS.ExportDeclaration): void {
+  const { ts } = w;
+  const clause = node.exportClause;
+  if (!node.moduleSpecifier) {
+    if (clause && ts.isNamedExports(clause)) for (const el of clause.elements) w.exportedNames.add((el.propertyName ?? el.name).text);
+    return;
+  }
+  if (!ts.isStringLiteral(node.moduleSpecifier)) return;
+  const names: Record<string, string> = {};
+  if (clause && ts.isNamedExports(clause)) for (const el of clause.elements) names[el.name.text] = (el.propertyName ?? el.name).text;
+  if (clause && ts.isNamespaceExport(clause)) names[clause.name.text] = '*';
+  w.imports.push({ source: node.moduleSpecifier.text, names, reexport: true });
+}
+
+function statements(w: Walk, list: readonly TS.Statement[], container: string | undefined, inExported: boolean): void {
+  const { ts, sf } = w;
+  for (const st of list) {
+    const exported = (container ? inExported : true) && (hasModifier(ts, st, ts.SyntaxKind.ExportKeyword));
+    const named = (n: { name?: TS.Identifier }): string | undefined => n.name?.text;
+    const qualify = (name: string): string => (container ? `${container}.${name}` : name);
+    const isExported = (name: string): boolean => exported || (!container && w.exportedNames.has(name));
+    if (ts.isFunctionDeclaration(st)) {
+      const name = named(st) ?? (hasModifier(ts, st, ts.SyntaxKind.DefaultKeyword) ? 'default' : undefined);
+      if (!name) continue;
+      addSymbol(w, st, name, 'function', isExported(name), container, declarationSignature(ts, sf, st));
+      collectEdges(ts, sf, st, qualify(name), w.sink);
+    } else if (ts.isClassDeclaration(st)) {
+      const name = named(st) ?? 'default';
+      classLike(w, st, name, isExported(name), container);
+    } else if (ts.isInterfaceDeclaration(st) || ts.isTypeAliasDeclaration(st) || ts.isEnumDeclaration(st)) {
+      const name = st.name.text;
+      const kind: SymbolKind = ts.isInterfaceDeclaration(st) ? 'interface' : ts.isTypeAliasDeclaration(st) ? 'type' : 'enum';
+      addSymbol(w, st, name, kind, isExported(name), container, declarationSignature(ts, sf, st));
+      if (ts.isInterfaceDeclaration(st)) {
+        heritage(w, st, qualify(name));
+        for (const m of st.members) collectEdges(ts, sf, m, qualify(name), w.sink);
+      } else collectEdges(ts, sf, st, qualify(name), w.sink);
+    } else if (ts.isModuleDeclaration(st) && ts.isIdentifier(st.name)) {
+      const name = st.name.text;
+      addSymbol(w, st, name, 'namespace', isExported(name), container, headerUntil(sf, st, st.body?.pos ?? st.end, '{'));
+      let body = st.body;
+      let inner = qualify(name);
+      while (body && ts.isModuleDeclaration(body)) { inner = `${inner}.${body.name.text}`; body = body.body; }
+      if (body && ts.isModuleBlock(body)) statements(w, body.statements, inner, isExported(name));
+    } else if (ts.isVariableStatement(st)) {
+      variableStatement(w, st, exported, container);
+    } else if (ts.isImportDeclaration(st)) {
+      importDeclaration(w, st);
+    } else if (ts.isExportDeclaration(st)) {
+      exportDeclaration(w, st);
+    } else if (ts.isImportEqualsDeclaration(st) && ts.isExternalModuleReference(st.moduleReference)
+      && ts.isStringLiteral(st.moduleReference.expression)) {
+      w.imports.push({ source: st.moduleReference.expression.text, names: { [st.name.text]: '*' } });
+    } else {
+      collectEdges(ts, sf, st, container ?? '', w.sink);
+    }
+  }
+}
+
+export function scriptKindFor(ts: Ts, path: string): TS.ScriptKind {
+  if (/\.tsx$/i.test(path)) return ts.ScriptKind.TSX;
+  if (/\.(jsx)$/i.test(path)) return ts.ScriptKind.JSX;
+  if (/\.(js|mjs|cjs)$/i.test(path)) return ts.ScriptKind.JS;
+  return ts.ScriptKind.TS;
+}
+
+export function indexTypeScriptSource(ts: Ts, path: string, source: string): FileIndex {
+  const sf = ts.createSourceFile(path, source, ts.ScriptTarget.Latest, false, scriptKindFor(ts, path));
+  const edges: RawEdge[] = [];
+  const seen = new Set<string>();
+  const sink: EdgeSink = {
+    add(from, to, kind, line) {
+      const key = `${from}\0${to}\0${kind}\0${line}`;
+      if (seen.has(key)) return;
+      seen.add(key);
+      edges.push({ from, to, kind, line });
+    },
+  };
+  const exportedNames = new Set<string>();
+  // `export { a, b }` lists can come after the declarations they export: collect them first.
+  for (const st of sf.statements) {
+    if (ts.isExportDeclaration(st) && !st.moduleSpecifier && st.exportClause && ts.isNamedExports(st.exportClause)) {
+      for (const el of st.exportClause.elements) exportedNames.add((el.propertyName ?? el.name).text);
+    }
+    if (ts.isExportAssignment(st) && ts.isIdentifier(st.expression)) exportedNames.add(st.expression.text);
+  }
+  const w: Walk = { ts, sf, symbols: [], imports: [], sink, exportedNames };
+  statements(w, sf.statements, undefined, true);
+  for (const st of sf.statements) {
+    if (!ts.isExportAssignment(st) || !ts.isIdentifier(st.expression)) continue;
+    const target = st.expression.text;
+    const i = w.symbols.findIndex((s) => s.name === target && !s.container);
+    if (i >= 0) w.symbols[i] = { ...w.symbols[i]!, isDefault: true };
+  }
+  const moduleScoped = w.imports.length > 0 || w.symbols.some((s) => s.exported) || exportedNames.size > 0
+    || sf.statements.some((s) => ts.isExportAssignment(s));
+  return { symbols: w.symbols, edges, imports: w.imports, moduleScoped };
+}
