@@ -115,6 +115,13 @@ export async function runTurn(env: TurnEnv, text: string): Promise<TurnOutcome> 
       await env.safePoint();
       return { status: 'finished', result: replyText, steps };
     }
+    if (steps >= env.maxToolSteps) {
+      // The ceiling: the calls of this reply are answered (not run) so "continue" starts clean.
+      const content = `Not run: this turn reached max_tool_steps (${env.maxToolSteps}). The user can send "continue" to go on.`;
+      env.history.push({ role: 'user', content: calls.map((c) => ({ type: 'tool_result', toolUseId: c.id, content, isError: true })) });
+      await env.safePoint();
+      return { status: 'incomplete', result: lastText, detail: stepCeilingMessage(env.maxToolSteps), steps };
+    }
     const ran = await runToolCalls({ ...env, loops }, calls, loopWarnings);
     env.history.push({ role: 'user', content: ran.results });
     steps++;
@@ -123,6 +130,5 @@ export async function runTurn(env: TurnEnv, text: string): Promise<TurnOutcome> 
     if (ran.stoppedForLoop) {
       return { status: 'incomplete', result: lastText, detail: 'Stopped: the model kept repeating the same tool call.', steps };
     }
-    if (steps >= env.maxToolSteps) return { status: 'incomplete', result: lastText, detail: stepCeilingMessage(env.maxToolSteps), steps };
   }
 }

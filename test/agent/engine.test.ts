@@ -75,13 +75,15 @@ describe.each(formats)('engine over %s', (format) => {
     const first = await engine.submit('long job');
     expect(first.status).toBe('incomplete');
     expect(first.detail).toMatch(/Stopped after 2 tool steps.*continue/);
-    expect(fake.requests).toHaveLength(2);
+    expect(fake.requests).toHaveLength(3);
     const second = await engine.submit('continue');
     expect(second).toMatchObject({ status: 'finished', result: 'Finished the job.' });
-    const req = turnOf(2);
+    const req = turnOf(3);
     assertValidHistory(req);
     expect(req.messages[0]!.text).toBe('long job');
-    expect(req.messages.flatMap((m) => m.toolResults.map((r) => r.content))).toEqual(['noted: step 1', 'noted: step 2']);
+    const results = resultsOf(3);
+    expect(results.slice(0, 2)).toEqual(['noted: step 1', 'noted: step 2']);
+    expect(results[2]).toMatch(/^Not run: this turn reached max_tool_steps \(2\)/);
     expect(req.messages.at(-1)!.text).toBe('continue');
   });
 

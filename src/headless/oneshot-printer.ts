@@ -1,0 +1,76 @@
+/**
+ * Plain one-shot output: the answer streams to stdout; tool activity, notices and (on a
+ * terminal) dimmed reasoning go to stderr, so `lwyrm -p … > out.txt` captures only the answer.
+ */
+import type { Writable } from 'node:stream';
+import type { EngineEvent } from '../agent/events.js';
+import { escapeForDisplay } from '../policy/escape.js';
+
+export interface PrinterIo {
+  /** Where the answer goes; undefined with --json or --out. */
+  readonly answer?: Writable;
+  /** Escape control characters in the answer (stdout is a terminal). */
+  readonly answerIsTty: boolean;
+  readonly stderr: Writable;
+  readonly stderrIsTty: boolean;
+}
+
+const DIM = '\x1b[2m';
+const UNDIM = '\x1b[22m';
+
+export function createPrinter(io: PrinterIo): { onEvent(event: EngineEvent): void; finish(): void } {
+  let answerLast = '\n';
+  let answerBlock: string | undefined;
+  let errLast = '\n';
+  const err = (text: string): void => {
+    if (!text) return;
+    io.stderr.write(text);
+    errLast = text.at(-1)!;
+  };
+  const errLine = (text: string): void => err(`${errLast === '\n' ? '' : '\n'}${text}\n`);
+  const out = (text: string): void => {
+    if (!io.answer || !text) return;
+    io.answer.write(text);
+    answerLast = text.at(-1)!;
+  };
+
+  return {
+    onEvent(event) {
+      switch (event.type) {
+        case 'assistant.delta':
+          if (answerBlock !== event.blockId) {
+            // A new reply after tool calls starts on its own paragraph.
+            if (answerBlock !== undefined && answerLast !== '\n') out('\n');
+            answerBlock = event.blockId;
+          }
+          out(io.answerIsTty ? escapeForDisplay(event.text) : event.text);
+          break;
+        case 'reasoning.delta':
+          if (io.stderrIsTty) err(`${DIM}${escapeForDisplay(event.text)}${UNDIM}`);
+          break;
+        case 'block.end':
+          if (errLast !== '\n' && io.stderrIsTty) err('\n');
+          break;
+        case 'tool.start':
+          errLine(`→ ${escapeForDisplay(event.title)}`);
+          break;
+        case 'tool.end': {
+          const summary = escapeForDisplay(event.summary);
+          errLine(event.status === 'ok' ? `  ok ${summary}` : `  ${event.status}: ${summary}`);
+          break;
+        }
+        case 'notice':
+          errLine(`lwyrm: ${event.level === 'info' ? '' : `${event.level}: `}${escapeForDisplay(event.text)}`);
+          break;
+        case 'turn.end':
+          if (event.status !== 'finished' && event.detail) errLine(`lwyrm: ${event.status}: ${event.detail}`);
+          break;
+        default:
+          break;
+      }
+    },
+    finish() {
+      if (answerLast !== '\n') out('\n');
+    },
+  };
+}

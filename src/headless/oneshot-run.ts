@@ -1,0 +1,127 @@
+/**
+ * One-shot mode, given a way to open the engine: one turn to completion, then an exit status that
+ * says how it ended — 0 finished, 1 API or runtime error, 2 usage, 3 incomplete, 130 interrupted.
+ */
+import { writeFile } from 'node:fs/promises';
+import type { LindwyrmEngine } from '../agent/engine.js';
+import type { TurnOutcome, TurnStatus } from '../agent/state.js';
+import type { CliOptions } from '../cli/options.js';
+import type { Approver } from '../policy/types.js';
+import { createOneShotApprover } from './oneshot-approver.js';
+import { createPrinter } from './oneshot-printer.js';
+
+export const EXIT_STATUS: Readonly<Record<TurnStatus, number>> = {
+  finished: 0,
+  error: 1,
+  incomplete: 3,
+  interrupted: 130,
+};
+
+export interface OneShotIo {
+  readonly stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  readonly stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  /** Registers the SIGINT handler; returns the function that removes it. */
+  onInterrupt(handler: () => void): () => void;
+}
+
+export type OpenEngine = (hooks: { approver: Approver; takeDenialNote: () => string | undefined }) => Promise<LindwyrmEngine>;
+
+/** The --json object, exactly as the contract names it. */
+export function jsonResult(outcome: TurnOutcome | undefined, engine: LindwyrmEngine | undefined, status: TurnStatus): Record<string, unknown> {
+  const rt = engine?.runtime;
+  const usage = rt?.session.usage;
+  return {
+    status,
+    result: outcome?.result ?? '',
+    session_id: rt?.session.id ?? null,
+    preset: rt?.preset.name ?? null,
+    model: rt?.preset.model ?? null,
+    steps: outcome?.steps ?? 0,
+    usage: {
+      input: usage?.input ?? 0,
+      cache_read: usage?.cacheRead ?? 0,
+      cache_write: usage?.cacheWrite ?? 0,
+      output: usage?.output ?? 0,
+    },
+    cost: rt?.session.cost ?? null,
+  };
+}
+
+function exitCodeOf(err: unknown): number {
+  const code = (err as { exitCode?: unknown } | null)?.exitCode;
+  return typeof code === 'number' ? code : 1;
+}
+
+export async function runOneShotWith(cli: CliOptions, open: OpenEngine, io: OneShotIo): Promise<number> {
+  const prompt = cli.prompt?.trim();
+  if (!prompt) {
+    io.stderr.write("lwyrm: -p needs a task, e.g. lwyrm -p \"add type hints to utils.py\"\n");
+    return 2;
+  }
+  const approvals = createOneShotApprover({ stdin: io.stdin as never, stderr: io.stderr as never, interactive: io.stdin.isTTY === true });
+  const quiet = cli.json || cli.out !== undefined;
+  const printer = createPrinter({
+    ...(quiet ? {} : { answer: io.stdout as never }),
+    answerIsTty: io.stdout.isTTY === true,
+    stderr: io.stderr as never,
+    stderrIsTty: io.stderr.isTTY === true,
+  });
+
+  let engine: LindwyrmEngine | undefined;
+  let interrupted = false;
+  // An interrupt before the engine exists (while it starts) still ends the run as interrupted.
+  const removeHandler = io.onInterrupt(() => {
+    if (interrupted) {
+      // A second Ctrl+C while the first is being honoured: leave now.
+      process.exit(130);
+    }
+    interrupted = true;
+    approvals.close();
+    engine?.interrupt();
+  });
+  try {
+    try {
+      engine = await open({ approver: approvals.approver, takeDenialNote: () => approvals.takeDenialNote() });
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      io.stderr.write(`lwyrm: ${message}\n`);
+      if (cli.json) io.stdout.write(`${JSON.stringify(jsonResult(undefined, undefined, 'error'))}\n`);
+      return exitCodeOf(err);
+    }
+    for (const block of engine.store.current().blocks) {
+      if (block.kind === 'notice') printer.onEvent({ type: 'notice', blockId: block.id, level: block.level, text: block.text });
+    }
+    const off = engine.store.onEvent((event) => printer.onEvent(event));
+    const outcome: TurnOutcome = interrupted
+      ? { status: 'interrupted', result: '', detail: 'Interrupted by the user.', steps: 0 }
+      : await engine.submit(prompt);
+    off();
+    printer.finish();
+    if (cli.out !== undefined) {
+      try {
+        await writeFile(cli.out, outcome.result.endsWith('\n') || !outcome.result ? outcome.result : `${outcome.result}\n`);
+      } catch (err) {
+        io.stderr.write(`lwyrm: could not write ${cli.out}: ${err instanceof Error ? err.message : String(err)}\n`);
+        if (cli.json) io.stdout.write(`${JSON.stringify(jsonResult(outcome, engine, 'error'))}\n`);
+        return 1;
+      }
+    }
+    if (cli.json) io.stdout.write(`${JSON.stringify(jsonResult(outcome, engine, outcome.status))}\n`);
+    return EXIT_STATUS[outcome.status];
+  } finally {
+    removeHandler();
+    approvals.close();
+    await engine?.dispose().catch(() => undefined);
+  }
+}
+
+export const processIo: OneShotIo = {
+  stdin: process.stdin,
+  stdout: process.stdout,
+  stderr: process.stderr,
+  onInterrupt(handler) {
+    process.on('SIGINT', handler);
+    return () => process.off('SIGINT', handler);
+  },
+};
