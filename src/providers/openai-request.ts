@@ -5,7 +5,7 @@
  * reject a tool-call turn without it.
  */
 import type { Preset } from '../config/types.js';
-import type { AssistantMessage, ContentBlock, ImageData, Message, ModelRequest, ThinkingEffort } from './types.js';
+import type { AssistantMessage, ContentBlock, ImageData, ModelRequest, ThinkingEffort } from './types.js';
 
 type Json = Record<string, unknown>;
 

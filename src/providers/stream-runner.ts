@@ -169,7 +169,15 @@ async function* attempt1(call: StreamCall, opts: RunnerOptions, delivered: { con
     } catch (err) {
       throw fail(err);
     }
-    for (const msg of parser.end()) yield* feed(msg);
+    for (const msg of parser.end()) {
+      try {
+        yield* assembler.feed(msg);
+      } catch (err) {
+        // An event cut off by the end of the stream is a truncated answer, not a malformed one.
+        if (err instanceof ProviderError && err.kind === 'malformed') break;
+        throw streamFailure(err);
+      }
+    }
     clearTimeout(timer);
     let final: readonly StreamEvent[];
     try {
