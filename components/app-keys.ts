@@ -1,0 +1,257 @@
+/**
+ * The app's key layers, in priority order: approval modal > sessions panel > text panel >
+ * global keys > composer > transcript. The router asks them in this order; the first that
+ * consumes a key wins, so an open modal owns the keyboard.
+ */
+import { useRef, type Dispatch, type SetStateAction } from 'react';
+import type { ApprovalRequest, ApprovalDecision } from '../src/policy/types.js';
+import type { SessionSummary } from '../src/sessions/types.js';
+import type { KeyLayer } from '../hooks/use-key-router.js';
+import type { CommandEffect } from '../hooks/use-commands.js';
+import type { KeyCommand } from './keys/key-commands.js';
+import { clearText, composerKey, takeText, type ComposerState } from './composer/composer-state.js';
+import type { Flash } from './composer/composer-area.js';
+import { FOLLOW, scrollBy, scrollHome, type ScrollMetrics, type ScrollState } from './transcript/transcript-window.js';
+
+export type Panel =
+  | { readonly kind: 'text'; readonly title: string; readonly text: string; readonly scroll: number }
+  | {
+      readonly kind: 'sessions';
+      readonly sessions: readonly SessionSummary[];
+      readonly selected: number;
+      readonly confirmDelete: boolean;
+    };
+
+/** A second Ctrl+C within this long leaves. */
+export const DOUBLE_CTRL_C_MS = 2000;
+
+const DECISIONS: Record<string, ApprovalDecision> = { y: 'yes', n: 'no', a: 'always', q: 'quit' };
+
+export interface AppKeyDeps {
+  readonly approval: ApprovalRequest | null;
+  readonly busy: boolean;
+  readonly panel: Panel | null;
+  readonly composerRef: { readonly current: ComposerState };
+  readonly metricsRef: { readonly current: ScrollMetrics };
+  readonly modalMaxRef: { readonly current: number };
+  readonly setComposer: (next: ComposerState) => void;
+  readonly setScroll: Dispatch<SetStateAction<ScrollState>>;
+  readonly setExpandReasoning: Dispatch<SetStateAction<boolean>>;
+  readonly setPanel: Dispatch<SetStateAction<Panel | null>>;
+  readonly setModalScroll: Dispatch<SetStateAction<number>>;
+  readonly setQueued: Dispatch<SetStateAction<string | null>>;
+  readonly setFlash: Dispatch<SetStateAction<Flash | null>>;
+  readonly commands: {
+    runSlash(text: string): Promise<CommandEffect>;
+    submit(text: string): void;
+    interrupt(): void;
+    answer(id: string, decision: ApprovalDecision): void;
+  };
+  readonly onExit: () => void;
+}
+
+const SCROLL_STEP: Partial<Record<KeyCommand['name'], number | 'page-up' | 'page-down'>> = {
+  up: -1,
+  down: 1,
+  scrollUp: -1,
+  scrollDown: 1,
+  pageUp: 'page-up',
+  pageDown: 'page-down',
+};
+
+export function useAppKeys(d: AppKeyDeps): KeyLayer[] {
+  const lastCtrlC = useRef(0);
+
+  const apply = (effect: CommandEffect): void => {
+    switch (effect.kind) {
+      case 'none':
+        return;
+      case 'exit':
+        d.onExit();
+        return;
+      case 'flash':
+        d.setFlash(effect.error ? { text: effect.text, error: true } : { text: effect.text });
+        return;
+      case 'panel':
+        d.setPanel({ kind: 'text', title: effect.title, text: effect.text, scroll: 0 });
+        return;
+      case 'sessions':
+        d.setPanel({ kind: 'sessions', sessions: effect.sessions, selected: 0, confirmDelete: false });
+        return;
+      default: {
+        const unhandled: never = effect;
+        return unhandled;
+      }
+    }
+  };
+  const runSlash = (text: string): void => {
+    void d.commands.runSlash(text).then(apply);
+  };
+
+  const modal: KeyLayer = {
+    name: 'approval',
+    active: d.approval !== null,
+    handle(cmd) {
+      const req = d.approval!;
+      if (cmd.name === 'text') {
+        const decision = DECISIONS[cmd.text.toLowerCase()];
+        if (decision) d.commands.answer(req.id, decision);
+      } else if (cmd.name === 'interrupt') {
+        d.commands.answer(req.id, 'quit');
+      } else {
+        const step = SCROLL_STEP[cmd.name];
+        if (step !== undefined) {
+          const page = Math.max(1, 5);
+          const delta = step === 'page-up' ? -page : step === 'page-down' ? page : step;
+          d.setModalScroll((s) => Math.min(Math.max(0, s + delta), d.modalMaxRef.current));
+        }
+      }
+      return true;
+    },
+  };
+
+  const sessions: KeyLayer = {
+    name: 'sessions',
+    active: d.panel?.kind === 'sessions',
+    handle(cmd) {
+      const p = d.panel;
+      if (p?.kind !== 'sessions') return false;
+      const chosen = p.sessions[p.selected];
+      if (p.confirmDelete) {
+        if (cmd.name === 'text' && cmd.text.toLowerCase() === 'y' && chosen) {
+          void d.commands.runSlash(`/sessions delete ${chosen.id}`).then((effect) => {
+            if (effect.kind === 'flash') apply(effect);
+            runSlash('/sessions');
+          });
+        }
+        d.setPanel({ ...p, confirmDelete: false });
+        return true;
+      }
+      if (cmd.name === 'up' || cmd.name === 'down') {
+        const selected = Math.min(Math.max(0, p.selected + (cmd.name === 'up' ? -1 : 1)), Math.max(0, p.sessions.length - 1));
+        d.setPanel({ ...p, selected });
+      } else if (cmd.name === 'submit' && chosen) {
+        d.setPanel(null);
+        d.setScroll(FOLLOW);
+        runSlash(`/sessions resume ${chosen.id}`);
+      } else if (cmd.name === 'text' && cmd.text.toLowerCase() === 'd' && chosen) {
+        d.setPanel({ ...p, confirmDelete: true });
+      } else if (cmd.name === 'escape' || cmd.name === 'interrupt') {
+        d.setPanel(null);
+      }
+      return true;
+    },
+  };
+
+  const textPanel: KeyLayer = {
+    name: 'text-panel',
+    active: d.panel?.kind === 'text',
+    handle(cmd) {
+      const step = SCROLL_STEP[cmd.name];
+      if (step !== undefined) {
+        const delta = step === 'page-up' ? -10 : step === 'page-down' ? 10 : step;
+        d.setPanel((p) => (p?.kind === 'text' ? { ...p, scroll: Math.max(0, p.scroll + delta) } : p));
+        return true;
+      }
+      if (cmd.name === 'escape') {
+        d.setPanel(null);
+        return true;
+      }
+      return false;
+    },
+  };
+
+  const global: KeyLayer = {
+    name: 'global',
+    active: true,
+    handle(cmd) {
+      if (cmd.name === 'interrupt') {
+        const now = Date.now();
+        if (now - lastCtrlC.current < DOUBLE_CTRL_C_MS) {
+          d.onExit();
+          return true;
+        }
+        lastCtrlC.current = now;
+        if (d.busy) d.commands.interrupt();
+        d.setComposer(clearText(d.composerRef.current));
+        d.setQueued(null);
+        d.setPanel(null);
+        d.setFlash({ text: d.busy ? 'Stopped. Press Ctrl+C again to leave.' : 'Press Ctrl+C again to leave.' });
+        return true;
+      }
+      lastCtrlC.current = 0;
+      if (cmd.name === 'eof') {
+        if (d.composerRef.current.buffer.text === '') d.onExit();
+        return true;
+      }
+      if (cmd.name === 'toggleReasoning') {
+        d.setExpandReasoning((v) => !v);
+        return true;
+      }
+      if (cmd.name === 'escape') {
+        d.setFlash(null);
+        return true;
+      }
+      return false;
+    },
+  };
+
+  const composer: KeyLayer = {
+    name: 'composer',
+    active: true,
+    handle(cmd) {
+      if (cmd.name === 'submit') {
+        const { state, text } = takeText(d.composerRef.current);
+        if (text.trim() === '') return true;
+        d.setComposer(state);
+        d.setFlash(null);
+        if (text.trim().startsWith('/')) {
+          runSlash(text.trim());
+        } else if (d.busy) {
+          d.setQueued((q) => (q === null ? text : `${q}\n${text}`));
+        } else {
+          d.setScroll(FOLLOW);
+          d.commands.submit(text);
+        }
+        return true;
+      }
+      const next = composerKey(d.composerRef.current, cmd);
+      if (next === undefined) return false;
+      if (next !== d.composerRef.current) d.setComposer(next);
+      return true;
+    },
+  };
+
+  const transcript: KeyLayer = {
+    name: 'transcript',
+    active: true,
+    handle(cmd) {
+      const m = d.metricsRef.current;
+      const page = Math.max(1, m.height - 1);
+      switch (cmd.name) {
+        case 'scrollUp':
+          d.setScroll(scrollBy(m, -1));
+          return true;
+        case 'scrollDown':
+          d.setScroll(scrollBy(m, 1));
+          return true;
+        case 'pageUp':
+          d.setScroll(scrollBy(m, -page));
+          return true;
+        case 'pageDown':
+          d.setScroll(scrollBy(m, page));
+          return true;
+        case 'scrollTop':
+          d.setScroll(scrollHome(m));
+          return true;
+        case 'scrollBottom':
+          d.setScroll(FOLLOW);
+          return true;
+        default:
+          return false;
+      }
+    },
+  };
+
+  return [modal, sessions, textPanel, global, composer, transcript];
+}

@@ -1,0 +1,149 @@
+/** The full-screen layout and the key routing; everything else lives in the panes. */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Box } from 'ink';
+import { useEngineState } from '../hooks/use-engine-state.js';
+import { useKeyRouter } from '../hooks/use-key-router.js';
+import { useTerminalSize, type TerminalSize } from '../hooks/use-terminal-size.js';
+import { useCommands } from '../hooks/use-commands.js';
+import type { SessionState } from '../src/agent/state.js';
+import { Header } from './header.js';
+import { computeLayout } from './layout.js';
+import { TranscriptPane } from './transcript/transcript-pane.js';
+import { FOLLOW, type ScrollMetrics, type ScrollState } from './transcript/transcript-window.js';
+import { ReasoningPane, REASONING_ROWS, liveReasoning } from './reasoning-pane.js';
+import { StatusLine } from './status/status-line.js';
+import { ApprovalModal, approvalHeight } from './approval/approval-modal.js';
+import { ComposerArea, composerExtras, composerTextRows, type Flash } from './composer/composer-area.js';
+import { EMPTY_COMPOSER, type ComposerState } from './composer/composer-state.js';
+import { TextPanel } from './panels/text-panel.js';
+import { SessionsPanel } from './panels/sessions-panel.js';
+import { useAppKeys, type Panel } from './app-keys.js';
+
+const selectBlocks = (s: SessionState) => s.blocks;
+const selectMarkdown = (s: SessionState) => s.markdown;
+const selectApproval = (s: SessionState) => s.pendingApproval;
+const selectBusy = (s: SessionState) => s.busy;
+const selectSessionId = (s: SessionState) => s.sessionId;
+const selectReasoning = (s: SessionState) => liveReasoning(s.blocks);
+
+export interface AppProps {
+  /** Fixed size (tests); otherwise the terminal's, following resizes. */
+  readonly size?: TerminalSize;
+  readonly initialPrompt?: string;
+  /** Called once when the user leaves (/exit, Ctrl+D on an empty line, Ctrl+C twice). */
+  readonly onExit: () => void;
+}
+
+export function App({ size, initialPrompt, onExit }: AppProps) {
+  const { columns: width, rows } = useTerminalSize(size);
+  const blocks = useEngineState(selectBlocks);
+  const markdown = useEngineState(selectMarkdown);
+  const approval = useEngineState(selectApproval);
+  const busy = useEngineState(selectBusy);
+  const sessionId = useEngineState(selectSessionId);
+  const reasoning = useEngineState(selectReasoning);
+  const commands = useCommands();
+
+  const composerRef = useRef<ComposerState>(EMPTY_COMPOSER);
+  const [composer, setComposerState] = useState<ComposerState>(EMPTY_COMPOSER);
+  const setComposer = useCallback((next: ComposerState) => {
+    composerRef.current = next;
+    setComposerState(next);
+  }, []);
+  const [scroll, setScroll] = useState<ScrollState>(FOLLOW);
+  const metricsRef = useRef<ScrollMetrics>({ total: 0, height: 0, top: 0 });
+  const modalMaxRef = useRef(0);
+  const [expandReasoning, setExpandReasoning] = useState(false);
+  const [panel, setPanel] = useState<Panel | null>(null);
+  const [modalScroll, setModalScroll] = useState(0);
+  const [queued, setQueued] = useState<string | null>(null);
+  const [flash, setFlash] = useState<Flash | null>(null);
+
+  useEffect(() => setModalScroll(0), [approval?.id]);
+
+  // Text typed while a turn ran goes out when it ends.
+  useEffect(() => {
+    if (busy || queued === null) return;
+    setQueued(null);
+    commands.submit(queued);
+  }, [busy, queued, commands]);
+
+  const started = useRef(false);
+  useEffect(() => {
+    if (started.current || initialPrompt === undefined || initialPrompt.trim() === '') return;
+    started.current = true;
+    commands.submit(initialPrompt);
+  }, [initialPrompt, commands]);
+
+  const layers = useAppKeys({
+    approval,
+    busy,
+    panel,
+    composerRef,
+    metricsRef,
+    modalMaxRef,
+    setComposer,
+    setScroll,
+    setExpandReasoning,
+    setPanel,
+    setModalScroll,
+    setQueued,
+    setFlash,
+    commands,
+    onExit,
+  });
+  useKeyRouter(layers);
+
+  const modalRows = approval ? approvalHeight(approval, width, Math.max(6, Math.floor(rows * 0.6))) : undefined;
+  const extras = composerExtras(composer.buffer, flash, queued);
+  const layout = computeLayout({
+    rows,
+    reasoning: reasoning !== null,
+    composerRows: composerTextRows(composer.buffer, width),
+    composerExtras: extras,
+    ...(modalRows !== undefined ? { modalRows } : {}),
+  });
+
+  return (
+    <Box flexDirection="column" width={width} height={rows} overflow="hidden">
+      {layout.header > 0 ? <Header width={width} /> : null}
+      {panel?.kind === 'text' ? (
+        <TextPanel title={panel.title} text={panel.text} width={width} height={layout.transcript} scroll={panel.scroll} />
+      ) : panel?.kind === 'sessions' ? (
+        <SessionsPanel
+          sessions={panel.sessions}
+          selected={panel.selected}
+          confirmDelete={panel.confirmDelete}
+          currentId={sessionId}
+          width={width}
+          height={layout.transcript}
+        />
+      ) : (
+        <TranscriptPane
+          blocks={blocks}
+          width={width}
+          height={layout.transcript}
+          markdown={markdown}
+          expandReasoning={expandReasoning}
+          scroll={scroll}
+          metricsRef={metricsRef}
+        />
+      )}
+      {reasoning !== null && layout.reasoning === REASONING_ROWS ? <ReasoningPane block={reasoning} width={width} /> : null}
+      {layout.status > 0 ? <StatusLine width={width} /> : null}
+      {approval && modalRows !== undefined ? (
+        <ApprovalModal request={approval} width={width} height={layout.bottom} scroll={modalScroll} maxRef={modalMaxRef} />
+      ) : (
+        <ComposerArea
+          buffer={composer.buffer}
+          width={width}
+          height={layout.bottom}
+          textRows={layout.composerRows}
+          flash={flash}
+          queued={queued}
+          busy={busy}
+        />
+      )}
+    </Box>
+  );
+}

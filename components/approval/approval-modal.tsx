@@ -1,0 +1,56 @@
+import { memo, useMemo } from 'react';
+import { Box, Text } from 'ink';
+import type { ApprovalRequest } from '../../src/policy/types.js';
+import { LineView } from '../text/line-view.js';
+import { alwaysLabel, approvalContent } from './approval-rows.js';
+
+/** Height the modal wants for this request, bounded by what the screen allows. */
+export function approvalHeight(req: ApprovalRequest, width: number, maxRows: number): number {
+  const { head, body } = approvalContent(req, width - 2);
+  return Math.max(6, Math.min(maxRows, head.length + body.length + 3));
+}
+
+/**
+ * The approval modal: replaces the input area while open. Border 2 rows, footer 1, the head
+ * fixed and the body (path, command, diff) scrolled by `scroll`.
+ */
+export const ApprovalModal = memo(function ApprovalModal({
+  request,
+  width,
+  height,
+  scroll,
+  maxRef,
+}: {
+  readonly request: ApprovalRequest;
+  readonly width: number;
+  readonly height: number;
+  readonly scroll: number;
+  /** Receives how far the body can scroll, for the scroll keys. */
+  readonly maxRef?: { current: number };
+}) {
+  const inner = width - 2;
+  const { head, body } = useMemo(() => approvalContent(request, inner), [request, inner]);
+  const bodyRows = Math.max(1, height - 3 - head.length);
+  const maxScroll = Math.max(0, body.length - bodyRows);
+  if (maxRef) maxRef.current = maxScroll;
+  const top = Math.min(Math.max(0, scroll), maxScroll);
+  const visible = body.slice(top, top + bodyRows);
+  const more = body.length - (top + visible.length);
+  return (
+    <Box flexDirection="column" height={height} width={width} borderStyle="round" borderColor="yellow" overflow="hidden">
+      {head.slice(0, Math.max(1, height - 3)).map((row, i) => (
+        <LineView key={`h${i}`} line={row} />
+      ))}
+      <Box flexDirection="column" height={Math.max(0, height - 3 - Math.min(head.length, height - 3))} overflow="hidden">
+        {visible.map((row, i) => (
+          <LineView key={`b${top + i}`} line={row} />
+        ))}
+      </Box>
+      <Text wrap="truncate-end">
+        <Text bold color="green">[y]</Text>es  <Text bold color="red">[n]</Text>o  <Text bold color="cyan">[a]</Text>
+        {alwaysLabel(request).slice(1)}  <Text bold color="yellow">[q]</Text>uit turn
+        <Text dimColor>{maxScroll > 0 ? `  ↑↓ PgUp/PgDn scroll (${top > 0 ? `${top} above, ` : ''}${more} below)` : ''}</Text>
+      </Text>
+    </Box>
+  );
+});

@@ -1,0 +1,53 @@
+/** The approval modal's content as styled rows: what is asked, where, and the coloured diff. Pure. */
+import type { ApprovalRequest } from '../../src/policy/types.js';
+import { sanitizeForTerminal } from '../text/sanitize.js';
+import type { StyledLine, TextStyle } from '../text/styled-line.js';
+import { wrapSegments, wrapText } from '../text/wrap.js';
+import { theme } from '../theme.js';
+
+function diffStyle(line: string): TextStyle | undefined {
+  if (line.startsWith('+++') || line.startsWith('---')) return theme.diffHeader;
+  if (line.startsWith('+')) return theme.diffAdd;
+  if (line.startsWith('-')) return theme.diffDel;
+  if (line.startsWith('@@')) return theme.diffHunk;
+  if (line.startsWith('\\')) return theme.dim;
+  return undefined;
+}
+
+export function diffRows(diff: string, width: number): StyledLine[] {
+  const rows: StyledLine[] = [];
+  for (const line of sanitizeForTerminal(diff.replace(/\n$/, '')).split('\n')) {
+    const style = diffStyle(line);
+    rows.push(...wrapSegments(line === '' ? [] : [style === undefined ? { text: line } : { text: line, style }], width));
+  }
+  return rows;
+}
+
+export interface ApprovalContent {
+  /** Always shown: the question. */
+  readonly head: readonly StyledLine[];
+  /** Scrollable: the path / command / diff. */
+  readonly body: readonly StyledLine[];
+}
+
+export function approvalContent(req: ApprovalRequest, width: number): ApprovalContent {
+  const head: StyledLine[] = [
+    ...wrapSegments([{ text: `${req.kind.toUpperCase()} requested: `, style: { ...theme.warning, bold: true } }, { text: req.summary }], width),
+    ...wrapText(req.reason, width, theme.dim),
+  ];
+  const body: StyledLine[] = [];
+  if (req.path !== undefined) {
+    body.push(...wrapSegments([{ text: 'path ', style: theme.dim }, { text: req.path, style: { bold: true } }], width));
+  }
+  if (req.command !== undefined) {
+    // Already escaped by the engine; sanitized again in case a control slipped through.
+    body.push([{ text: 'command', style: theme.dim }]);
+    body.push(...wrapText(sanitizeForTerminal(req.command), width, { bold: true }, { firstPrefix: [{ text: '  $ ', style: theme.accent }], restPrefix: [{ text: '    ' }] }));
+  }
+  if (req.diff !== undefined && req.diff !== '') body.push(...diffRows(req.diff, width));
+  return { head, body };
+}
+
+export function alwaysLabel(req: ApprovalRequest): string {
+  return `always (${req.kind}${req.kind === 'bash' ? '' : ', inside the project'})`;
+}

@@ -1,0 +1,119 @@
+/**
+ * Named key commands: every key press is turned into one of these before anyone handles it, so
+ * bindings live in one table and handlers speak in intentions, not escape sequences.
+ */
+import type { Key } from 'ink';
+
+export type KeyCommand =
+  | { readonly name: 'interrupt' }
+  | { readonly name: 'eof' }
+  | { readonly name: 'submit' }
+  | { readonly name: 'newline' }
+  | { readonly name: 'up' }
+  | { readonly name: 'down' }
+  | { readonly name: 'left' }
+  | { readonly name: 'right' }
+  | { readonly name: 'backspace' }
+  | { readonly name: 'complete' }
+  | { readonly name: 'escape' }
+  | { readonly name: 'scrollUp' }
+  | { readonly name: 'scrollDown' }
+  | { readonly name: 'pageUp' }
+  | { readonly name: 'pageDown' }
+  | { readonly name: 'scrollTop' }
+  | { readonly name: 'scrollBottom' }
+  | { readonly name: 'toggleReasoning' }
+  | { readonly name: 'lineStart' }
+  | { readonly name: 'lineEnd' }
+  | { readonly name: 'killToStart' }
+  | { readonly name: 'killToEnd' }
+  | { readonly name: 'killWord' }
+  | { readonly name: 'text'; readonly text: string }
+  | { readonly name: 'none' };
+
+export type KeyCommandName = KeyCommand['name'];
+
+const CTRL: Record<string, KeyCommandName> = {
+  c: 'interrupt',
+  d: 'eof',
+  o: 'toggleReasoning',
+  a: 'lineStart',
+  e: 'lineEnd',
+  u: 'killToStart',
+  k: 'killToEnd',
+  w: 'killWord',
+  j: 'newline',
+};
+
+export function toKeyCommand(input: string, key: Key): KeyCommand {
+  // Ctrl+J arrives as a bare line feed; a paste arrives as one multi-character input.
+  if (input === '\n') return { name: 'newline' };
+  if (key.return) return { name: key.meta ? 'newline' : 'submit' };
+  if (key.ctrl && !key.meta) {
+    const named = CTRL[input];
+    if (named) return { name: named } as KeyCommand;
+    if (key.home) return { name: 'scrollTop' };
+    if (key.end) return { name: 'scrollBottom' };
+    return { name: 'none' };
+  }
+  if (key.upArrow) return { name: key.shift ? 'scrollUp' : 'up' };
+  if (key.downArrow) return { name: key.shift ? 'scrollDown' : 'down' };
+  if (key.leftArrow) return { name: 'left' };
+  if (key.rightArrow) return { name: 'right' };
+  if (key.pageUp) return { name: 'pageUp' };
+  if (key.pageDown) return { name: 'pageDown' };
+  if (key.home) return { name: 'scrollTop' };
+  if (key.end) return { name: 'scrollBottom' };
+  if (key.tab) return { name: key.shift ? 'none' : 'complete' };
+  // Ink 6 reports the usual Backspace byte (0x7f) as "delete"; both erase to the left.
+  if (key.backspace || key.delete) return { name: 'backspace' };
+  if (key.escape) return { name: 'escape' };
+  if (input === '') return { name: 'none' };
+  return { name: 'text', text: input.replace(/\r\n?/g, '\n') };
+}
+
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\x00-\x08\x0a-\x1f\x7f]/;
+
+/**
+ * Ink hands over a run of plain bytes as one input: typed-ahead keys ("fix it" + Enter), or a
+ * paste. Split it into commands. A CR or LF at the very end is Enter; one with text after it is
+ * part of a pasted block and becomes a newline, so pasting several lines does not send them.
+ */
+export function toKeyCommands(input: string, key: Key): KeyCommand[] {
+  if (input.length <= 1 || !CONTROL.test(input)) return [toKeyCommand(input, key)];
+  const out: KeyCommand[] = [];
+  let text = '';
+  const flush = (): void => {
+    if (text !== '') out.push({ name: 'text', text });
+    text = '';
+  };
+  for (let i = 0; i < input.length; i++) {
+    const ch = input[i]!;
+    const code = ch.charCodeAt(0);
+    const last = i === input.length - 1;
+    if (ch === '\r' || ch === '\n') {
+      if (ch === '\r' && input[i + 1] === '\n') i++;
+      if (last || i === input.length - 1) {
+        // Keys typed before raw mode was on arrive line-buffered, ending in LF: still Enter.
+        flush();
+        out.push({ name: 'submit' });
+      } else {
+        text += '\n';
+      }
+    } else if (ch === '\t') {
+      text += ch;
+    } else if (code === 0x7f || code === 0x08) {
+      flush();
+      out.push({ name: 'backspace' });
+    } else if (code < 0x20) {
+      flush();
+      const named = CTRL[String.fromCharCode(code + 0x60)];
+      if (named) out.push({ name: named } as KeyCommand);
+    } else {
+      text += ch;
+    }
+  }
+  flush();
+  return out;
+}

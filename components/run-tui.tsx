@@ -1,0 +1,136 @@
+/**
+ * Runs the full-screen session: alternate screen, the app, and a clean way back on every exit
+ * path (leaving normally, an error, SIGTERM / SIGHUP / SIGINT, an uncaught crash). On the way out
+ * it prints the last answer and how to resume, so they stay in the terminal's scrollback.
+ */
+import { render } from 'ink';
+import type { Engine } from '../src/agent/state.js';
+import { EngineProvider } from '../hooks/engine-context.js';
+import { App } from './app.js';
+import { lastAnswer } from './export-markdown.js';
+import { FrameStdout } from './terminal/frame-stdout.js';
+import { createScreen } from './terminal/screen.js';
+import { holdStrayOutput, type StrayOutput } from './terminal/stray-output.js';
+import { sanitizeForTerminal } from './text/sanitize.js';
+
+/** Where the view draws: process.stdout, or a fake terminal in the benchmark. */
+export interface TuiOutput {
+  write(data: string): unknown;
+  readonly columns?: number;
+  readonly rows?: number;
+  on?(event: 'resize', listener: () => void): unknown;
+  off?(event: 'resize', listener: () => void): unknown;
+}
+
+export interface RunTuiOptions {
+  readonly initialPrompt?: string;
+  /** Defaults to process.stdout (with stray output held back while the screen is up). */
+  readonly output?: TuiOutput;
+  readonly stdin?: NodeJS.ReadStream;
+  /** Where the farewell (last answer, resume hint) goes. @default process.stdout */
+  readonly farewell?: (text: string) => void;
+  /** Frame interval. @default 33 */
+  readonly frameMs?: number;
+}
+
+const SIGNAL_STATUS = { SIGTERM: 143, SIGHUP: 129, SIGINT: 130 } as const;
+
+export async function runTui(engine: Engine, opts: RunTuiOptions = {}): Promise<number> {
+  const real = opts.output === undefined;
+  const stray: StrayOutput | undefined = real ? holdStrayOutput() : undefined;
+  const output: TuiOutput = opts.output ?? process.stdout;
+  const write = stray ? stray.writeStdout : (data: string) => output.write(data);
+  const target = { write };
+  const screen = createScreen(target);
+  const frames = new FrameStdout(target, output.columns || 80, output.rows || 24, { minIntervalMs: opts.frameMs ?? 33 });
+  const onResize = (): void => frames.setSize(output.columns || 80, output.rows || 24);
+
+  let finish: (status: number, error?: unknown) => void = () => undefined;
+  const done = new Promise<number>((resolve) => {
+    let finished = false;
+    finish = (status, error) => {
+      if (finished) return;
+      finished = true;
+      void leave(status, error).then(resolve, () => resolve(status === 0 ? 1 : status));
+    };
+  });
+
+  const onSignal = (signal: keyof typeof SIGNAL_STATUS): void => finish(SIGNAL_STATUS[signal]);
+  const signalHandlers = (Object.keys(SIGNAL_STATUS) as (keyof typeof SIGNAL_STATUS)[]).map(
+    (sig) => [sig, () => onSignal(sig)] as const,
+  );
+  const onCrash = (error: unknown): void => finish(1, error);
+  // Last resort: whatever happens, the terminal is not left in the alternate screen.
+  const onProcessExit = (): void => screen.leave();
+
+  screen.enter();
+  output.on?.('resize', onResize);
+  for (const [sig, handler] of signalHandlers) process.on(sig, handler);
+  process.on('uncaughtException', onCrash);
+  process.on('unhandledRejection', onCrash);
+  process.on('exit', onProcessExit);
+
+  const instance = render(
+    <EngineProvider engine={engine}>
+      <App {...(opts.initialPrompt !== undefined ? { initialPrompt: opts.initialPrompt } : {})} onExit={() => finish(0)} />
+    </EngineProvider>,
+    {
+      stdout: frames as unknown as NodeJS.WriteStream,
+      stdin: opts.stdin ?? process.stdin,
+      // Every write becomes one whole frame for the FrameWriter (see frame-stdout.ts).
+      debug: true,
+      exitOnCtrlC: false,
+      patchConsole: false,
+    },
+  );
+  instance.waitUntilExit().catch(onCrash);
+
+  async function leave(status: number, error?: unknown): Promise<number> {
+    try {
+      if (engine.getSnapshot().busy) engine.interrupt();
+    } catch {
+      // Leaving must not fail because the engine is already broken.
+    }
+    instance.unmount();
+    frames.writer.close();
+    screen.leave();
+    output.off?.('resize', onResize);
+    for (const [sig, handler] of signalHandlers) process.off(sig, handler);
+    process.off('uncaughtException', onCrash);
+    process.off('unhandledRejection', onCrash);
+    process.off('exit', onProcessExit);
+    const held = stray?.release();
+    if (held?.stdout) process.stdout.write(held.stdout);
+    if (held?.stderr) process.stderr.write(held.stderr);
+
+    const state = engine.getSnapshot();
+    let disposeError: unknown;
+    try {
+      await engine.dispose();
+    } catch (e) {
+      disposeError = e;
+    }
+    const say = opts.farewell ?? ((text: string) => process.stdout.write(text));
+    say(farewellText(state.blocks, state.sessionId));
+    if (error !== undefined) process.stderr.write(`lwyrm: ${describe(error)}\n`);
+    if (disposeError !== undefined) process.stderr.write(`lwyrm: could not close the session cleanly: ${describe(disposeError)}\n`);
+    return error !== undefined && status === 0 ? 1 : status;
+  }
+
+  return done;
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) return process.env['LWYRM_DEBUG'] ? (error.stack ?? error.message) : error.message;
+  return String(error);
+}
+
+/** What stays on the normal screen: the last answer and how to come back. */
+export function farewellText(blocks: Parameters<typeof lastAnswer>[0], sessionId: string): string {
+  if (!blocks.some((b) => b.kind === 'user')) return '';
+  const answer = lastAnswer(blocks);
+  const parts: string[] = [];
+  if (answer !== undefined) parts.push(`${sanitizeForTerminal(answer)}\n`);
+  if (sessionId !== '') parts.push(`Session ${sessionId} · resume with: lwyrm --resume ${sessionId}\n`);
+  return parts.join('\n');
+}

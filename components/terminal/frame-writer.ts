@@ -1,0 +1,74 @@
+/** Writes Ink's frames to the terminal: line diffs, at most one write per frame interval. */
+import { BSU, ESU, diffFrame } from './frame-diff.js';
+
+export interface FrameTarget {
+  write(data: string): unknown;
+}
+
+export interface FrameWriterOptions {
+  /** Minimum time between two writes; frames in between are coalesced. @default 33 */
+  readonly minIntervalMs?: number;
+  /** Wrap each write in synchronized output, so no half-drawn frame is ever shown. @default true */
+  readonly synchronized?: boolean;
+}
+
+export class FrameWriter {
+  private screen: readonly string[] = [];
+  private pending: string | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private lastWrite = -Infinity;
+  private full = true;
+  private closed = false;
+  private readonly interval: number;
+  private readonly sync: boolean;
+
+  constructor(
+    private readonly target: FrameTarget,
+    private rows: number,
+    opts: FrameWriterOptions = {},
+  ) {
+    this.interval = opts.minIntervalMs ?? 33;
+    this.sync = opts.synchronized ?? true;
+  }
+
+  submit(frame: string): void {
+    if (this.closed) return;
+    this.pending = frame;
+    const wait = this.lastWrite + this.interval - performance.now();
+    if (wait <= 0) {
+      this.flush();
+    } else if (this.timer === undefined) {
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
+        this.flush();
+      }, wait);
+    }
+  }
+
+  /** The terminal changed size: its contents are unknown, so the next frame repaints it all. */
+  resize(rows: number): void {
+    this.rows = rows;
+    this.full = true;
+  }
+
+  flush(): void {
+    if (this.timer !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    if (this.pending === undefined || this.closed) return;
+    const frame = this.pending;
+    this.pending = undefined;
+    const { bytes, screen } = diffFrame(this.screen, frame.split('\n'), this.rows, this.full);
+    this.full = false;
+    this.screen = screen;
+    this.lastWrite = performance.now();
+    if (bytes !== '') this.target.write(this.sync ? BSU + bytes + ESU : bytes);
+  }
+
+  /** Writes what is pending and stops; later frames are dropped. */
+  close(): void {
+    this.flush();
+    this.closed = true;
+  }
+}

@@ -1,0 +1,37 @@
+/** Entering and leaving the alternate screen, and putting the terminal back however we leave. */
+
+/** Alternate screen, cleared, cursor home and hidden. No mouse reporting: selecting text keeps working. */
+export const ENTER_SCREEN = '\x1b[?1049h\x1b[H\x1b[2J\x1b[?25l';
+
+/** End any half-written synchronized frame, reset colours and scroll region, show the cursor, leave. */
+export const LEAVE_SCREEN = '\x1b[?2026l\x1b[0m\x1b[r\x1b[?25h\x1b[?1049l';
+
+export interface ScreenTarget {
+  write(data: string): unknown;
+}
+
+export interface Screen {
+  enter(): void;
+  /** Idempotent: safe to call from every exit path. */
+  leave(): void;
+  readonly active: boolean;
+}
+
+export function createScreen(out: ScreenTarget): Screen {
+  let active = false;
+  return {
+    enter() {
+      if (active) return;
+      active = true;
+      out.write(ENTER_SCREEN);
+    },
+    leave() {
+      if (!active) return;
+      active = false;
+      out.write(LEAVE_SCREEN);
+    },
+    get active() {
+      return active;
+    },
+  };
+}

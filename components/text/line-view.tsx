@@ -1,0 +1,30 @@
+import { memo } from 'react';
+import { Text } from 'ink';
+import type { StyledLine, TextStyle } from './styled-line.js';
+
+function props(style: TextStyle | undefined): Record<string, string | boolean> {
+  if (style === undefined) return {};
+  const out: Record<string, string | boolean> = {};
+  if (style.color !== undefined) out['color'] = style.color;
+  if (style.backgroundColor !== undefined) out['backgroundColor'] = style.backgroundColor;
+  if (style.bold) out['bold'] = true;
+  if (style.dim) out['dimColor'] = true;
+  if (style.italic) out['italic'] = true;
+  if (style.underline) out['underline'] = true;
+  if (style.inverse) out['inverse'] = true;
+  return out;
+}
+
+/** One row. Lines are immutable and cached, so memo skips rows that did not change. */
+export const LineView = memo(function LineView({ line }: { readonly line: StyledLine }) {
+  if (line.length === 0) return <Text> </Text>;
+  return (
+    <Text wrap="truncate-end">
+      {line.map((seg, i) => (
+        <Text key={i} {...props(seg.style)}>
+          {seg.text}
+        </Text>
+      ))}
+    </Text>
+  );
+});

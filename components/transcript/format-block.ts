@@ -1,0 +1,116 @@
+/** Turns one transcript block into wrapped, styled rows. Pure: same input, same rows. */
+import type { TranscriptBlock } from '../../src/agent/state.js';
+import { sanitizeForTerminal } from '../text/sanitize.js';
+import type { StyledLine, TextStyle } from '../text/styled-line.js';
+import { wrapSegments, wrapText } from '../text/wrap.js';
+import { theme } from '../theme.js';
+import { renderMarkdown } from './markdown.js';
+
+export interface FormatOptions {
+  readonly markdown: boolean;
+  /** Show finished reasoning in full instead of a one-line summary. */
+  readonly expandReasoning: boolean;
+}
+
+/** Live tool output shown while a command runs, and kept after it ends. */
+const RUNNING_OUTPUT_ROWS = 12;
+const FINISHED_OUTPUT_ROWS = 6;
+
+export function formatAnswer(text: string, width: number, markdown: boolean): StyledLine[] {
+  const clean = sanitizeForTerminal(text);
+  return markdown ? renderMarkdown(clean, width) : wrapText(clean, width);
+}
+
+function lineCount(text: string): number {
+  if (text === '') return 0;
+  let n = 1;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
+  return text.endsWith('\n') ? n - 1 : n;
+}
+
+function outputTail(output: string, width: number, rows: number): StyledLine[] {
+  const lines = sanitizeForTerminal(output.replace(/\n+$/, '')).split('\n');
+  const shown = lines.slice(-rows);
+  const out: StyledLine[] = [];
+  if (lines.length > rows) out.push([{ text: `  │ … ${lines.length - rows} earlier lines`, style: theme.dim }]);
+  for (const line of shown) {
+    out.push(...wrapSegments(line === '' ? [] : [{ text: line, style: theme.dim }], width, {
+      firstPrefix: [{ text: '  │ ', style: theme.dim }],
+    }).slice(-2));
+  }
+  return out.slice(-rows - 1);
+}
+
+const TOOL_STATUS: Record<string, { mark: string; style: TextStyle }> = {
+  ok: { mark: '✓', style: theme.ok },
+  error: { mark: '✗', style: theme.error },
+  denied: { mark: '⊘', style: theme.warning },
+  interrupted: { mark: '⏹', style: theme.warning },
+};
+
+export function formatBlock(block: TranscriptBlock, width: number, opts: FormatOptions): StyledLine[] {
+  switch (block.kind) {
+    case 'user':
+      return [
+        [],
+        ...wrapSegments([{ text: sanitizeForTerminal(block.text).split('\n')[0] ?? '', style: theme.userText }], width, {
+          firstPrefix: [{ text: 'you › ', style: theme.user }],
+          restPrefix: [{ text: '      ' }],
+        }),
+        ...sanitizeForTerminal(block.text)
+          .split('\n')
+          .slice(1)
+          .flatMap((line) => wrapSegments(line === '' ? [] : [{ text: line, style: theme.userText }], width, { firstPrefix: [{ text: '      ' }] })),
+      ];
+    case 'assistant':
+      return [[], ...formatAnswer(block.text, width, opts.markdown)];
+    case 'reasoning': {
+      if (block.streaming) return [[{ text: '▸ thinking…', style: theme.reasoning }]];
+      const n = lineCount(block.text);
+      if (!opts.expandReasoning) {
+        return [[{ text: `▸ thought for ${n} line${n === 1 ? '' : 's'} (Ctrl+O shows reasoning)`, style: theme.reasoning }]];
+      }
+      return [
+        [{ text: '▾ reasoning (Ctrl+O hides)', style: theme.reasoning }],
+        ...wrapText(sanitizeForTerminal(block.text), width, theme.reasoning, { firstPrefix: [{ text: '│ ', style: theme.dim }] }),
+      ];
+    }
+    case 'tool': {
+      const running = block.status === 'running';
+      const rows: StyledLine[] = wrapSegments([{ text: block.title, style: running ? theme.toolRunning : theme.tool }], width, {
+        firstPrefix: [{ text: '→ ', style: running ? theme.toolRunning : theme.tool }],
+        restPrefix: [{ text: '  ' }],
+      });
+      if (block.output !== '' && (running || block.name === 'bash')) {
+        rows.push(...outputTail(block.output, width, running ? RUNNING_OUTPUT_ROWS : FINISHED_OUTPUT_ROWS));
+      }
+      const status = TOOL_STATUS[block.status];
+      if (status && block.resultSummary !== undefined) {
+        rows.push(...wrapSegments([{ text: sanitizeForTerminal(block.resultSummary).split('\n')[0] ?? '', style: status.style }], width, {
+          firstPrefix: [{ text: `  ${status.mark} `, style: status.style }],
+          restPrefix: [{ text: '    ' }],
+        }));
+      } else if (status) {
+        rows.push([{ text: `  ${status.mark} ${block.status}`, style: status.style }]);
+      }
+      return rows;
+    }
+    case 'turn_end': {
+      const detail = block.detail === undefined ? '' : `: ${sanitizeForTerminal(block.detail)}`;
+      const style = block.status === 'finished' ? theme.dim : block.status === 'error' ? theme.error : theme.warning;
+      const mark = block.status === 'finished' ? '─ finished' : block.status === 'error' ? '✗ error' : block.status === 'interrupted' ? '⏹ interrupted' : '⚠ incomplete';
+      return wrapText(`${mark}${detail}`, width, style);
+    }
+    case 'notice': {
+      const style = block.level === 'error' ? theme.error : block.level === 'warning' ? theme.warning : theme.info;
+      return wrapText(sanitizeForTerminal(block.text), width, style, {
+        firstPrefix: [{ text: block.level === 'info' ? '• ' : '! ', style }],
+        restPrefix: [{ text: '  ' }],
+      });
+    }
+    default: {
+      const unhandled: never = block;
+      return unhandled;
+    }
+  }
+}

@@ -1,0 +1,55 @@
+import { memo, useEffect, useMemo, useRef } from 'react';
+import { Box, Text } from 'ink';
+import type { TranscriptBlock } from '../../src/agent/state.js';
+import { LineView } from '../text/line-view.js';
+import type { StyledLine } from '../text/styled-line.js';
+import { LineCache } from './line-cache.js';
+import { sliceRows, type ScrollMetrics, type ScrollState } from './transcript-window.js';
+
+export interface TranscriptPaneProps {
+  readonly blocks: readonly TranscriptBlock[];
+  readonly width: number;
+  readonly height: number;
+  readonly markdown: boolean;
+  readonly expandReasoning: boolean;
+  readonly scroll: ScrollState;
+  /** Receives the window's metrics each render, for the scroll keys. */
+  readonly metricsRef?: { current: ScrollMetrics };
+}
+
+/**
+ * The transcript as a windowed list: rows come from a per-block cache and only the visible
+ * slice becomes Ink elements, so a long history costs nothing per frame.
+ */
+export const TranscriptPane = memo(function TranscriptPane(props: TranscriptPaneProps) {
+  const { blocks, width, height, markdown, expandReasoning, scroll, metricsRef } = props;
+  const cache = useRef<LineCache | null>(null);
+  cache.current ??= new LineCache();
+  const perBlock = useMemo(() => {
+    const opts = { markdown, expandReasoning };
+    const rows: (readonly StyledLine[])[] = [];
+    for (const block of blocks) rows.push(cache.current!.rows(block, width, opts));
+    return rows;
+  }, [blocks, width, markdown, expandReasoning]);
+  const firstId = blocks[0]?.id;
+  useEffect(() => {
+    // A reset session (clear, resume) starts with other blocks: drop rows nobody will ask for.
+    cache.current!.retain(new Set(blocks.map((b) => b.id)));
+  }, [firstId]);
+
+  const window = sliceRows(perBlock, height, scroll);
+  if (metricsRef) metricsRef.current = { total: window.total, height, top: window.top };
+  const rows = window.below > 0 ? window.rows.slice(0, Math.max(0, height - 1)) : window.rows;
+  return (
+    <Box flexDirection="column" height={height} width={width} overflow="hidden">
+      {rows.map((row, i) => (
+        <LineView key={i} line={row} />
+      ))}
+      {window.below > 0 ? (
+        <Text inverse wrap="truncate-end">
+          {` ↓ ${window.below} more line${window.below === 1 ? '' : 's'} below · End follows the live output `}
+        </Text>
+      ) : null}
+    </Box>
+  );
+});

@@ -1,0 +1,77 @@
+import { useCallback } from 'react';
+import { writeFile } from 'node:fs/promises';
+import { isAbsolute, join } from 'node:path';
+import type { SlashResult } from '../src/agent/state.js';
+import type { SessionSummary } from '../src/sessions/types.js';
+import type { ApprovalDecision } from '../src/policy/types.js';
+import { transcriptMarkdown } from '../components/export-markdown.js';
+import { helpText } from '../components/composer/slash-commands.js';
+import { useEngine } from './engine-context.js';
+
+/** A SlashResult as the view reads it: /sessions may carry the list to browse. */
+export type ViewSlashResult = SlashResult & { readonly sessions?: readonly SessionSummary[] };
+
+/** What the view should do after a command. */
+export type CommandEffect =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'exit' }
+  | { readonly kind: 'flash'; readonly text: string; readonly error?: boolean }
+  | { readonly kind: 'panel'; readonly title: string; readonly text: string }
+  | { readonly kind: 'sessions'; readonly sessions: readonly SessionSummary[] };
+
+function effectOf(command: string, result: ViewSlashResult): CommandEffect {
+  if (result.exit) return { kind: 'exit' };
+  if (result.panel === 'sessions') return { kind: 'sessions', sessions: result.sessions ?? [] };
+  const output = result.output?.replace(/\n+$/, '') ?? '';
+  if (output === '') return { kind: 'none' };
+  if (!output.includes('\n') && output.length <= 160) return { kind: 'flash', text: output };
+  return { kind: 'panel', title: command.split(/\s/)[0]!, text: output };
+}
+
+/** The engine's commands as the view uses them: slash commands, /export, sessions actions. */
+export function useCommands() {
+  const engine = useEngine();
+
+  const exportTranscript = useCallback(
+    async (arg: string): Promise<CommandEffect> => {
+      const state = engine.getSnapshot();
+      const name = arg.trim() === '' ? `lindwyrm-${state.sessionId || 'session'}.md` : arg.trim();
+      const path = isAbsolute(name) ? name : join(state.projectRoot, name);
+      try {
+        await writeFile(path, transcriptMarkdown(state), { encoding: 'utf8', mode: 0o600 });
+        return { kind: 'flash', text: `Transcript written to ${path}` };
+      } catch (error) {
+        return { kind: 'flash', text: `Could not write ${path}: ${(error as Error).message}`, error: true };
+      }
+    },
+    [engine],
+  );
+
+  const runSlash = useCallback(
+    async (text: string): Promise<CommandEffect> => {
+      const name = text.trim().split(/\s+/)[0] ?? '';
+      const arg = text.trim().slice(name.length).trim();
+      if (name === '/exit' || name === '/quit') return { kind: 'exit' };
+      if (name === '/help') return { kind: 'panel', title: '/help', text: helpText() };
+      if (name === '/export') return exportTranscript(arg);
+      try {
+        return effectOf(text.trim(), (await engine.runSlash(text.trim())) as ViewSlashResult);
+      } catch (error) {
+        return { kind: 'flash', text: `${name}: ${(error as Error).message}`, error: true };
+      }
+    },
+    [engine, exportTranscript],
+  );
+
+  const submit = useCallback(
+    (text: string): void => {
+      // The outcome also arrives through the store (turn_end block); errors are shown there.
+      engine.submit(text).catch(() => undefined);
+    },
+    [engine],
+  );
+
+  const interrupt = useCallback(() => engine.interrupt(), [engine]);
+  const answer = useCallback((id: string, decision: ApprovalDecision) => engine.answer(id, decision), [engine]);
+  return { runSlash, submit, interrupt, answer };
+}
