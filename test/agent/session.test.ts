@@ -1,0 +1,109 @@
+import { readdir, symlink, writeFile, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
+import type { LindwyrmEngine } from '../../src/agent/engine.js';
+import { makeSandbox, noteTool, readRequest, startEngine, type Sandbox } from './support/harness.js';
+
+let fake: FakeProvider | undefined;
+let sandbox: Sandbox | undefined;
+let engines: LindwyrmEngine[] = [];
+
+afterEach(async () => {
+  for (const e of engines) await e.dispose();
+  engines = [];
+  await fake?.close();
+  await sandbox?.cleanup();
+});
+
+async function open(replies: Parameters<typeof startFakeProvider>[0]['replies'], cli = {}, toml = '') {
+  fake = await startFakeProvider({ format: 'anthropic', replies });
+  sandbox = await makeSandbox('anthropic', fake.baseUrl, toml);
+  return { sandbox, fake };
+}
+
+async function engineFor(cli = {}): Promise<LindwyrmEngine> {
+  const e = await startEngine(sandbox!, [noteTool], cli);
+  engines.push(e);
+  return e;
+}
+
+describe('session assembly', () => {
+  it('puts project instructions in the system prompt as reference material, and skips a link out', async () => {
+    await open([{ text: 'ok' }]);
+    await writeFile(join(sandbox!.project, 'AGENTS.md'), 'Run the tests with: make check\n');
+    await writeFile(join(sandbox!.root, 'outside.md'), 'SECRET OUTSIDE\n');
+    await symlink(join(sandbox!.root, 'outside.md'), join(sandbox!.project, 'LINDWYRM.md'));
+    await writeFile(join(sandbox!.root, 'config', 'lindwyrm', 'AGENTS.md'), 'I like short answers.\n');
+    const engine = await engineFor();
+    const notices = engine.store.current().blocks.filter((b) => b.kind === 'notice');
+    expect(notices.map((b) => b.kind === 'notice' && b.text).join('\n')).toMatch(/LINDWYRM\.md points outside the project/);
+    await engine.submit('hi');
+    const system = readRequest('anthropic', fake!.requests[0]!).system;
+    expect(system).toContain('Run the tests with: make check');
+    expect(system).toContain('I like short answers.');
+    expect(system).not.toContain('SECRET OUTSIDE');
+    expect(system).toContain(engine.runtime.marker);
+  });
+
+  it('--no-save leaves nothing on disk', async () => {
+    await open([{ toolCalls: [{ name: 'note', input: { text: 'x' } }] }, { text: 'done' }]);
+    const engine = await engineFor({ save: false });
+    await engine.submit('go');
+    await engine.dispose();
+    engines = [];
+    const data = await readdir(join(sandbox!.root, 'data')).catch(() => []);
+    const files = data.length ? await readdir(join(sandbox!.root, 'data'), { recursive: true }) : [];
+    expect(files.filter((f) => !String(f).endsWith('offload'))).toEqual([]);
+  });
+
+  it('--continue with no saved session starts a new one and says so', async () => {
+    await open([{ text: 'ok' }]);
+    const engine = await engineFor({ continueLast: true });
+    const text = engine.store.current().blocks.map((b) => (b.kind === 'notice' ? b.text : '')).join('');
+    expect(text).toMatch(/No saved session/);
+  });
+});
+
+describe('slash commands', () => {
+  it('change settings in the store, and /perm adds a rule to the policy in force', async () => {
+    await open([]);
+    const engine = await engineFor();
+    expect((await engine.runSlash('/help')).output).toMatch(/\/compact \[instructions\]/);
+    await engine.runSlash('/thinking on');
+    expect(engine.store.current().thinking).toBe(true);
+    await engine.runSlash('/think high');
+    expect(engine.store.current().thinkingEffort).toBe('high');
+    expect((await engine.runSlash('/think loud')).output).toMatch(/Usage/);
+    const markdown = engine.store.current().markdown;
+    await engine.runSlash('/markdown');
+    expect(engine.store.current().markdown).toBe(!markdown);
+    await mkdir(join(sandbox!.project, 'gen'));
+    const perm = await engine.runSlash('/perm gen write=allow delete=confirm');
+    expect(perm.output).toMatch(/gen write=allow/);
+    const rule = engine.runtime.config.policy.rules.at(-1)!;
+    expect(rule).toMatchObject({ path: join(engine.runtime.config.projectRoot, 'gen'), write: 'allow', delete: 'confirm' });
+    expect((await engine.runSlash('/policy')).output).toMatch(/rule .*gen: write=allow delete=confirm/);
+    expect((await engine.runSlash('/perm gen write=maybe')).output).toMatch(/Not a rule/);
+    expect((await engine.runSlash('/exit')).exit).toBe(true);
+    expect((await engine.runSlash('/nope')).output).toMatch(/Unknown command/);
+  });
+
+  it('/context shows the meter; /sessions lists saved sessions; /clear starts a new one', async () => {
+    await open([{ text: 'first answer', usage: { input: 50, output: 5 } }]);
+    const engine = await engineFor();
+    await engine.submit('the first prompt');
+    expect((await engine.runSlash('/context')).output).toMatch(/to compaction/);
+    const listed = await engine.runSlash('/sessions');
+    expect(listed.panel).toBe('sessions');
+    expect(listed.sessions?.map((s) => s.id)).toEqual([engine.runtime.session.id]);
+    const oldId = engine.runtime.session.id;
+    await engine.runSlash('/clear');
+    expect(engine.runtime.session.id).not.toBe(oldId);
+    expect(engine.runtime.session.history).toEqual([]);
+    expect(engine.store.current().blocks).toEqual([]);
+    const back = await engine.runSlash(`/sessions resume ${oldId.slice(0, 6)}`);
+    expect(back.output).toMatch(/Resumed/);
+    expect(engine.runtime.session.history).toHaveLength(2);
+  });
+});
