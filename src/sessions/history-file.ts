@@ -3,10 +3,11 @@
  * names how many bytes of it are committed, so bytes past that point (an append cut short by a
  * kill) are ignored on read and cut off before the next append.
  */
-import { open, readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import type { Message } from '../providers/types.js';
 import { FILE_MODE, writeDurably } from './atomic-write.js';
 import { SessionFileError } from './errors.js';
+import { readPrivateFileSync } from './permissions.js';
 
 /** Appends lines after the committed prefix; returns the new committed length in bytes. */
 export async function appendHistory(path: string, committedBytes: number, lines: readonly string[]): Promise<number> {
@@ -42,16 +43,13 @@ export async function writeHistory(path: string, lines: readonly string[]): Prom
 export interface ReadHistory {
   readonly messages: Message[];
   readonly lines: string[];
+  /** Set when the file was looser than 0600 and was tightened. */
+  readonly repaired?: string;
 }
 
 /** Reads the committed prefix and checks every line is a message. */
 export async function readHistory(path: string, bytes: number, count: number): Promise<ReadHistory> {
-  let buffer: Buffer;
-  try {
-    buffer = await readFile(path);
-  } catch (error) {
-    throw new SessionFileError(path, `cannot read the history: ${(error as Error).message}`);
-  }
+  const { data: buffer, repaired } = readPrivateFileSync(path);
   if (buffer.length < bytes) {
     throw new SessionFileError(path, `history is shorter than its index says (${buffer.length} of ${bytes} bytes)`);
   }
@@ -67,7 +65,7 @@ export async function readHistory(path: string, bytes: number, count: number): P
   for (let i = 0; i < lines.length; i++) {
     messages[i] = parseMessage(path, lines[i]!, i + 1);
   }
-  return { messages, lines };
+  return { messages, lines, repaired };
 }
 
 function parseMessage(path: string, line: string, lineNo: number): Message {

@@ -2,10 +2,10 @@
  * The index file of a session: everything in the record except the messages, plus where the
  * committed history ends. Small, so listing a thousand sessions never parses a history.
  */
-import { readFile } from 'node:fs/promises';
 import type { Usage } from '../providers/types.js';
 import { SessionFileError } from './errors.js';
 import { historyName, parseHistoryName } from './layout.js';
+import { readPrivateFileSync } from './permissions.js';
 import { SESSION_FORMAT_VERSION, type SessionRecord, type SessionSummary } from './types.js';
 
 const FORMAT_TAG = 'lindwyrm-session';
@@ -34,13 +34,7 @@ export function buildMeta(projectRoot: string, record: SessionRecord, history: H
 }
 
 export async function readMeta(path: string, id: string, projectRoot: string): Promise<MetaFile> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new SessionFileError(path, `cannot read: ${(error as Error).message}`);
-  }
-  return decodeMeta(path, text, id, projectRoot);
+  return decodeMeta(path, readPrivateFileSync(path).data.toString('utf8'), id, projectRoot);
 }
 
 export function decodeMeta(path: string, text: string, id: string, projectRoot: string): MetaFile {

@@ -2,7 +2,9 @@
  * Sessions hold whatever the agent read (source code, sometimes more): folders are 0700 and files
  * 0600. Anything looser, say after a copy with the wrong umask, is tightened at start.
  */
+import { closeSync, fchmodSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { chmod, lstat, mkdir, readdir } from 'node:fs/promises';
+import { SessionFileError } from './errors.js';
 import { join } from 'node:path';
 
 const DIR_MODE = 0o700;
@@ -15,10 +17,10 @@ export async function ensurePrivateDir(path: string): Promise<void> {
 }
 
 /**
- * Tightens each existing folder to 0700 and the files directly inside the last one to 0600;
- * returns a notice per repair. Missing folders are skipped; failures become notices, never throws.
+ * Tightens each existing folder to 0700 and, with `files`, the files directly inside the last one
+ * to 0600; returns a notice per repair. Missing folders are skipped; failures become notices.
  */
-export async function repairTree(dirs: readonly string[]): Promise<string[]> {
+export async function repairTree(dirs: readonly string[], files: boolean): Promise<string[]> {
   const notices: string[] = [];
   for (const dir of dirs) {
     try {
@@ -33,7 +35,7 @@ export async function repairTree(dirs: readonly string[]): Promise<string[]> {
     }
   }
   const last = dirs[dirs.length - 1];
-  if (last !== undefined) notices.push(...(await repairFileModes(last).catch(() => [])));
+  if (files && last !== undefined) notices.push(...(await repairFileModes(last).catch(() => [])));
   return notices;
 }
 
@@ -61,4 +63,27 @@ export async function repairFileModes(dir: string): Promise<string[]> {
 
 function octal(mode: number): string {
   return '0' + (mode & 0o777).toString(8).padStart(3, '0');
+}
+
+/**
+ * Reads a file synchronously, tightening it to 0600 through the open descriptor when it is looser.
+ * Synchronous on purpose: for a thousand index files libuv's thread pool costs several times the
+ * syscalls themselves (see scripts/bench-sessions.ts).
+ */
+export function readPrivateFileSync(path: string): { data: Buffer; repaired?: string } {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    const mode = fstatSync(fd).mode & 0o777;
+    let repaired: string | undefined;
+    if ((mode & ~FILE_MODE) !== 0) {
+      fchmodSync(fd, FILE_MODE);
+      repaired = `tightened ${path} from ${octal(mode)} to 0600`;
+    }
+    return { data: readFileSync(fd), repaired };
+  } catch (error) {
+    throw new SessionFileError(path, `cannot read: ${(error as Error).message}`);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { SessionFileError } from './errors.js';
 import { readHistory } from './history-file.js';
 import { historyName, idFromMetaName, metaName } from './layout.js';
-import { readMeta, type MetaFile } from './meta-file.js';
+import { decodeMeta, readMeta, type MetaFile } from './meta-file.js';
+import { readPrivateFileSync } from './permissions.js';
 import type { SessionRecord } from './types.js';
 import type { Committed } from './session-writer.js';
 
@@ -14,6 +15,8 @@ export interface ProjectScan {
   readonly metas: readonly MetaFile[];
   /** Index files that could not be used, by id, with what is wrong. */
   readonly bad: ReadonlyMap<string, string>;
+  /** Index files found looser than 0600 and tightened. */
+  readonly repaired: readonly string[];
 }
 
 export async function listNames(projectDir: string): Promise<string[]> {
@@ -25,31 +28,45 @@ export async function listNames(projectDir: string): Promise<string[]> {
   }
 }
 
+/** Reads every index file, in synchronous batches with a yield between them so a UI stays live. */
 export async function scanProject(projectDir: string, projectRoot: string): Promise<ProjectScan> {
   const names = await listNames(projectDir);
-  const ids = names.map(idFromMetaName).filter((id): id is string => id !== undefined);
   const metas: MetaFile[] = [];
   const bad = new Map<string, string>();
-  const results = await Promise.allSettled(ids.map((id) => readMeta(join(projectDir, metaName(id)), id, projectRoot)));
-  results.forEach((result, i) => {
-    if (result.status === 'fulfilled') metas.push(result.value);
-    else bad.set(ids[i]!, describeError(result.reason, join(projectDir, metaName(ids[i]!))));
-  });
-  return { names, metas, bad };
+  const repaired: string[] = [];
+  let sinceYield = 0;
+  for (const name of names) {
+    const id = idFromMetaName(name);
+    if (id === undefined) continue;
+    const path = join(projectDir, name);
+    try {
+      const file = readPrivateFileSync(path);
+      if (file.repaired) repaired.push(file.repaired);
+      metas.push(decodeMeta(path, file.data.toString('utf8'), id, projectRoot));
+    } catch (error) {
+      bad.set(id, describeError(error, path));
+    }
+    if (++sinceYield === 100) {
+      sinceYield = 0;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+  return { names, metas, bad, repaired };
 }
 
 export interface LoadedSession {
   readonly record: SessionRecord;
   readonly committed: Committed;
+  readonly repaired?: string;
 }
 
 export async function readSession(projectDir: string, projectRoot: string, id: string): Promise<LoadedSession> {
   const meta = await readMeta(join(projectDir, metaName(id)), id, projectRoot);
   const { gen, bytes, count } = meta.history;
-  const { messages, lines } = await readHistory(join(projectDir, historyName(id, gen)), bytes, count);
+  const { messages, lines, repaired } = await readHistory(join(projectDir, historyName(id, gen)), bytes, count);
   // Assigning to the existing key keeps the record's key order, so it re-serializes byte for byte.
   const record = { ...meta.record, messages } as SessionRecord;
-  return { record, committed: { gen, bytes, messages, lines } };
+  return { record, committed: { gen, bytes, messages, lines }, repaired };
 }
 
 export function describeError(error: unknown, path: string): string {

@@ -21,6 +21,7 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
   const projectDir = projectDirFor(opts.dir, projectRoot);
   const matcher = secretMatcher(opts.secrets ?? []);
   const notice = (line: string): void => opts.onNotice?.(line);
+  const report = (lines: readonly string[]): void => lines.forEach((line) => notice(`sessions: ${line}`));
   const committed = new Map<string, Committed>();
   const held = new Set<string>();
   const path = (name: string): string => join(projectDir, name);
@@ -44,7 +45,8 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
         throw error;
       });
     }
-    repaired ??= repairTree([opts.dir, projectDir]).then((lines) => lines.forEach((l) => notice(`sessions: ${l}`)));
+    // Folders here; index files as list() reads them; every file in sweep(), which runs at start.
+    repaired ??= repairTree([opts.dir, projectDir], false).then(report);
     await repaired;
   };
 
@@ -66,6 +68,7 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
     try {
       await prepare(false);
       const scan = await scanProject(projectDir, projectRoot);
+      report(scan.repaired);
       const sessions = scan.metas.map(summaryOf).sort(byActivity);
       return { sessions, problems: [...scan.bad.values()].sort() };
     } catch (error) {
@@ -90,6 +93,7 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
     await prepare(false);
     const id = await resolveId(idOrPrefix);
     const loaded = await readSession(projectDir, projectRoot, id);
+    if (loaded.repaired) report([loaded.repaired]);
     committed.set(id, loaded.committed);
     return loaded.record;
   };
@@ -151,6 +155,7 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
   const sweep = (retentionDays: number, keepId?: string): Promise<SweepResult> =>
     serial(async () => {
       await prepare(false);
+      report(await repairTree([projectDir], true));
       return sweepProject({ projectDir, projectRoot, retentionDays, keepId, held, removeFiles, notice });
     });
 

@@ -28,16 +28,33 @@ describe('permissions', () => {
 
     const notices: string[] = [];
     const store = createSessionStore({ dir: t.sessionsDir, projectRoot: t.project, onNotice: (l) => notices.push(l) });
+    // Listing checks the folders and the index files it reads...
     expect((await store.list()).sessions).toHaveLength(1);
     expect(await mode(t.sessionsDir)).toBe(0o700);
     expect(await mode(folder)).toBe(0o700);
     expect(await mode(join(folder, 'perm01.meta.json'))).toBe(0o600);
+    expect(notices).toHaveLength(3);
+    // ...and the sweep at start checks every file.
+    await store.sweep(30);
     expect(await mode(join(folder, 'perm01.1.jsonl'))).toBe(0o600);
     expect(notices).toHaveLength(4);
     expect(notices.join('\n')).toContain('perm01.1.jsonl from 0666 to 0600');
-    // Checked once per store: nothing more to say.
+    // Repaired once: nothing more to say.
     await store.list();
+    await store.sweep(30);
     expect(notices).toHaveLength(4);
+  });
+
+  it('tightens a loose history when a session is resumed', async () => {
+    const first = createSessionStore({ dir: t.sessionsDir, projectRoot: t.project });
+    await first.save(makeRecord('perm03', t.project, [userText('x')]));
+    await first.close();
+    const folder = join(t.sessionsDir, (await readdir(t.sessionsDir))[0]!);
+    await chmod(join(folder, 'perm03.1.jsonl'), 0o644);
+    const notices: string[] = [];
+    await createSessionStore({ dir: t.sessionsDir, projectRoot: t.project, onNotice: (l) => notices.push(l) }).load('perm03');
+    expect(await mode(join(folder, 'perm03.1.jsonl'))).toBe(0o600);
+    expect(notices).toEqual([`sessions: tightened ${join(folder, 'perm03.1.jsonl')} from 0644 to 0600`]);
   });
 
   it('creates missing parents private and keeps new files 0600 under a loose umask', async () => {

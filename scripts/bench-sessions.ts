@@ -1,0 +1,124 @@
+/**
+ * Session store figures: list 1,000 sessions; save and resume one holding ~1M tokens of history.
+ * Targets: list < 300 ms; resume < 1 s and < 300 MB peak RSS.
+ *   node --import tsx scripts/bench-sessions.ts
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { writeFileAtomic } from '../src/sessions/atomic-write.js';
+import { createSessionStore } from '../src/sessions/session-store.js';
+import { bigHistory, makeRecord, richTurn, userText } from '../test/sessions/support/records.js';
+import type { Message } from '../src/providers/types.js';
+
+const SESSIONS = 1000;
+const HISTORY_BYTES = 4_500_000; // ~1M tokens at ~4.5 characters per token
+
+const ms = (start: bigint): number => Number(process.hrtime.bigint() - start) / 1e6;
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const fmt = (x: number): string => x.toFixed(1).padStart(8);
+
+async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
+  const start = process.hrtime.bigint();
+  const value = await fn();
+  return [value, ms(start)];
+}
+
+/** Runs in a fresh process, so the figures include a cold module and a cold store, as in real use. */
+async function child(mode: string, dir: string, root: string, id: string): Promise<void> {
+  const before = process.memoryUsage().rss;
+  const cpu = process.cpuUsage();
+  const store = createSessionStore({ dir, projectRoot: root });
+  const [count, took] = await timed(async () => {
+    if (mode === '--list-child') return (await store.list()).sessions.length;
+    await store.lock(id);
+    return (await store.load(id)).messages.length;
+  });
+  const used = process.cpuUsage(cpu);
+  const peakMb = process.resourceUsage().maxRSS / 1024;
+  const cpuMs = (used.user + used.system) / 1000;
+  process.stdout.write(JSON.stringify({ took, cpuMs, count, baseMb: before / 1048576, peakMb }) + '\n');
+  await store.close();
+}
+
+interface ChildFigures {
+  took: number;
+  cpuMs: number;
+  count: number;
+  baseMb: number;
+  peakMb: number;
+}
+
+function runChild(mode: string, dir: string, root: string, id = ''): ChildFigures {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), mode, dir, root, id], { encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(result.stderr);
+  return JSON.parse(result.stdout.trim().split('\n').pop()!) as ChildFigures;
+}
+
+async function main(): Promise<void> {
+  const root = await mkdtemp(join(tmpdir(), 'lwyrm-bench-sessions-'));
+  const dir = join(root, 'sessions');
+  const project = root;
+  try {
+    const store = createSessionStore({ dir, projectRoot: project });
+    const small: Message[] = [userText('fix the rounding in prices.py'), ...richTurn(1), userText('now the tests'), ...richTurn(2)];
+    const saveTimes: number[] = [];
+    for (let i = 0; i < SESSIONS; i++) {
+      const id = store.newId();
+      const updatedAt = new Date(Date.UTC(2026, 10, 1) + i * 60_000).toISOString();
+      const [, took] = await timed(() => store.save(makeRecord(id, project, small, { updatedAt, firstPrompt: `task ${i}` })));
+      saveTimes.push(took);
+      await store.unlock(id);
+    }
+    console.log(`new session, first save (small)       ${fmt(median(saveTimes))} ms median`);
+
+    const lists = [0, 1, 2].map(() => runChild('--list-child', dir, project));
+    if (lists.some((l) => l.count !== SESSIONS)) throw new Error('wrong count listed');
+    const listMs = median(lists.map((l) => l.took));
+    console.log(`list ${SESSIONS} sessions (fresh process)    ${fmt(listMs)} ms median of 3, ${median(lists.map((l) => l.cpuMs)).toFixed(1)} ms CPU (target < 300)`);
+
+    const history = bigHistory(HISTORY_BYTES);
+    const id = store.newId();
+    let record = makeRecord(id, project, history);
+    const bytes = Buffer.byteLength(JSON.stringify(history));
+    const [, firstSave] = await timed(() => store.save(record));
+    console.log(`big session: ${history.length} messages, ${(bytes / 1e6).toFixed(1)} MB of JSON`);
+    console.log(`  first save (whole history)          ${fmt(firstSave)} ms`);
+
+    const appendTimes: number[] = [];
+    let messages = history;
+    for (let turn = 0; turn < 20; turn++) {
+      messages = [...messages, userText(`follow-up ${turn}`), ...richTurn(turn)];
+      record = { ...record, messages, turns: record.turns + 1 };
+      appendTimes.push((await timed(() => store.save(record)))[1]);
+    }
+    console.log(`  save after a turn (append)          ${fmt(median(appendTimes))} ms median of 20`);
+
+    const compacted = [userText('[Summary] ...'), ...messages.slice(1000)];
+    const [, rewrite] = await timed(() => store.save({ ...record, messages: compacted }));
+    console.log(`  save after a summary (rewrite)      ${fmt(rewrite)} ms`);
+    record = { ...record, messages: messages };
+    const wholeJson: number[] = [];
+    for (let run = 0; run < 5; run++) {
+      wholeJson.push((await timed(() => writeFileAtomic(join(root, 'whole.json'), JSON.stringify(record))))[1]);
+    }
+    console.log(`  (alternative: whole-file JSON save  ${fmt(median(wholeJson))} ms median, every turn)`);
+    await store.save(record);
+    await store.close();
+
+    const r = runChild('--resume-child', dir, project, id);
+    console.log(`resume (fresh process, lock + load)   ${fmt(r.took)} ms, ${r.cpuMs.toFixed(1)} ms CPU (target < 1000), ${r.count} messages`);
+    console.log(`  peak RSS                            ${fmt(r.peakMb)} MB (target < 300; ${r.baseMb.toFixed(0)} MB before loading)`);
+    console.log(`(load average while measuring: ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${availableParallelism()} cores)`);
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[2]?.endsWith('-child')) {
+  await child(process.argv[2], process.argv[3]!, process.argv[4]!, process.argv[5] ?? '');
+} else {
+  await main();
+}
