@@ -109,7 +109,7 @@ describe.each(['anthropic', 'openai'] as const)('%s: retries and failures', (for
   it('reports a stall mid-stream as a timeout, with the partial answer, instead of waiting forever', async () => {
     const f = await start(format, [{ thinking: 'deep thought', text: 'half an ans', fault: { kind: 'stall', afterEvents: 7 } }, OK]);
     const t0 = performance.now();
-    const { events, error } = await collectFailure(fakeClient(fakePreset(f, format), { idleTimeoutMs: 300 }).stream(simpleRequest()));
+    const { events, error } = await collectFailure(fakeClient(fakePreset(f, format), { idleTimeoutMs: 500, maxRetries: 0 }).stream(simpleRequest()));
     expect(error.kind).toBe('timeout');
     expect(performance.now() - t0).toBeLessThan(3000);
     expect(events.some((e) => e.type === 'thinking_delta')).toBe(true);
@@ -164,12 +164,28 @@ describe.each(['anthropic', 'openai'] as const)('%s: retries and failures', (for
     expect((error as { partial?: { content: unknown[] } }).partial?.content).toHaveLength(1);
   });
 
+  it('a server that never answers times out and is retried; abort cuts a backoff short', async () => {
+    const f = await start(format, [{ text: 'late', delayMs: 1500 }, { text: 'late', delayMs: 1500 }]);
+    const { error } = await collectFailure(fakeClient(fakePreset(f, format), { idleTimeoutMs: 150, maxRetries: 1 }).stream(simpleRequest()));
+    expect(error.kind).toBe('timeout');
+    expect(f.requests).toHaveLength(2);
+
+    const g = await start(format, [{ fault: { kind: 'status', status: 503, headers: { 'retry-after': '30' } } }, OK]);
+    const controller = new AbortController();
+    const t0 = performance.now();
+    setTimeout(() => controller.abort(), 100);
+    const { error: aborted } = await collectFailure(fakeClient(fakePreset(g, format)).stream(simpleRequest({ signal: controller.signal })));
+    expect(aborted.kind).toBe('aborted');
+    expect(performance.now() - t0).toBeLessThan(5000);
+    expect(g.requests).toHaveLength(1);
+  });
+
   it('a slow consumer is not mistaken for a silent server', async () => {
     const f = await start(format, [{ text: 'slow reader' }]);
     const events = [];
-    for await (const ev of fakeClient(fakePreset(f, format), { idleTimeoutMs: 100 }).stream(simpleRequest())) {
+    for await (const ev of fakeClient(fakePreset(f, format), { idleTimeoutMs: 400, maxRetries: 0 }).stream(simpleRequest())) {
       events.push(ev);
-      if (events.length === 3) await new Promise((r) => setTimeout(r, 250));
+      if (events.length === 3) await new Promise((r) => setTimeout(r, 1000));
     }
     expect(lastStop(events).reason).toBe('end_turn');
   });
