@@ -31,11 +31,12 @@ export const ApprovalModal = memo(function ApprovalModal({
   const inner = width - 2;
   const { head, body } = useMemo(() => approvalContent(request, inner), [request, inner]);
   const bodyRows = Math.max(1, height - 3 - head.length);
-  const maxScroll = Math.max(0, body.length - bodyRows);
+  const maxScroll = Math.max(0, body.length - bodyRows + 1);
   if (maxRef) maxRef.current = maxScroll;
   const top = Math.min(Math.max(0, scroll), maxScroll);
-  const visible = body.slice(top, top + bodyRows);
-  const more = body.length - (top + visible.length);
+  // When more follows, the last row says so instead of showing a line.
+  const more = body.length - (top + bodyRows);
+  const visible = more > 0 ? body.slice(top, top + bodyRows - 1) : body.slice(top, top + bodyRows);
   return (
     <Box flexDirection="column" height={height} width={width} borderStyle="round" borderColor="yellow" overflow="hidden">
       {head.slice(0, Math.max(1, height - 3)).map((row, i) => (
@@ -45,11 +46,14 @@ export const ApprovalModal = memo(function ApprovalModal({
         {visible.map((row, i) => (
           <LineView key={`b${top + i}`} line={row} />
         ))}
+        {more > 0 ? (
+          <Text inverse wrap="truncate-end">{` ↓ ${more + 1} more lines · ↑↓ PgUp/PgDn scroll `}</Text>
+        ) : null}
       </Box>
       <Text wrap="truncate-end">
         <Text bold color="green">[y]</Text>es  <Text bold color="red">[n]</Text>o  <Text bold color="cyan">[a]</Text>
         {alwaysLabel(request).slice(1)}  <Text bold color="yellow">[q]</Text>uit turn
-        <Text dimColor>{maxScroll > 0 ? `  ↑↓ PgUp/PgDn scroll (${top > 0 ? `${top} above, ` : ''}${more} below)` : ''}</Text>
+        <Text dimColor>{top > 0 ? `  (${top} lines above)` : ''}</Text>
       </Text>
     </Box>
   );
