@@ -1,0 +1,73 @@
+/**
+ * The write path shared by write_file and edit_file: a unified diff in the approval, check-then-use
+ * right before writing, parent folders inside the project, and an atomic write.
+ */
+import { createPatch } from 'diff';
+import { mkdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { atomicWrite } from './atomic-write.js';
+import { displayPath, gatePath, recheckPath, type PathAccess } from './path-access.js';
+import { failure, success } from './results.js';
+import type { ToolContext, ToolResult } from './types.js';
+
+export interface PlannedChange {
+  readonly tool: 'write_file' | 'edit_file';
+  readonly typed: string;
+  readonly access: PathAccess;
+  /** Current contents, or undefined for a new file. */
+  readonly before: string | undefined;
+  readonly after: string;
+  /** Shown instead of a diff when the old contents cannot be diffed (binary, huge). */
+  readonly replacing?: string;
+}
+
+export function unifiedDiff(name: string, before: string, after: string): { text: string; added: number; removed: number } {
+  // CRLF is shown as plain lines: an escaped \r on every line would bury the change.
+  const a = before.replace(/\r\n/g, '\n');
+  const b = after.replace(/\r\n/g, '\n');
+  const text = createPatch(name, a, b, undefined, undefined, { context: 3 });
+  let added = 0;
+  let removed = 0;
+  for (const line of text.split('\n')) {
+    if (line.startsWith('+++') || line.startsWith('---')) continue;
+    if (line.startsWith('+')) added++;
+    else if (line.startsWith('-')) removed++;
+  }
+  return { text, added, removed };
+}
+
+function countLines(text: string): number {
+  if (text === '') return 0;
+  return text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+}
+
+export async function applyChange(ctx: ToolContext, change: PlannedChange): Promise<ToolResult> {
+  const { access, typed, tool } = change;
+  const shown = displayPath(access.resolved);
+  const diff = unifiedDiff(shown, change.before ?? '', change.after);
+  const isNew = change.before === undefined && change.replacing === undefined;
+  const verb = isNew ? 'create' : tool === 'edit_file' ? 'edit' : 'overwrite';
+  const counts = isNew ? `+${diff.added}` : `+${diff.added} -${diff.removed}`;
+  const shownDiff = change.replacing !== undefined ? `${change.replacing}\n${diff.text}` : diff.text;
+  const gate = await gatePath(ctx, tool, 'write', access, `${verb} ${shown} (${counts})`, shownDiff);
+  if (!gate.ok) return gate.result;
+
+  const refusal = await recheckPath(ctx, typed, access.resolved);
+  if (refusal !== undefined) return failure(`${tool}: ${refusal}`, `refused: ${shown} changed`);
+  const target = access.resolved.realPath;
+  if (change.before !== undefined) {
+    const now = await readFile(target, 'utf8').catch(() => undefined);
+    if (now !== change.before) {
+      return failure(`${tool}: ${shown} changed on disk while the change was waiting; nothing was written. Read it again and redo the change.`);
+    }
+  }
+  const parent = path.dirname(target);
+  if (access.resolved.inside) {
+    await mkdir(parent, { recursive: true });
+  }
+  await atomicWrite(target, change.after);
+  ctx.onFileChanged?.(target);
+  if (isNew) return success(`Created ${shown} (${countLines(change.after)} lines).`, `Created ${shown}`);
+  const what = tool === 'edit_file' ? 'Edited' : 'Wrote';
+  return success(`${what} ${shown} (+${diff.added} -${diff.removed}).`, `${what} ${shown}`);
+}

@@ -1,0 +1,114 @@
+/** bash: runs a command in the project root under the bash policy, streaming its output live. */
+import { authorize } from '../policy/gate.js';
+import { decideBashWithFloor } from '../policy/bash-policy.js';
+import { escapeForDisplay } from '../policy/escape.js';
+import { neutralGitEnv } from '../policy/git-env.js';
+import type { Config } from '../config/types.js';
+import { asObject, optionalInteger, requireString } from './args.js';
+import { findOnPath } from './find-on-path.js';
+import { OutputCapture } from './output-capture.js';
+import { runInGroup } from './process-group.js';
+import { guarded } from './results.js';
+import type { ToolDefinition } from './types.js';
+
+/** The environment for a command: the user's, minus every variable that may hold a provider key. */
+export function commandEnv(config: Config): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  const secret = new Set<string>(config.secretEnvNames);
+  for (const preset of config.presets) for (const name of preset.apiKeyEnv) secret.add(name);
+  for (const name of secret) delete env[name];
+  return env;
+}
+
+async function shellPath(): Promise<string> {
+  return (await findOnPath('bash')) ?? '/bin/sh';
+}
+
+/** Splits a stream into whole lines for the live view; the partial tail waits for the rest. */
+function lineSplitter(emit: (lines: string) => void) {
+  let pending = '';
+  return {
+    push(text: string) {
+      const all = pending + text;
+      const cut = all.lastIndexOf('\n');
+      if (cut === -1) {
+        pending = all;
+        return;
+      }
+      pending = all.slice(cut + 1);
+      emit(all.slice(0, cut + 1));
+    },
+    flush() {
+      if (pending !== '') emit(pending + '\n');
+      pending = '';
+    },
+  };
+}
+
+export const bashTool: ToolDefinition = {
+  name: 'bash',
+  description:
+    'Run a shell command (bash) in the project root. stdin is closed. Output is stdout and stderr interleaved, with the exit code. Default timeout 120000 ms; the whole process tree is killed when it runs out.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      command: { type: 'string', description: 'The command line to run.' },
+      timeout_ms: { type: 'integer', minimum: 1, description: 'Time limit in milliseconds (default from config, 120000).' },
+    },
+    required: ['command'],
+    additionalProperties: false,
+  },
+  kind: 'bash',
+  bulk: true,
+  run(input, ctx) {
+    return guarded('bash', () => 'command', async () => {
+      const args = asObject(input);
+      const command = requireString(args, 'command', { nonEmpty: true });
+      const timeoutMs = optionalInteger(args, 'timeout_ms', 1) ?? ctx.config.bashTimeoutMs;
+      const decision = decideBashWithFloor(command, ctx.config.policy, ctx.config.policyFloor);
+      const firstLine = command.split('\n', 1)[0] ?? command;
+      const gate = await authorize(ctx, {
+        kind: 'bash',
+        tool: 'bash',
+        decision,
+        command,
+        summary: `run ${firstLine.length > 80 ? `${firstLine.slice(0, 77)}...` : firstLine}`,
+      });
+      if (!gate.ok) return gate.result;
+
+      const env = commandEnv(ctx.config);
+      if (decision.allowlisted !== undefined && /^\s*(\S*\/)?git(\s|$)/.test(command)) {
+        Object.assign(env, await neutralGitEnv(ctx.projectRoot));
+      }
+      const capture = new OutputCapture(ctx.config.maxToolOutputChars);
+      const live = lineSplitter((lines) => ctx.onOutput?.(escapeForDisplay(lines)));
+      const outcome = await runInGroup({
+        shell: await shellPath(),
+        command,
+        cwd: ctx.projectRoot,
+        env,
+        timeoutMs,
+        signal: ctx.signal,
+        onData: (text) => {
+          capture.push(text);
+          live.push(text);
+        },
+      });
+      live.flush();
+      const output = capture.text();
+      let status: string;
+      if (outcome.interrupted) status = '[interrupted: the command and its child processes were stopped]';
+      else if (outcome.timedOut) status = `[timed out after ${timeoutMs} ms: the command and its child processes were killed]`;
+      else if (outcome.exitCode !== null) status = `[exit code ${outcome.exitCode}]`;
+      else status = `[killed by ${outcome.exitSignal ?? 'a signal'}]`;
+      const body = output === '' ? '(no output)' : output.endsWith('\n') ? output.slice(0, -1) : output;
+      const ok = !outcome.interrupted && !outcome.timedOut && outcome.exitCode === 0;
+      const summary = outcome.interrupted
+        ? 'interrupted'
+        : outcome.timedOut
+          ? `timed out after ${Math.round(timeoutMs / 1000)} s`
+          : `exit ${outcome.exitCode ?? outcome.exitSignal}, ${capture.lines} lines`;
+      return { ok, content: `${body}\n${status}`, summary, interrupted: outcome.interrupted || undefined };
+    });
+  },
+};

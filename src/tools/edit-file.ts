@@ -1,0 +1,90 @@
+/**
+ * edit_file: replace one exact occurrence of old_string (or every one with replace_all), keeping
+ * the file's line endings and its trailing newline as they were.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { applyChange } from './apply-change.js';
+import { asObject, optionalBoolean, requireString } from './args.js';
+import { findAll, lineOf, nearestLines } from './edit-match.js';
+import { accessPath, displayPath } from './path-access.js';
+import { failure, guarded } from './results.js';
+import { decodeText, detectEol, formatBytes, looksBinary } from './text-file.js';
+import type { ToolDefinition } from './types.js';
+
+function keepTrailingNewline(before: string, after: string, eol: string): string {
+  if (after === '') return after;
+  const had = before.endsWith('\n');
+  const has = after.endsWith('\n');
+  if (had && !has) return after + eol;
+  if (!had && has) return after.endsWith('\r\n') ? after.slice(0, -2) : after.slice(0, -1);
+  return after;
+}
+
+export const editFileTool: ToolDefinition = {
+  name: 'edit_file',
+  description:
+    'Replace an exact piece of text in a file. old_string must match exactly once (copy it from read_file output, without the line numbers), unless replace_all is true. Include enough surrounding lines to make it unique.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      path: { type: 'string', description: 'File path, relative to the project root or absolute.' },
+      old_string: { type: 'string', description: 'The exact text to replace.' },
+      new_string: { type: 'string', description: 'The text to put in its place.' },
+      replace_all: { type: 'boolean', description: 'Replace every occurrence instead of requiring exactly one.' },
+    },
+    required: ['path', 'old_string', 'new_string'],
+    additionalProperties: false,
+  },
+  kind: 'write',
+  bulk: false,
+  run(input, ctx) {
+    let typed = '';
+    return guarded('edit_file', () => typed, async () => {
+      const args = asObject(input);
+      typed = requireString(args, 'path', { nonEmpty: true });
+      let oldString = requireString(args, 'old_string');
+      let newString = requireString(args, 'new_string');
+      const replaceAll = optionalBoolean(args, 'replace_all') ?? false;
+      if (oldString === '') return failure('edit_file: old_string is empty. To create a file or replace all of it, use write_file.');
+      if (oldString === newString) return failure('edit_file: old_string and new_string are identical; there is nothing to change.');
+      const access = await accessPath(ctx, 'write', typed);
+      const shown = displayPath(access.resolved);
+      if (!access.resolved.exists) return failure(`edit_file: ${shown} does not exist. Use write_file to create it.`);
+      if (access.resolved.isDirectory) return failure(`edit_file: ${shown} is a directory.`);
+      const size = (await stat(access.resolved.realPath)).size;
+      if (size > ctx.config.maxFileSizeBytes) {
+        return failure(`edit_file: ${shown} is ${formatBytes(size)}, over the ${formatBytes(ctx.config.maxFileSizeBytes)} limit (max_file_size_bytes).`);
+      }
+      const bytes = await readFile(access.resolved.realPath);
+      if (looksBinary(bytes)) return failure(`edit_file: ${shown} is a binary file; it cannot be edited as text.`);
+      const before = decodeText(bytes);
+      if (!Buffer.from(before, 'utf8').equals(bytes)) {
+        return failure(`edit_file: ${shown} is not valid UTF-8; editing it as text would change bytes you did not ask to change.`);
+      }
+      const eol = detectEol(before);
+      if (eol === '\r\n') {
+        // The model writes LF; the file keeps CRLF.
+        const toCrlf = (s: string) => s.replace(/\r?\n/g, '\r\n');
+        if (!before.includes(oldString)) oldString = toCrlf(oldString);
+        newString = toCrlf(newString);
+      }
+      const hits = findAll(before, oldString);
+      if (hits.length === 0) {
+        return failure(`edit_file: old_string was not found in ${shown}.\n${nearestLines(before, oldString.replace(/\r\n/g, '\n'))}`, `no match in ${shown}`);
+      }
+      if (hits.length > 1 && !replaceAll) {
+        const lines = hits.map((i) => lineOf(before, i));
+        return failure(
+          `edit_file: old_string matches ${hits.length} times in ${shown}, at lines ${lines.join(', ')}. ` +
+            'Add surrounding lines to make it unique, or set replace_all to change every one.',
+          `${hits.length} matches in ${shown}`,
+        );
+      }
+      const replaced = replaceAll
+        ? before.split(oldString).join(newString)
+        : before.slice(0, hits[0]) + newString + before.slice((hits[0] as number) + oldString.length);
+      const after = keepTrailingNewline(before, replaced, eol);
+      return applyChange(ctx, { tool: 'edit_file', typed, access, before, after });
+    });
+  },
+};

@@ -1,0 +1,53 @@
+/** glob: file names matching a pattern, .gitignore and vendored folders respected. */
+import picomatch from 'picomatch';
+import { asObject, optionalString, requireString } from './args.js';
+import { guarded, success, failure } from './results.js';
+import { cappedNote, isScope, openSearch } from './search-scope.js';
+import type { ToolDefinition } from './types.js';
+import { walkFiles } from './walk-files.js';
+
+export const MAX_GLOB_RESULTS = 500;
+
+export const globTool: ToolDefinition = {
+  name: 'glob',
+  description:
+    'Find files whose path matches a glob pattern (e.g. "**/*.ts", "src/**/test_*.py"), relative to path (default: the project root). Use **/ to look in subfolders. Respects .gitignore; skips .git, node_modules and other vendored folders.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      pattern: { type: 'string', description: 'Glob pattern, matched against paths relative to path.' },
+      path: { type: 'string', description: 'Folder to search in; defaults to the project root.' },
+    },
+    required: ['pattern'],
+    additionalProperties: false,
+  },
+  kind: 'read',
+  bulk: true,
+  run(input, ctx) {
+    let typed = '';
+    return guarded('glob', () => typed, async () => {
+      const args = asObject(input);
+      const pattern = requireString(args, 'pattern', { nonEmpty: true });
+      typed = optionalString(args, 'path') ?? '.';
+      const scope = await openSearch(ctx, 'glob', typed, `glob ${pattern}`);
+      if (!isScope(scope)) return scope;
+      if (!scope.access.resolved.isDirectory) return failure(`glob: ${typed} is not a folder.`);
+      const matches = picomatch(pattern.replace(/^\.\//, ''), { dot: true });
+      const found: string[] = [];
+      await walkFiles({
+        root: scope.access.resolved.root,
+        base: scope.base,
+        excluded: scope.excluded,
+        signal: ctx.signal,
+        onFile: (_abs, rel) => {
+          if (matches(rel)) found.push(rel);
+        },
+      });
+      if (found.length === 0) return success(`No files match ${pattern} in ${scope.prefix || '.'}`, 'no matches');
+      found.sort();
+      const shown = found.slice(0, MAX_GLOB_RESULTS).map((rel) => scope.prefix + rel);
+      const note = cappedNote(shown.length, found.length, 'files', 'narrow the pattern or path');
+      return success(shown.join('\n') + note, `${found.length} files`);
+    });
+  },
+};

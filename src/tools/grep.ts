@@ -1,0 +1,65 @@
+/** grep: a regex over file contents; ripgrep when present, the in-process engine otherwise. */
+import { asObject, optionalBoolean, optionalString, requireString } from './args.js';
+import { grepInProcess, grepWithRipgrep, ripgrepPath, type GrepHit, type GrepQuery } from './grep-engines.js';
+import { failure, guarded, success } from './results.js';
+import { cappedNote, isScope, openSearch } from './search-scope.js';
+import type { ToolDefinition } from './types.js';
+
+export const MAX_GREP_LINES = 250;
+
+export function formatHits(hits: GrepHit[], prefix: string): string[] {
+  const sorted = [...hits].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
+  return sorted.map((h) => `${prefix}${h.file}:${h.line}:${h.text}`);
+}
+
+export const grepTool: ToolDefinition = {
+  name: 'grep',
+  description:
+    'Search file contents with a regular expression. Prints path:line:text for each matching line. path narrows to a folder or file; glob filters file names (e.g. "*.py"). Respects .gitignore; skips binaries, .git, node_modules and other vendored folders.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      pattern: { type: 'string', description: 'Regular expression.' },
+      path: { type: 'string', description: 'Folder or file to search; defaults to the project root.' },
+      glob: { type: 'string', description: 'Only files matching this glob, e.g. "*.ts" or "src/**/*.go".' },
+      ignore_case: { type: 'boolean', description: 'Case-insensitive match.' },
+    },
+    required: ['pattern'],
+    additionalProperties: false,
+  },
+  kind: 'read',
+  bulk: true,
+  run(input, ctx) {
+    let typed = '';
+    return guarded('grep', () => typed, async () => {
+      const args = asObject(input);
+      const pattern = requireString(args, 'pattern', { nonEmpty: true });
+      typed = optionalString(args, 'path') ?? '.';
+      const glob = optionalString(args, 'glob');
+      const ignoreCase = optionalBoolean(args, 'ignore_case') ?? false;
+      const scope = await openSearch(ctx, 'grep', typed, `grep ${pattern}`);
+      if (!isScope(scope)) return scope;
+      const query: GrepQuery = {
+        root: scope.access.resolved.root,
+        base: scope.base,
+        baseIsDir: scope.access.resolved.isDirectory,
+        pattern,
+        glob: glob === '' ? undefined : glob,
+        ignoreCase,
+        excluded: scope.excluded,
+        signal: ctx.signal,
+      };
+      const rg = await ripgrepPath();
+      const outcome = rg !== undefined ? await grepWithRipgrep(rg, query) : await grepInProcess(query);
+      if (outcome.error !== undefined) return failure(`grep: ${outcome.error}`);
+      if (outcome.hits.length === 0) return success(`No matches for ${pattern} in ${scope.prefix || '.'}`, 'no matches');
+      const lines = formatHits(outcome.hits, scope.prefix);
+      const shown = lines.slice(0, MAX_GREP_LINES);
+      const total = outcome.hits.length;
+      let note = cappedNote(shown.length, total, 'matching lines', 'narrow with path or glob, or a more specific pattern');
+      if (outcome.truncated) note += `\n[the search stopped after ${total} matches; there are more]`;
+      const files = new Set(outcome.hits.map((h) => h.file)).size;
+      return success(shown.join('\n') + note, `${total}${outcome.truncated ? '+' : ''} matches in ${files} files`);
+    });
+  },
+};

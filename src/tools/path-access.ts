@@ -1,0 +1,60 @@
+/** Path tools' common steps: resolve, decide, ask, and re-check right before the operation. */
+import path from 'node:path';
+import type { PathKind } from '../config/types.js';
+import { authorize, decideForPath, type GateResult } from '../policy/gate.js';
+import { resolvePath, type ResolvedPath } from '../policy/resolve-path.js';
+import type { Decision } from '../policy/types.js';
+import type { ToolContext } from './types.js';
+
+export interface PathAccess {
+  readonly resolved: ResolvedPath;
+  readonly decision: Decision;
+}
+
+export async function accessPath(
+  ctx: ToolContext,
+  kind: PathKind,
+  input: string,
+  opts: { followFinal?: boolean } = {},
+): Promise<PathAccess> {
+  const resolved = await resolvePath(input, ctx.projectRoot, { followFinal: opts.followFinal });
+  return { resolved, decision: decideForPath(ctx, kind, resolved) };
+}
+
+/** Project-relative when inside, absolute otherwise: what the model and the user should read. */
+export function displayPath(resolved: ResolvedPath): string {
+  if (!resolved.inside) return resolved.realPath;
+  const rel = path.relative(resolved.root, resolved.realPath);
+  return rel === '' ? '.' : rel;
+}
+
+export function gatePath(
+  ctx: ToolContext,
+  tool: string,
+  kind: PathKind,
+  access: PathAccess,
+  summary: string,
+  diff?: string,
+): Promise<GateResult> {
+  return authorize(ctx, { kind, tool, decision: access.decision, path: access.resolved, summary, diff });
+}
+
+/**
+ * Check, then use: resolve again just before writing or deleting. If the path now leads somewhere
+ * else (a link swapped in while the user was reading the prompt), the operation is refused.
+ */
+export async function recheckPath(
+  ctx: ToolContext,
+  input: string,
+  approved: ResolvedPath,
+  opts: { followFinal?: boolean } = {},
+): Promise<string | undefined> {
+  const now = await resolvePath(input, ctx.projectRoot, { followFinal: opts.followFinal });
+  if (now.realPath !== approved.realPath) {
+    return `refused: ${input} now resolves to ${now.realPath}, not ${approved.realPath} as approved (a link changed); nothing was written`;
+  }
+  if (now.multiLinked && !approved.multiLinked) {
+    return `refused: ${input} gained another hard link since it was approved; nothing was written`;
+  }
+  return undefined;
+}

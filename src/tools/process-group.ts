@@ -1,0 +1,120 @@
+/**
+ * Runs a shell command as the leader of its own process group, so that on timeout or interrupt
+ * the whole tree can be killed: SIGTERM to the group, then SIGKILL after a short grace for
+ * anything that ignored it. Processes that leave the group on purpose (setsid) are out of reach.
+ */
+import { spawn } from 'node:child_process';
+
+export interface RunOptions {
+  readonly shell: string;
+  readonly command: string;
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly timeoutMs: number;
+  readonly signal: AbortSignal;
+  /** Interleaved stdout + stderr, in arrival order, as it comes. */
+  readonly onData: (text: string) => void;
+  readonly graceMs?: number;
+}
+
+export interface RunOutcome {
+  readonly exitCode: number | null;
+  readonly exitSignal: NodeJS.Signals | null;
+  readonly timedOut: boolean;
+  readonly interrupted: boolean;
+  readonly pid: number | undefined;
+}
+
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** SIGTERM the group, wait up to `graceMs` for it to empty, then SIGKILL whatever is left. */
+export async function killGroup(pid: number, graceMs: number): Promise<void> {
+  try {
+    process.kill(-pid, 'SIGTERM');
+  } catch {
+    return; // the group is already gone
+  }
+  const deadline = Date.now() + graceMs;
+  while (Date.now() < deadline) {
+    // No event tells us a group emptied; poll briefly.
+    await new Promise((r) => setTimeout(r, 20));
+    if (!groupAlive(pid)) return;
+  }
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // gone between the check and the kill
+  }
+}
+
+export function runInGroup(opts: RunOptions): Promise<RunOutcome> {
+  const grace = opts.graceMs ?? 1000;
+  return new Promise((resolve) => {
+    // The outer shell points stderr at the stdout pipe, then becomes the real shell: one pipe
+    // means one order, so the two streams interleave exactly as they were written.
+    const child = spawn(opts.shell, ['-c', 'exec 2>&1; exec "$0" -c "$1"', opts.shell, opts.command], {
+      cwd: opts.cwd,
+      env: opts.env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const pid = child.pid;
+    let timedOut = false;
+    let interrupted = false;
+    let exitCode: number | null = null;
+    let exitSignal: NodeJS.Signals | null = null;
+    let killing: Promise<void> | undefined;
+    let settled = false;
+
+    const stopGroup = () => {
+      if (pid !== undefined && killing === undefined) killing = killGroup(pid, grace);
+      return killing ?? Promise.resolve();
+    };
+    const finish = () => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      opts.signal.removeEventListener('abort', onAbort);
+      void (killing ?? Promise.resolve()).then(() => resolve({ exitCode, exitSignal, timedOut, interrupted, pid }));
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      void stopGroup().then(() => setTimeout(forceClose, 2000).unref());
+    }, opts.timeoutMs);
+    const onAbort = () => {
+      interrupted = true;
+      void stopGroup().then(() => setTimeout(forceClose, 2000).unref());
+    };
+    // If a process that escaped the group still holds the pipe, stop waiting for it.
+    const forceClose = () => {
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+      finish();
+    };
+    if (opts.signal.aborted) onAbort();
+    else opts.signal.addEventListener('abort', onAbort, { once: true });
+
+    child.stdout?.setEncoding('utf8');
+    child.stderr?.setEncoding('utf8');
+    child.stdout?.on('data', (d: string) => opts.onData(d));
+    child.stderr?.on('data', (d: string) => opts.onData(d));
+    child.on('error', (error) => {
+      opts.onData(`could not start ${opts.shell}: ${error.message}\n`);
+      finish();
+    });
+    child.on('exit', (code, signal) => {
+      exitCode = code;
+      exitSignal = signal;
+      // Background jobs left behind would hold the pipe open and outlive the command: end them.
+      void stopGroup().then(() => setTimeout(forceClose, 2000).unref());
+    });
+    child.on('close', finish);
+  });
+}

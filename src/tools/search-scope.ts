@@ -1,0 +1,53 @@
+/** The common start of glob and grep: where to search, whether that may be read, what to leave out. */
+import path from 'node:path';
+import { expandHome, isWithin } from '../policy/resolve-path.js';
+import type { ToolResult, ToolContext } from './types.js';
+import { accessPath, displayPath, gatePath, type PathAccess } from './path-access.js';
+import { failure } from './results.js';
+
+export interface SearchScope {
+  readonly access: PathAccess;
+  /** Real absolute path searched. */
+  readonly base: string;
+  /** How results are prefixed: '' for the project root, 'src/' below it, absolute outside. */
+  readonly prefix: string;
+  /** Paths below the base that a rule keeps from being read silently. */
+  readonly excluded: readonly string[];
+}
+
+/** Rule paths below `base` whose read level is not allow: searched content must not leak them. */
+export function policyExclusions(ctx: ToolContext, base: string): string[] {
+  const rules = [...ctx.config.policy.rules, ...(ctx.config.policyFloor?.rules ?? [])];
+  const out = new Set<string>();
+  for (const rule of rules) {
+    if (rule.read === undefined || rule.read === 'allow') continue;
+    const at = path.resolve(ctx.projectRoot, expandHome(rule.path));
+    if (at !== base && isWithin(at, base)) out.add(at);
+  }
+  return [...out];
+}
+
+export async function openSearch(
+  ctx: ToolContext,
+  tool: string,
+  typed: string | undefined,
+  what: string,
+): Promise<SearchScope | ToolResult> {
+  const access = await accessPath(ctx, 'read', typed ?? '.');
+  const shown = displayPath(access.resolved);
+  const gate = await gatePath(ctx, tool, 'read', access, `${what} in ${shown}`);
+  if (!gate.ok) return gate.result;
+  if (!access.resolved.exists) return failure(`${tool}: ${shown} does not exist.`);
+  const base = access.resolved.realPath;
+  const prefix = shown === '.' ? '' : access.resolved.isDirectory ? `${shown}/` : shown;
+  return { access, base, prefix, excluded: policyExclusions(ctx, base) };
+}
+
+export function isScope(value: SearchScope | ToolResult): value is SearchScope {
+  return 'base' in value;
+}
+
+export function cappedNote(shown: number, total: number, noun: string, hint: string): string {
+  if (total <= shown) return '';
+  return `\n[${total - shown} more ${noun} not shown (${total} in all); ${hint}]`;
+}

@@ -1,0 +1,64 @@
+/** view_image: shows an image to a model that can see; the type comes from the bytes, not the name. */
+import { open, stat } from 'node:fs/promises';
+import type { ImageData } from '../providers/types.js';
+import { asObject, requireString } from './args.js';
+import { accessPath, displayPath, gatePath } from './path-access.js';
+import { failure, guarded, success } from './results.js';
+import { formatBytes } from './text-file.js';
+import type { ToolDefinition } from './types.js';
+
+/** Providers refuse larger images (Anthropic: 5 MB per image). */
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+
+export function sniffImage(bytes: Uint8Array): ImageData['mediaType'] | undefined {
+  const at = (i: number) => bytes[i];
+  if (at(0) === 0x89 && at(1) === 0x50 && at(2) === 0x4e && at(3) === 0x47 && at(4) === 0x0d && at(5) === 0x0a && at(6) === 0x1a && at(7) === 0x0a) return 'image/png';
+  if (at(0) === 0xff && at(1) === 0xd8 && at(2) === 0xff) return 'image/jpeg';
+  const ascii = (from: number, to: number) => Buffer.from(bytes.subarray(from, to)).toString('latin1');
+  if (ascii(0, 6) === 'GIF87a' || ascii(0, 6) === 'GIF89a') return 'image/gif';
+  if (ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') return 'image/webp';
+  return undefined;
+}
+
+export const viewImageTool: ToolDefinition = {
+  name: 'view_image',
+  description: 'Look at an image file (PNG, JPEG, GIF or WebP): a screenshot, diagram or chart.',
+  inputSchema: {
+    type: 'object',
+    properties: { path: { type: 'string', description: 'Image path, relative to the project root or absolute.' } },
+    required: ['path'],
+    additionalProperties: false,
+  },
+  kind: 'read',
+  bulk: false,
+  run(input, ctx) {
+    let typed = '';
+    return guarded('view_image', () => typed, async () => {
+      if (!ctx.vision) return failure('view_image: the current model cannot see images (set vision = true on a preset whose model can).');
+      const args = asObject(input);
+      typed = requireString(args, 'path', { nonEmpty: true });
+      const access = await accessPath(ctx, 'read', typed);
+      const shown = displayPath(access.resolved);
+      const gate = await gatePath(ctx, 'view_image', 'read', access, `view image ${shown}`);
+      if (!gate.ok) return gate.result;
+      if (!access.resolved.exists) return failure(`view_image: ${shown} does not exist.`);
+      if (access.resolved.isDirectory) return failure(`view_image: ${shown} is a folder.`);
+      const size = (await stat(access.resolved.realPath)).size;
+      if (size > MAX_IMAGE_BYTES) {
+        return failure(`view_image: ${shown} is ${formatBytes(size)}; the limit is ${formatBytes(MAX_IMAGE_BYTES)}. Scale it down first.`);
+      }
+      const handle = await open(access.resolved.realPath, 'r');
+      let bytes: Buffer;
+      try {
+        bytes = await handle.readFile();
+      } finally {
+        await handle.close();
+      }
+      const mediaType = sniffImage(bytes);
+      if (mediaType === undefined) return failure(`view_image: ${shown} is not a PNG, JPEG, GIF or WebP image (judged from its contents).`);
+      return success(`Image ${shown} (${mediaType}, ${formatBytes(size)}).`, `image ${shown}`, {
+        images: [{ mediaType, base64: bytes.toString('base64') }],
+      });
+    });
+  },
+};
