@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import type { Plugin } from 'esbuild';
 import { defineConfig } from 'tsup';
 
 /**
@@ -7,9 +8,9 @@ import { defineConfig } from 'tsup';
  * is left external so the build still succeeds, and src/cli/lazy-modules.ts reports it at run time.
  */
 const lazyModules = /\/(agent\/start-session|headless\/run-oneshot|codemap\/print-map|components\/run-tui)\.js$/;
-const toleratePendingModules = {
+const toleratePendingModules: Plugin = {
   name: 'tolerate-pending-modules',
-  setup(build: { onResolve: (o: { filter: RegExp }, cb: (a: { path: string; resolveDir: string }) => unknown) => void }) {
+  setup(build) {
     build.onResolve({ filter: lazyModules }, (args) => {
       const base = resolve(args.resolveDir, args.path).replace(/\.js$/, '');
       if (existsSync(`${base}.ts`) || existsSync(`${base}.tsx`)) return undefined;
@@ -30,4 +31,16 @@ export default defineConfig({
   sourcemap: false,
   shims: false,
   esbuildPlugins: [toleratePendingModules],
+  // The full-screen view stack is bundled: importing Ink from node_modules means resolving and
+  // evaluating hundreds of small files; the bundle loads several times faster (figures from
+  // scripts/bench-startup.ts in the README). TypeScript (huge, loaded by the code map),
+  // tree-sitter (its .wasm files are located on disk), yargs (reads locale files next to
+  // itself) and undici stay external. They all load lazily, never for --version or --help.
+  noExternal: [/^(ink|ink-text-input|react)($|\/)/],
+  // Ink imports it only when DEV=true, from a chunk of its own; it is not installed.
+  external: ['react-devtools-core'],
+  // Bundled CommonJS (react, Ink's helpers) calls require(); an ESM bundle has none.
+  banner: { js: "import { createRequire as __lwyrmRequire } from 'node:module'; const require = __lwyrmRequire(import.meta.url);" },
+  // Picks React's production build at bundle time instead of shipping both.
+  env: { NODE_ENV: 'production' },
 });
