@@ -56,7 +56,8 @@ export async function* runStream(call: StreamCall, opts: RunnerOptions): AsyncGe
       return;
     } catch (err) {
       if (!(err instanceof Transient)) throw err;
-      if (delivered.content || attempt >= opts.maxRetries || call.signal?.aborted) throw err.error;
+      if (delivered.content || call.signal?.aborted) throw err.error;
+      if (attempt >= opts.maxRetries) throw gaveUp(err.error, attempt);
       const wait = retryDelayMs(attempt, err.headers, { baseMs: opts.retryBaseMs });
       opts.log?.(`${err.error.message} Retrying in ${(wait / 1000).toFixed(1)} s (retry ${attempt + 1} of ${opts.maxRetries}).`);
       try {
@@ -103,7 +104,7 @@ async function* attempt1(call: StreamCall, opts: RunnerOptions, delivered: { con
     if (timedOut) {
       const e = new ProviderError(
         'timeout',
-        `The provider sent nothing for ${Math.round(opts.idleTimeoutMs / 1000)} s; gave up waiting (stream_idle_timeout).`,
+        `The provider sent nothing for ${seconds(opts.idleTimeoutMs)}; gave up waiting (stream_idle_timeout).`,
         undefined,
         partial,
       );
@@ -192,6 +193,16 @@ async function* attempt1(call: StreamCall, opts: RunnerOptions, delivered: { con
     // A consumer that stops early must not leave the connection streaming in the background.
     if (body?.destroy) body.destroy();
   }
+}
+
+function gaveUp(err: ProviderError, retries: number): ProviderError {
+  if (retries === 0) return err;
+  const note = ` Gave up after ${retries} ${retries === 1 ? 'retry' : 'retries'} (max_retries).`;
+  return new ProviderError(err.kind, err.message + note, err.status, err.partial);
+}
+
+function seconds(ms: number): string {
+  return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`;
 }
 
 /** Errors inside a 200 stream: an overload or a cut-off stream may be retried if nothing was shown yet. */

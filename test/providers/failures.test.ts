@@ -51,6 +51,7 @@ describe.each(['anthropic', 'openai'] as const)('%s: retries and failures', (for
     expect(error.kind).toBe('server');
     expect(error.status).toBe(500);
     expect(error.message).toContain('backend on fire');
+    expect(error.message).toContain('Gave up after 2 retries');
   });
 
   it('obeys x-should-retry: false on a 500 and x-should-retry: true on a 400', async () => {
