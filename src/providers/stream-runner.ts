@@ -104,7 +104,7 @@ async function* attempt1(call: StreamCall, opts: RunnerOptions, delivered: { con
     if (timedOut) {
       const e = new ProviderError(
         'timeout',
-        `The provider sent nothing for ${seconds(opts.idleTimeoutMs)}; gave up waiting (stream_idle_timeout).`,
+        `The provider sent nothing for ${seconds(opts.idleTimeoutMs)}; gave up waiting (stream_idle_timeout_ms).`,
         undefined,
         partial,
       );
