@@ -1,5 +1,5 @@
 /** Importance of each symbol: PageRank over the reference graph, weighted by exports and entry points. */
-import type { CodeGraph } from './graph-types.js';
+import type { CodeGraph, GraphEdge } from './graph-types.js';
 
 const DAMPING = 0.85;
 const ITERATIONS = 24;
@@ -7,23 +7,32 @@ const ITERATIONS = 24;
 const EDGE_WEIGHT: Readonly<Record<string, number>> = { calls: 1, extends: 0.8, implements: 0.8, references: 0.4, imports: 0.5 };
 const TEST_FILE = /(^|\/)(test|tests|__tests__|spec|e2e)\/|\.(test|spec)\.[^/]+$|_test\.(go|py)$|(^|\/)test_[^/]+\.py$/;
 
+/** Recursion and helpers inside one file say little about a symbol's place in the project. */
+const SAME_FILE_WEIGHT = 0.3;
+
+function edgeWeight(graph: CodeGraph, e: GraphEdge): number {
+  const w = EDGE_WEIGHT[e.kind] ?? 1;
+  return graph.symbols[e.to]!.file === e.file ? w * SAME_FILE_WEIGHT : w;
+}
+
 /** PageRank with uniform teleport; dangling nodes spread their rank evenly. Deterministic for a given graph. */
 export function pageRank(graph: CodeGraph): Float64Array {
   const n = graph.symbols.length;
   let rank = new Float64Array(n).fill(n > 0 ? 1 / n : 0);
   if (n === 0) return rank;
-  const outCount = new Float64Array(n);
-  for (const e of graph.edges) if (e.from >= 0) outCount[e.from]! += EDGE_WEIGHT[e.kind] ?? 1;
+  const weights = graph.edges.map((e) => edgeWeight(graph, e));
+  const outWeight = new Float64Array(n);
+  graph.edges.forEach((e, i) => {
+    if (e.from >= 0) outWeight[e.from]! += weights[i]!;
+  });
   for (let iter = 0; iter < ITERATIONS; iter++) {
     const next = new Float64Array(n);
     let dangling = 0;
-    for (let i = 0; i < n; i++) if (outCount[i] === 0) dangling += rank[i]!;
-    const base = (1 - DAMPING) / n + (DAMPING * dangling) / n;
-    next.fill(base);
-    for (const e of graph.edges) {
-      if (e.from < 0) continue;
-      next[e.to]! += (DAMPING * rank[e.from]! * (EDGE_WEIGHT[e.kind] ?? 1)) / outCount[e.from]!;
-    }
+    for (let i = 0; i < n; i++) if (outWeight[i] === 0) dangling += rank[i]!;
+    next.fill((1 - DAMPING) / n + (DAMPING * dangling) / n);
+    graph.edges.forEach((e, i) => {
+      if (e.from >= 0) next[e.to]! += (DAMPING * rank[e.from]! * weights[i]!) / outWeight[e.from]!;
+    });
     rank = next;
   }
   return rank;
@@ -40,11 +49,11 @@ export function scoreSymbols({ graph, entryFiles }: RankInput): Float64Array {
   const pr = pageRank(graph);
   const n = graph.symbols.length;
   const scores = new Float64Array(n);
-  // Imports and top-level uses are not symbols, so PageRank misses them: count them directly.
-  const fileRefs = new Uint32Array(n);
-  for (const e of graph.edges) if (e.from < 0) fileRefs[e.to]!++;
+  // How many other files use a symbol is the plainest sign that it is part of the project's API.
+  const users = graph.symbols.map(() => new Set<string>());
+  for (const e of graph.edges) if (graph.symbols[e.to]!.file !== e.file) users[e.to]!.add(e.file);
   for (const s of graph.symbols) {
-    let score = pr[s.id]! * n + 0.25 * Math.log1p(fileRefs[s.id]! + graph.incoming[s.id]!.length);
+    let score = pr[s.id]! * n + 1.5 * Math.log2(1 + users[s.id]!.size);
     if (s.exported) score *= 1.5;
     if (entryFiles.has(s.file)) score *= 2;
     if (s.container && !s.exported) score *= 0.4;

@@ -28,6 +28,8 @@ function usedBy(graph: CodeGraph, id: number): string[] {
   const out: string[] = [];
   for (const e of graph.incoming[id] ?? []) {
     const edge = graph.edges[e]!;
+    // An import line is not a use; find_references still lists it.
+    if (edge.kind === 'imports') continue;
     const from = edge.from >= 0 ? graph.symbols[edge.from]! : undefined;
     const key = from ? `s${from.id}` : `f${edge.file}:${edge.line}`;
     if (seen.has(key)) continue;

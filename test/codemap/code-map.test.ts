@@ -1,0 +1,196 @@
+import { readFile, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openCodeMap, type CodeMap } from '../../src/codemap/code-map.js';
+import { estimateTokens } from '../../src/codemap/map-text.js';
+import type { Config } from '../../src/config/types.js';
+import { tempProject, toolContext, type TempProject } from './helpers.js';
+
+let tp: TempProject;
+let config: Config;
+const open: CodeMap[] = [];
+
+async function openMap(extra: Partial<Parameters<typeof openCodeMap>[0]> = {}): Promise<CodeMap> {
+  const map = await openCodeMap({ projectRoot: tp.project, cacheDir: tp.cacheDir, config, worker: 'off', ...extra });
+  open.push(map);
+  return map;
+}
+
+async function run(map: CodeMap, tool: string, args: unknown) {
+  const def = map.tools().find((t) => t.name === tool)!;
+  return def.run(args, toolContext(config));
+}
+
+beforeEach(async () => {
+  tp = await tempProject('ts-project');
+  await tp.write('node_modules/dep/index.ts', 'export function fromDependency(): void {}\n');
+  await tp.write('src/vendor.min.js', 'function minified(){}\n');
+  config = await tp.config();
+});
+
+afterEach(async () => {
+  for (const m of open.splice(0)) await m.close();
+  await tp.cleanup();
+});
+
+describe('indexing a TypeScript project', () => {
+  it('indexes the sources and skips ignored, dependency, minified and generated files', async () => {
+    const map = await openMap();
+    const text = map.mapText(4000);
+    expect(text).toContain('src/index.ts');
+    expect(text).not.toContain('shouldNotBeIndexed');
+    expect(text).not.toContain('fromDependency');
+    expect(text).not.toContain('minified');
+    expect(text).not.toContain('generatedThing');
+    expect(map.warnings).toEqual([]);
+  });
+
+  it('prints per-file signatures with line numbers and first doc lines, byte-stable across opens', async () => {
+    const cold = (await openMap()).mapText(4000);
+    expect(cold).toContain('src/index.ts\n  6: export function main(argv: string[]): string  // Starts the application.');
+    expect(cold).toContain('  14: export class App extends BaseApp implements Runnable\n    15: private readonly name = \'app\'\n    17: run(): void');
+    expect(cold).toContain('src/config.ts\n  1: export interface Config { … }\n  6: export function parseConfig(text: string): Config');
+    expect(cold).not.toContain('return');
+    const warm = await openMap();
+    expect(warm.stats.reparsed).toBe(0);
+    expect(warm.mapText(4000)).toBe(cold);
+  });
+
+  it('cuts the map to the budget, keeping the most referenced symbols and saying what was left out', async () => {
+    const map = await openMap();
+    const small = map.mapText(130);
+    expect(estimateTokens(small)).toBeLessThanOrEqual(130);
+    expect(small).toMatch(/\(\d+ less central symbols left out/);
+    // Config is used by index.ts, format.ts and parseConfig: it must survive a small budget.
+    expect(small).toContain('parseConfig');
+  });
+});
+
+describe('the symbol tools', () => {
+  it('read_symbol shows numbered source, users, callees and referenced types', async () => {
+    const map = await openMap();
+    const r = await run(map, 'read_symbol', { name: 'main' });
+    expect(r.ok).toBe(true);
+    expect(r.content).toContain('src/index.ts:6-12 function main (exported)');
+    expect(r.content).toContain(' 9    const config: Config = parseConfig(argv.join(\' \'));');
+    expect(r.content).toMatch(/Calls \(3\):\n {2}src\/config\.ts:6 function parseConfig[^\n]*\n {2}src\/barrel\/impl\.ts:1 function barrelFn[^\n]*\n {2}src\/lib\/format\.ts:3 function format/);
+    expect(r.content).toContain('Referenced types (1):\n  src/config.ts:1 interface Config\n    export interface Config {\n      readonly verbose: boolean;');
+    const cfg = await run(map, 'read_symbol', { name: 'parseConfig' });
+    expect(cfg.content).toContain('Used by (2):');
+    expect(cfg.content).toContain('src/index.ts:6 function main');
+    expect(cfg.content).toContain('src/legacy.js:3 function legacy');
+  });
+
+  it('never links a name imported from outside the project to a same-named project symbol', async () => {
+    const map = await openMap();
+    const refs = await run(map, 'find_references', { name: 'format' });
+    expect(refs.content).toContain('src/index.ts:11 main [calls]: return format(config);');
+    expect(refs.content).not.toContain('src/other.ts');
+    const deps = await run(map, 'get_dependencies', { name: 'useExternal' });
+    expect(deps.content).toContain('(no dependencies inside the project)');
+  });
+
+  it('resolves this.method, extends and implements', async () => {
+    const map = await openMap();
+    const run1 = await run(map, 'read_symbol', { name: 'App.run' });
+    expect(run1.content).toContain('src/index.ts:21 method App.helper');
+    const refs = await run(map, 'find_references', { name: 'Runnable' });
+    expect(refs.content).toContain('src/index.ts:14 App [implements]');
+    const base = await run(map, 'find_references', { name: 'BaseApp' });
+    expect(base.content).toContain('src/index.ts:14 App [extends]');
+  });
+
+  it('lists candidates for an ambiguous name and suggestions for an unknown one', async () => {
+    const map = await openMap();
+    const amb = await run(map, 'read_symbol', { name: 'helper' });
+    expect(amb.ok).toBe(false);
+    expect(amb.content).toContain('"helper" is ambiguous: 3 symbols match');
+    expect(amb.content).toContain('src/a/util.ts:1 function helper');
+    expect(amb.content).toContain('src/b/util.ts:1 function helper');
+    const one = await run(map, 'read_symbol', { name: 'helper', file: 'src/b/util.ts' });
+    expect(one.content).toContain("2    return 'b';");
+    const unknown = await run(map, 'read_symbol', { name: 'parseConfg' });
+    expect(unknown.ok).toBe(false);
+    expect(unknown.content).toContain('No symbol named "parseConfg"');
+    expect(unknown.content).toContain('parseConfig (src/config.ts:6)');
+  });
+
+  it('get_dependencies prints a tree with cycles marked and honours depth', async () => {
+    const map = await openMap();
+    const deps = await run(map, 'get_dependencies', { name: 'isEven' });
+    expect(deps.content).toBe([
+      'src/other.ts:7 function isEven — export function isEven(n: number): boolean',
+      '└─ calls src/other.ts:11 function isOdd — export function isOdd(n: number): boolean',
+      '   └─ calls src/other.ts:7 function isEven — export function isEven(n: number): boolean  (cycle)',
+    ].join('\n'));
+    const shallow = await run(map, 'get_dependencies', { name: 'main', depth: 1 });
+    expect(shallow.content).toContain('├─ references src/config.ts:1 interface Config');
+    expect(shallow.summary).toBe('main: 4 dependencies (depth 1)');
+  });
+
+  it('answers bad arguments with an error result instead of throwing', async () => {
+    const map = await openMap();
+    for (const tool of ['read_symbol', 'find_references', 'get_dependencies']) {
+      const r = await run(map, tool, { name: 42 });
+      expect(r.ok).toBe(false);
+      expect(r.content).toContain('"name" must be a non-empty string');
+    }
+    expect((await run(map, 'get_dependencies', { name: 'main', depth: -1 })).content).toContain('"depth" must be a positive integer');
+    expect((await run(map, 'read_symbol', null)).ok).toBe(false);
+  });
+});
+
+describe('staying current', () => {
+  it('fileChanged re-indexes a written file and forgets a deleted one', async () => {
+    const map = await openMap();
+    await tp.write('src/config.ts', `${await readFile(join(tp.project, 'src/config.ts'), 'utf8')}\nexport function freshlyAdded(): Config { return parseConfig(''); }\n`);
+    await map.fileChanged(join(tp.project, 'src/config.ts'));
+    const fresh = await run(map, 'read_symbol', { name: 'freshlyAdded' });
+    expect(fresh.ok).toBe(true);
+    expect(fresh.content).toContain('src/config.ts:6 function parseConfig');
+    await rm(join(tp.project, 'src/other.ts'));
+    await map.fileChanged('src/other.ts');
+    expect((await run(map, 'read_symbol', { name: 'isOdd' })).ok).toBe(false);
+  });
+
+  it('notices a file changed behind its back (bash, git) before reading a symbol', async () => {
+    const map = await openMap();
+    await tp.write('src/barrel/impl.ts', '// moved down\n\nexport function barrelFn(): number {\n  return 7;\n}\n');
+    const r = await run(map, 'read_symbol', { name: 'barrelFn' });
+    expect(r.content).toContain('4    return 7;');
+  });
+});
+
+describe('the cache', () => {
+  it('reparses only files whose size, mtime or plugin version changed', async () => {
+    const first = await openMap();
+    expect(first.stats.reparsed).toBe(first.stats.files);
+    await first.close();
+    const later = new Date(Date.now() + 5000);
+    await utimes(join(tp.project, 'src/base.ts'), later, later);
+    const second = await openMap();
+    expect(second.stats.reparsed).toBe(1);
+    await second.close();
+    const [cacheName] = await readdir(tp.cacheDir);
+    const cacheFile = join(tp.cacheDir, cacheName!);
+    const raw = JSON.parse(await readFile(cacheFile, 'utf8')) as { files: Record<string, { plugin: string }> };
+    raw.files['src/config.ts']!.plugin = 'typescript@0';
+    await writeFile(cacheFile, JSON.stringify(raw));
+    expect((await openMap()).stats.reparsed).toBe(1);
+  });
+
+  it('rebuilds a corrupt cache with a warning and the same map', async () => {
+    const first = await openMap();
+    const expected = first.mapText(4000);
+    await first.close();
+    const [cacheName] = await readdir(tp.cacheDir);
+    await writeFile(join(tp.cacheDir, cacheName!), '{"format":1,"root":');
+    const warnings: string[] = [];
+    const again = await openMap({ onWarning: (m) => warnings.push(m) });
+    expect(warnings).toEqual([expect.stringContaining('code map cache is corrupt')]);
+    expect(again.stats.reparsed).toBe(again.stats.files);
+    expect(again.mapText(4000)).toBe(expected);
+    await again.close();
+    expect((await stat(join(tp.cacheDir, cacheName!))).size).toBeGreaterThan(100);
+  });
+});
