@@ -2,7 +2,7 @@
  * The context manager the engine calls: offload on arrival, reclaim before a request when the
  * context is over the reclaim point, /compact on demand, and the figures behind /context.
  */
-import type { Message, ToolSchema, Usage } from '../providers/types.js';
+import type { ContentBlock, Message, ToolSchema, Usage } from '../providers/types.js';
 import { estimateText } from './estimate-tokens.js';
 import { BULK_TOOLS, buildStub, mainArgument, neutralizeMarker, stubSaves } from './offload-stub.js';
 import { reclaim } from './reclaim.js';
@@ -52,7 +52,7 @@ export function createContextManager(opts: ContextManagerOptions): FullContextMa
   const settings = resolveContextSettings(opts);
   const { marker, offload } = opts;
   const meter = createUsageMeter(opts.tools);
-  const memo = new Map<string, string>();
+  const memo = new WeakMap<ContentBlock, string>();
   const deps = { settings, marker, store: offload, summarize: opts.summarize, memo, offloadUntilUnder: opts.offloadUntilUnder ?? false };
 
   return {

@@ -35,14 +35,14 @@ export function cutPoint(messages: readonly Message[], limit: number): number | 
   return undefined;
 }
 
-/** Which tool each result answers, found through the call's id. */
-export function indexToolCalls(
+/** The calls that the results in message `index` answer: those of the assistant message before it. */
+export function callsAnsweredBy(
   messages: readonly Message[],
+  index: number,
 ): Map<string, { name: string; input: Readonly<Record<string, unknown>> }> {
   const calls = new Map<string, { name: string; input: Readonly<Record<string, unknown>> }>();
-  for (const m of messages) {
-    if (m.role !== 'assistant') continue;
-    for (const b of m.content) if (b.type === 'tool_use') calls.set(b.id, { name: b.name, input: b.input });
-  }
+  const prev = messages[index - 1];
+  if (prev?.role !== 'assistant') return calls;
+  for (const b of prev.content) if (b.type === 'tool_use') calls.set(b.id, { name: b.name, input: b.input });
   return calls;
 }

@@ -3,7 +3,7 @@
  * (lossy). The protected zone of recent conversation is never touched, and the history is only
  * cut where a user turn starts.
  */
-import type { Message, UserMessage } from '../providers/types.js';
+import type { ContentBlock, Message, UserMessage } from '../providers/types.js';
 import { estimateMessages } from './estimate-tokens.js';
 import { cutPoint, protectedStart } from './history-shape.js';
 import { formatSize } from './offload-stub.js';
@@ -17,7 +17,7 @@ export interface ReclaimDeps {
   readonly marker: string;
   readonly store: OffloadStore;
   readonly summarize: Summarizer;
-  readonly memo: Map<string, string>;
+  readonly memo: WeakMap<ContentBlock, string>;
   /** Stop moving results as soon as the context is under the reclaim point (see below). */
   readonly offloadUntilUnder: boolean;
 }

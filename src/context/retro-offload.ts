@@ -6,7 +6,7 @@
  */
 import type { ContentBlock, Message } from '../providers/types.js';
 import { estimateBlock, estimateText } from './estimate-tokens.js';
-import { indexToolCalls } from './history-shape.js';
+import { callsAnsweredBy } from './history-shape.js';
 import { buildStub, isStub, mainArgument, stubSaves } from './offload-stub.js';
 import type { OffloadStore } from './types.js';
 
@@ -29,11 +29,10 @@ export async function offloadOlderResults(opts: {
   stopBelow?: number;
   marker: string;
   store: OffloadStore;
-  /** Refs already written per tool call, so a retried pass never writes a snapshot twice. */
-  memo: Map<string, string>;
+  /** Refs already written per result block, so a retried pass never writes a snapshot twice. */
+  memo: WeakMap<ContentBlock, string>;
 }): Promise<RetroOffloadResult> {
   const { messages, end, minTokens, marker, store, memo } = opts;
-  const calls = indexToolCalls(messages.slice(0, end));
   const out = messages.slice();
   let used = opts.used;
   let moved = 0;
@@ -43,6 +42,9 @@ export async function offloadOlderResults(opts: {
   for (let i = 0; i < end && !done(); i++) {
     const message = out[i]!;
     if (message.role !== 'user' || !message.content.some((b) => b.type === 'tool_result')) continue;
+    // Ids are only unique within an exchange (some servers reuse them), so the call a result
+    // answers is looked up in the message right before it.
+    const calls = callsAnsweredBy(out, i);
     let changed = false;
     const content: ContentBlock[] = [];
     for (const block of message.content) {
@@ -63,11 +65,10 @@ export async function offloadOlderResults(opts: {
         content.push(block);
         continue;
       }
-      const key = `${block.toolUseId}\u0000${block.content.length}`;
-      let ref = memo.get(key);
+      let ref = memo.get(block);
       if (!ref) {
         ref = await store.put(tool, block.content);
-        memo.set(key, ref);
+        memo.set(block, ref);
       }
       const replaced: ContentBlock = { ...block, content: buildStub({ tool, label, content: block.content, ref, marker }) };
       used -= estimateBlock(block) - estimateBlock(replaced);
