@@ -66,7 +66,8 @@ export async function readSession(projectDir: string, projectRoot: string, id: s
   const { messages, lines, repaired } = await readHistory(join(projectDir, historyName(id, gen)), bytes, count);
   // Assigning to the existing key keeps the record's key order, so it re-serializes byte for byte.
   const record = { ...meta.record, messages } as SessionRecord;
-  return { record, committed: { gen, bytes, messages, lines }, repaired };
+  // The committed copy is ours: the caller may push onto the record's array.
+  return { record, committed: { gen, bytes, messages: messages.slice(), lines }, repaired };
 }
 
 export function describeError(error: unknown, path: string): string {

@@ -46,10 +46,12 @@ export async function writeSession(
     redactions += hits;
     return text;
   };
-  const messages = record.messages;
-  const lines = messages.map((m, i) =>
-    previous !== undefined && previous.messages[i] === m ? previous.lines[i]! : serialize(m),
-  );
+  // A copy: callers keep pushing onto the array they saved (the engine's live history).
+  const messages = record.messages.slice();
+  const lines = messages.map((m, i) => {
+    const known = previous !== undefined && previous.messages[i] === m ? previous.lines[i] : undefined;
+    return known ?? serialize(m);
+  });
 
   let gen: number;
   let bytes: number;

@@ -32,5 +32,6 @@ describe('crash safety', () => {
       await store.save({ ...loaded, turns: loaded.turns + 1 });
       await store.close();
     }
-  });
+    // Five child processes: generous under a loaded CI machine.
+  }, 60_000);
 });

@@ -42,7 +42,7 @@ describe('session locks across processes', () => {
     await store.unlock('held01');
     const folder = join(t.sessionsDir, (await readdir(t.sessionsDir))[0]!);
     expect((await readdir(folder)).filter((n) => n.includes('lock'))).toEqual([]);
-  });
+  }, 30_000);
 
   it('treats a garbled lock or a recycled pid as stale', async () => {
     const store = createSessionStore({ dir: t.sessionsDir, projectRoot: t.project });

@@ -81,6 +81,21 @@ describe('session round-trip', () => {
     expect((await third.load(id)).messages).toStrictEqual(next);
   });
 
+  it('saves correctly when the caller keeps pushing onto the array it saved (the live history)', async () => {
+    const store = createSessionStore({ dir: t.sessionsDir, projectRoot: t.project });
+    const id = store.newId();
+    const history: Message[] = [userText('one')];
+    await store.save(makeRecord(id, t.project, history));
+    history.push(...richTurn(1));
+    await store.save(makeRecord(id, t.project, history));
+    history.splice(0, history.length, summaryMessage(), userText('two'));
+    await store.save(makeRecord(id, t.project, history));
+    history.push(userText('three'));
+    await store.save(makeRecord(id, t.project, history));
+    const loaded = await createSessionStore({ dir: t.sessionsDir, projectRoot: t.project }).load(id);
+    expect(loaded.messages).toStrictEqual([summaryMessage(), userText('two'), userText('three')]);
+  });
+
   it('writes 0600 files in 0700 folders', async () => {
     const store = createSessionStore({ dir: t.sessionsDir, projectRoot: t.project });
     const id = store.newId();
