@@ -1,0 +1,67 @@
+/**
+ * The whole path a user takes with `lwyrm -p`: argument parsing, config from a temp HOME, preset
+ * and key resolution, then the engine against the fake provider over real HTTP.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { makeTempEnv, type TempEnv } from '../config/temp-env.js';
+import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
+
+let t: TempEnv;
+let fake: FakeProvider | undefined;
+beforeEach(async () => {
+  t = await makeTempEnv();
+});
+afterEach(async () => {
+  vi.restoreAllMocks();
+  vi.unstubAllEnvs();
+  await fake?.close();
+  fake = undefined;
+  await t.cleanup();
+});
+
+async function run(argv: string[], env: Record<string, string | undefined>) {
+  // The engine reads process.env itself (keys, XDG dirs): point it at the temp HOME too.
+  for (const [name, value] of Object.entries({ ...t.env, ...env })) vi.stubEnv(name, value);
+  let stderr = '';
+  // One-shot output goes to the real stdout; capture it without printing it.
+  let stdout = '';
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stdout += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString();
+    return true;
+  });
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stderr += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString();
+    return true;
+  });
+  const code = await main(argv, {
+    cwd: t.project,
+    env: { ...t.env, ...env },
+    interactive: false,
+    version: '0.0.0',
+    stdout: (s) => (stdout += s),
+    stderr: (s) => (stderr += s),
+  });
+  vi.restoreAllMocks();
+  return { code, stdout, stderr };
+}
+
+describe.each(['anthropic', 'openai'] as const)('lwyrm -p through the CLI (%s)', (format) => {
+  it('uses the key from api_key_env and the preset chosen with -m, and writes --out', async () => {
+    fake = await startFakeProvider({ format, replies: [{ text: 'All done.' }] });
+    await t.writeUser(
+      `[[presets]]\nname = "fake"\nformat = "${format}"\nbase_url = "${fake.baseUrl}"\nmodel = "fake-model"\napi_key_env = ["FAKE_KEY_A", "FAKE_KEY_B"]\nthinking = false\n`,
+    );
+    const out = join(t.project, 'answer.md');
+    const { code, stdout, stderr } = await run(['-m', 'fake', '-p', 'say done', '--json', '--out', out, '--no-save'], { FAKE_KEY_B: 'sk-second' });
+    expect(code, stderr).toBe(0);
+    expect(fake.requests).toHaveLength(1);
+    const headers = JSON.stringify(fake.requests[0]?.headers);
+    expect(headers).toContain('sk-second');
+    const json = JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as { status?: string; result?: string; preset?: string };
+    expect(json).toMatchObject({ status: 'finished', preset: 'fake' });
+    expect(await readFile(out, 'utf8')).toContain('All done.');
+  });
+});
