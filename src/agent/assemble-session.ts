@@ -254,6 +254,8 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
     },
   });
   if (record) engine.replaceSession(session);
+  // The meter has a figure from the start: an estimate of the prompt (and a resumed history).
+  engine.store.dispatch({ type: 'context', gauge: context.gauge(rt.session.history, rt.system) });
   notices.forEach((text, i) => engine.store.dispatch({ type: 'notice', blockId: `startup-${i}`, level: 'warning', text }));
   engine.store.flush();
   return engine;

@@ -1,0 +1,29 @@
+/**
+ * The engine's entry point for the CLI: a session with the real tool registry and code map.
+ */
+import type { CliOptions } from '../cli/options.js';
+import { codeMapCacheDirFor, openCodeMap } from '../codemap/code-map.js';
+import type { Config } from '../config/types.js';
+import type { Approver } from '../policy/types.js';
+import { describeToolCall } from '../tools/describe-call.js';
+import { createToolRegistry } from '../tools/registry.js';
+import { assembleSession } from './assemble-session.js';
+import type { LindwyrmEngine } from './engine.js';
+
+export interface SessionHooks {
+  /** Answers approvals (one-shot's prompt); without it the view answers through the store. */
+  readonly approver?: Approver;
+  /** One-shot: the note for the model after a denial without a terminal. */
+  readonly takeDenialNote?: () => string | undefined;
+}
+
+export async function startSession(cli: CliOptions, config: Config, hooks: SessionHooks = {}): Promise<LindwyrmEngine> {
+  return assembleSession(cli, config, {
+    createTools: (opts) => createToolRegistry(opts),
+    describe: describeToolCall,
+    openCodeMap: ({ projectRoot, config: c }) =>
+      openCodeMap({ projectRoot, cacheDir: codeMapCacheDirFor(projectRoot), config: c }),
+    ...(hooks.approver ? { approver: hooks.approver } : {}),
+    ...(hooks.takeDenialNote ? { takeDenialNote: hooks.takeDenialNote } : {}),
+  });
+}

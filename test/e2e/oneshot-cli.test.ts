@@ -1,0 +1,230 @@
+/**
+ * The built CLI (`node dist/cli.js -p …`) as a child process, against the fake provider over real
+ * HTTP, in a temp project with a temp HOME and XDG dirs. Run `npm run build` first (CI does).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeProvider, type FakeFormat, type FakeProvider, type ScriptedReply } from '../support/fake-provider.js';
+import { assertValidHistory, readRequest } from '../agent/support/harness.js';
+
+const BUILT = resolve('dist');
+// A private copy of the build, one level below the package root like dist/ (cli.js reads
+// ../package.json), so a rebuild running elsewhere cannot pull files away mid-test.
+const SNAPSHOT = resolve(`.e2e-dist-${process.pid}`);
+const CLI = join(SNAPSHOT, 'cli.js');
+
+interface Run {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+interface Env {
+  readonly root: string;
+  readonly project: string;
+  readonly env: NodeJS.ProcessEnv;
+}
+
+async function makeEnv(format: FakeFormat, baseUrl: string): Promise<Env> {
+  const root = await mkdtemp(join(tmpdir(), 'lw-e2e-'));
+  const project = join(root, 'shop');
+  await mkdir(project, { recursive: true });
+  await mkdir(join(root, 'config', 'lindwyrm'), { recursive: true });
+  await writeFile(
+    join(root, 'config', 'lindwyrm', 'config.toml'),
+    `default_preset = "fake"
+max_retries = 0
+
+[code_map]
+enabled = false
+
+[[presets]]
+name = "fake"
+format = "${format}"
+base_url = "${baseUrl}"
+model = "fake-model"
+api_key_env = ["FAKE_API_KEY"]
+thinking = false
+context_window = 200000
+max_tokens = 4096
+`,
+  );
+  await writeFile(
+    join(project, 'prices.py'),
+    'def total(items):\n    result = 0\n    for item in items:\n        result = result + item["price"]\n    return result\n',
+  );
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env['PATH'],
+    HOME: root,
+    XDG_CONFIG_HOME: join(root, 'config'),
+    XDG_DATA_HOME: join(root, 'data'),
+    XDG_CACHE_HOME: join(root, 'cache'),
+    FAKE_API_KEY: 'test-key',
+  };
+  return { root, project, env };
+}
+
+function start(e: Env, args: readonly string[]): { child: ChildProcess; done: Promise<Run>; stdout: () => string; stderr: () => string } {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: e.project, env: e.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  const done = new Promise<Run>((res) => child.on('close', (status) => res({ status, stdout, stderr })));
+  return { child, done, stdout: () => stdout, stderr: () => stderr };
+}
+
+const run = (e: Env, args: readonly string[]): Promise<Run> => start(e, args).done;
+
+/** Resolves once `read()` matches: the child's output is the event to wait for, not a timer. */
+function waitFor(read: () => string, pattern: RegExp, child: ChildProcess): Promise<void> {
+  return new Promise((res, rej) => {
+    const check = (): void => {
+      if (pattern.test(read())) {
+        child.stdout!.off('data', check);
+        child.stderr!.off('data', check);
+        res();
+      }
+    };
+    child.stdout!.on('data', check);
+    child.stderr!.on('data', check);
+    child.on('close', () => rej(new Error(`exited before ${pattern}; stderr: ${read()}`)));
+    check();
+  });
+}
+
+beforeAll(async () => {
+  if (!existsSync(join(BUILT, 'cli.js'))) throw new Error('dist/cli.js is missing: run `npm run build` before the e2e tests');
+  await cp(BUILT, SNAPSHOT, { recursive: true });
+});
+
+afterAll(async () => {
+  await rm(SNAPSHOT, { recursive: true, force: true });
+});
+
+describe.each<FakeFormat>(['anthropic', 'openai'])('lwyrm -p over %s', (format) => {
+  let fake: FakeProvider | undefined;
+  let e: Env | undefined;
+
+  afterEach(async () => {
+    await fake?.close();
+    if (e) await rm(e.root, { recursive: true, force: true });
+    fake = undefined;
+    e = undefined;
+  });
+
+  async function setup(replies: ScriptedReply[]): Promise<Env> {
+    fake = await startFakeProvider({ format, replies });
+    e = await makeEnv(format, fake.baseUrl);
+    return e;
+  }
+
+  const results = (i: number) =>
+    readRequest(format, fake!.requests[i]!).messages.flatMap((m) => m.toolResults.map((r) => r.content.replace(/^Error: /, '')));
+
+  it('reads, edits and runs a command; the answer alone goes to stdout (exit 0)', async () => {
+    const env = await setup([
+      { toolCalls: [{ name: 'read_file', input: { path: 'prices.py' } }] },
+      {
+        toolCalls: [
+          {
+            name: 'edit_file',
+            input: {
+              path: 'prices.py',
+              old_string: '    result = 0\n    for item in items:\n        result = result + item["price"]\n    return result\n',
+              new_string: '    return sum(item["price"] for item in items)\n',
+            },
+          },
+        ],
+      },
+      { toolCalls: [{ name: 'bash', input: { command: 'cat prices.py' } }] },
+      { text: 'Rewrote total() as a sum().' },
+    ]);
+    const r = await run(env, ['-p', 'rewrite total() with sum()', '--allow', 'write', '--allow', 'bash']);
+    expect(r.stderr).toContain('→ edit_file prices.py');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe('Rewrote total() as a sum().\n');
+    expect(await readFile(join(env.project, 'prices.py'), 'utf8')).toBe('def total(items):\n    return sum(item["price"] for item in items)\n');
+    expect(results(1).join('')).toContain('result = 0');
+    expect(results(3).at(-1)).toContain('return sum(item["price"] for item in items)');
+    assertValidHistory(readRequest(format, fake!.requests[3]!));
+  });
+
+  it('--json prints only the contract object; --out writes the answer', async () => {
+    const env = await setup([{ text: 'Forty-two.', usage: { input: 12, output: 4 } }, { text: 'Saved answer.' }]);
+    const r = await run(env, ['-p', 'what is it', '--json']);
+    expect(r.status).toBe(0);
+    const obj = JSON.parse(r.stdout) as Record<string, unknown>;
+    expect(Object.keys(obj).sort()).toEqual(['cost', 'model', 'preset', 'result', 'session_id', 'status', 'steps', 'usage']);
+    expect(obj).toMatchObject({ status: 'finished', result: 'Forty-two.', preset: 'fake', model: 'fake-model', steps: 0, cost: null });
+    expect(obj['usage']).toMatchObject({ input: 12, output: 4 });
+    const out = join(env.root, 'answer.txt');
+    const r2 = await run(env, ['-p', 'again', '--out', out]);
+    expect(r2.status).toBe(0);
+    expect(r2.stdout).toBe('');
+    expect(await readFile(out, 'utf8')).toBe('Saved answer.\n');
+  });
+
+  it('denies a write when stdin is not a terminal and says which flag would allow it', async () => {
+    const env = await setup([
+      { toolCalls: [{ name: 'write_file', input: { path: 'new.txt', content: 'hello\n' } }] },
+      { text: 'I could not write the file.' },
+    ]);
+    const r = await run(env, ['-p', 'create new.txt']);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toMatch(/denied .*--allow write/);
+    expect(existsSync(join(env.project, 'new.txt'))).toBe(false);
+    expect(results(1).join('')).toMatch(/non-interactively/);
+  });
+
+  it('exit 1 on an API error, 3 at max_tokens, 2 for an unknown session', async () => {
+    const env = await setup([
+      { fault: { kind: 'status', status: 400, body: { error: { type: 'invalid_request_error', message: 'broken request' } } } },
+      { text: 'cut off mid', stop: 'max_tokens' },
+    ]);
+    const api = await run(env, ['-p', 'hello']);
+    expect(api.status).toBe(1);
+    expect(api.stderr).toMatch(/broken request|400/);
+    const cut = await run(env, ['-p', 'write a lot', '--json']);
+    expect(cut.status).toBe(3);
+    expect(JSON.parse(cut.stdout)).toMatchObject({ status: 'incomplete', result: 'cut off mid' });
+    const usage = await run(env, ['-p', 'hi', '--resume', 'zzzzzz']);
+    expect(usage.status).toBe(2);
+    expect(usage.stderr).toMatch(/no session 'zzzzzz'/);
+  });
+
+  it('SIGINT while a tool runs exits 130; `-c -p` continues with valid history', async () => {
+    const env = await setup([{ toolCalls: [{ name: 'bash', input: { command: 'sleep 30' } }] }, { text: 'Continuing.' }]);
+    const p = start(env, ['-p', 'wait a while', '--allow', 'bash']);
+    await waitFor(p.stderr, /→ bash/, p.child);
+    p.child.kill('SIGINT');
+    const r = await p.done;
+    expect(r.status).toBe(130);
+    const next = await run(env, ['-c', '-p', 'carry on']);
+    expect(next.status).toBe(0);
+    expect(next.stdout).toBe('Continuing.\n');
+    const req = readRequest(format, fake!.requests[1]!);
+    assertValidHistory(req);
+    expect(results(1)[0]).toMatch(/interrupted/i);
+    expect(req.messages.at(-1)!.text).toBe('carry on');
+  });
+
+  it('SIGINT while the model streams exits 130; `-c -p` continues with valid history', async () => {
+    const env = await setup([{ text: 'token '.repeat(2000), chunkDelayMs: 10 }, { text: 'Second.' }]);
+    const p = start(env, ['-p', 'talk a lot']);
+    await waitFor(p.stdout, /token/, p.child);
+    p.child.kill('SIGINT');
+    const r = await p.done;
+    expect(r.status).toBe(130);
+    const next = await run(env, ['-c', '-p', 'shorter please']);
+    expect(next.status).toBe(0);
+    const req = readRequest(format, fake!.requests[1]!);
+    assertValidHistory(req);
+    expect(req.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(req.messages[1]!.text).toMatch(/^token/);
+  });
+});
