@@ -19,7 +19,18 @@ import type { SessionList, SessionRecord, SessionStore, SessionStoreOptions, Ses
 export function createSessionStore(opts: SessionStoreOptions): SessionStore {
   const projectRoot = realProjectRoot(opts.projectRoot);
   const projectDir = projectDirFor(opts.dir, projectRoot);
-  const matcher = secretMatcher(opts.secrets ?? []);
+  let matcher = secretMatcher([]);
+  let matcherKey = '';
+  /** Rebuilt only when the secret values change. */
+  const currentMatcher = (): typeof matcher => {
+    const values = (typeof opts.secrets === 'function' ? opts.secrets() : opts.secrets) ?? [];
+    const key = JSON.stringify(values);
+    if (key !== matcherKey) {
+      matcher = secretMatcher(values);
+      matcherKey = key;
+    }
+    return matcher;
+  };
   const notice = (line: string): void => opts.onNotice?.(line);
   const report = (lines: readonly string[]): void => lines.forEach((line) => notice(`sessions: ${line}`));
   const committed = new Map<string, Committed>();
@@ -130,7 +141,7 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
         // Resumed earlier in this process and untouched since: keep appending.
         if (known && known.gen === diskGen && known.bytes === meta.history.bytes) previous = known;
       }
-      committed.set(id, await writeSession({ projectDir, projectRoot, matcher, notice }, record, previous, diskGen));
+      committed.set(id, await writeSession({ projectDir, projectRoot, matcher: currentMatcher(), notice }, record, previous, diskGen));
     });
 
   const removeFiles = async (id: string): Promise<void> => {

@@ -21,6 +21,12 @@ export interface SessionRecord {
   readonly cost: number | null;
   /** Refs of offloaded results this history points at; the store keeps them alongside. */
   readonly offloadRefs: readonly string[];
+  /**
+   * The per-session marker the stubs and summaries in `messages` carry. Restore it on resume: a new
+   * one would no longer recognise those stubs, and would change the system prompt (a cache miss
+   * on the whole history).
+   */
+  readonly marker?: string;
 }
 
 export interface SessionSummary {
@@ -39,8 +45,11 @@ export interface SessionStoreOptions {
   readonly projectRoot: string;
   /** appPaths().offloadDir: a session's offloads live in <offloadDir>/<sessionId>/ and go with it. */
   readonly offloadDir?: string;
-  /** Values (API keys, header values, proxy URLs/passwords) that must never reach disk: redacted on save. */
-  readonly secrets?: readonly string[];
+  /**
+   * Values (API keys, header values, proxy URLs or passwords) that must never reach disk: redacted
+   * on save. A function is asked at every save, for keys resolved after the store was created.
+   */
+  readonly secrets?: readonly string[] | (() => readonly string[]);
   /** Called with a plain-words notice (a redaction, a repaired permission, a swept session). */
   readonly onNotice?: (line: string) => void;
 }

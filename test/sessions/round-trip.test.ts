@@ -24,7 +24,7 @@ describe('session round-trip', () => {
     const store = createSessionStore({ dir: t.sessionsDir, projectRoot: t.project });
     const id = store.newId();
     const messages: Message[] = [userText('fix the rounding in prices.py'), ...richTurn(1), summaryMessage(), ...richTurn(2)];
-    const record = makeRecord(id, t.project, messages, { cost: null });
+    const record = makeRecord(id, t.project, messages, { cost: null, marker: 'lw-0123456789abcdef' });
     await store.save(record);
     await store.close();
 

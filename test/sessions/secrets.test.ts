@@ -51,6 +51,15 @@ describe('secret guard', () => {
     expect(loaded.messages.slice(1, 3)).toStrictEqual(richTurn(1));
   });
 
+  it('asks a secrets function at every save, for keys resolved after the store was made', async () => {
+    const secrets: string[] = [];
+    const store = createSessionStore({ dir: t.sessionsDir, projectRoot: t.project, secrets: () => secrets });
+    await store.save(makeRecord('sec003', t.project, [userText('nothing secret yet')]));
+    secrets.push('late-resolved-key-123');
+    await store.save(makeRecord('sec003', t.project, [userText('nothing secret yet'), userText('key late-resolved-key-123')]));
+    expect(await everythingOnDisk()).not.toContain('late-resolved-key-123');
+  });
+
   it('leaves text alone when it only looks like a secret across a JSON escape', async () => {
     const store = createSessionStore({ dir: t.sessionsDir, projectRoot: t.project, secrets: ['nsecret1'] });
     const record = makeRecord('sec002', t.project, [userText('line\nsecret1 is not the key')]);
