@@ -21,6 +21,16 @@ export function anthropicEffort(effort: ThinkingEffort): string {
   return effort === 'minimal' ? 'low' : effort;
 }
 
+/**
+ * Claude models from Opus 4.6 on want {type: "adaptive"} plus an effort instead of a token
+ * budget; DeepSeek and older models document {type: "enabled"}.
+ */
+export function usesAdaptiveThinking(model: string): boolean {
+  const m = /^claude-(?:opus|sonnet|haiku)-(\d+)-(\d+)/.exec(model);
+  if (m) return Number(m[1]) > 4 || (Number(m[1]) === 4 && Number(m[2]) >= 6 && Number(m[2]) < 100);
+  return model.startsWith('claude-mythos');
+}
+
 export function buildAnthropicBody(model: string, req: ModelRequest): Json {
   const body: Json = { model, max_tokens: req.maxTokens, stream: true };
   if (req.system.length > 0) body['system'] = req.system;
@@ -28,7 +38,10 @@ export function buildAnthropicBody(model: string, req: ModelRequest): Json {
   if (req.tools.length > 0) {
     body['tools'] = req.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema }));
   }
-  if (req.thinking) {
+  if (req.thinking && usesAdaptiveThinking(model)) {
+    body['thinking'] = { type: 'adaptive' };
+    if (req.thinkingEffort) body['output_config'] = { effort: anthropicEffort(req.thinkingEffort) };
+  } else if (req.thinking) {
     const thinking: Json = { type: 'enabled' };
     // budget_tokens must be >= 1024 and below max_tokens; DeepSeek ignores it.
     const budget = Math.floor(req.maxTokens * BUDGET_SHARE[req.thinkingEffort ?? 'high']);

@@ -15,6 +15,14 @@ export function usesThinkingToggle(preset: Pick<Preset, 'baseUrl' | 'model'>): b
   return /deepseek|moonshot|kimi/.test(hay);
 }
 
+function isOpenAiItself(baseUrl: string): boolean {
+  try {
+    return new URL(baseUrl).hostname === 'api.openai.com';
+  } catch {
+    return false;
+  }
+}
+
 /** DeepSeek documents low/high/max only; everyone else gets the OpenAI scale as is. */
 export function openaiEffort(effort: ThinkingEffort, deepseekLike: boolean): string {
   if (!deepseekLike) return effort;
@@ -23,7 +31,9 @@ export function openaiEffort(effort: ThinkingEffort, deepseekLike: boolean): str
 }
 
 export function buildOpenAiBody(preset: Pick<Preset, 'baseUrl' | 'model' | 'echoReasoning'>, req: ModelRequest): Json {
-  const body: Json = { model: preset.model, stream: true, stream_options: { include_usage: true }, max_tokens: req.maxTokens };
+  const body: Json = { model: preset.model, stream: true, stream_options: { include_usage: true } };
+  // api.openai.com's reasoning models refuse max_tokens; compatible servers only know max_tokens.
+  body[isOpenAiItself(preset.baseUrl) ? 'max_completion_tokens' : 'max_tokens'] = req.maxTokens;
   const messages: Json[] = [];
   if (req.system.length > 0) messages.push({ role: 'system', content: req.system });
   for (const m of req.messages) messages.push(...(m.role === 'user' ? userMessages(m.content) : [assistantMessage(m, preset.echoReasoning)]));
