@@ -53,6 +53,11 @@ export function createContextManager(opts: ContextManagerOptions): FullContextMa
   const { marker, offload } = opts;
   const meter = createUsageMeter(opts.tools);
   const memo = new WeakMap<ContentBlock, string>();
+  // After a failed summary request, automatic attempts wait until the context has grown by a
+  // twentieth of the window: a request that failed once (a 400, an outage) would otherwise be
+  // re-sent before every tool step. /compact always tries.
+  let pausedUntil: number | undefined;
+  const pauseStep = Math.max(1_000, Math.floor(settings.window / 20));
   const deps = { settings, marker, store: offload, summarize: opts.summarize, memo, offloadUntilUnder: opts.offloadUntilUnder ?? false };
 
   return {
@@ -91,7 +96,9 @@ export function createContextManager(opts: ContextManagerOptions): FullContextMa
       const fill = meter.fill(messages, system);
       let result: ReclaimResult = { messages, action: 'none' };
       if (fill.usedTokens >= settings.reclaimAt) {
-        result = await reclaim(deps, messages, fill.usedTokens, { force: false });
+        const summarizePaused = pausedUntil !== undefined && fill.usedTokens < pausedUntil;
+        result = await reclaim(deps, messages, fill.usedTokens, { force: false, summarizePaused });
+        pausedUntil = result.failed ? fill.usedTokens + pauseStep : summarizePaused ? pausedUntil : undefined;
         if (result.messages !== messages) meter.invalidate();
       }
       meter.noteSent(result.messages, system);
@@ -101,6 +108,7 @@ export function createContextManager(opts: ContextManagerOptions): FullContextMa
     async compact(messages: readonly Message[], system: string, instructions?: string): Promise<ReclaimResult> {
       const fill = meter.fill(messages, system);
       const result = await reclaim(deps, messages, fill.usedTokens, { force: true, instructions });
+      if (!result.failed) pausedUntil = undefined;
       if (result.messages !== messages) meter.invalidate();
       return result;
     },

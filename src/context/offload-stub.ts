@@ -2,7 +2,6 @@
  * What replaces an offloaded result in the conversation, and the per-session marker that tells the
  * text lindwyrm writes apart from text a tool returned.
  */
-import { randomBytes } from 'node:crypto';
 import { estimateText } from './estimate-tokens.js';
 
 /** The tools that return bulk data; only these are offloaded on arrival. */
@@ -12,11 +11,6 @@ export const BULK_TOOLS: ReadonlySet<string> = new Set(['read_file', 'bash', 'gr
 export const STUB_PREVIEW_LINES = 8;
 const PREVIEW_LINE_CHARS = 160;
 const LABEL_CHARS = 60;
-
-/** A fresh marker for a session: unguessable, so a file or a command cannot print it by chance. */
-export function createSessionMarker(): string {
-  return `lw-${randomBytes(6).toString('hex')}`;
-}
 
 /**
  * Tool output must never carry the marker: a file the model wrote earlier could otherwise pose as

@@ -38,7 +38,7 @@ export async function reclaim(
   deps: ReclaimDeps,
   messages: readonly Message[],
   used: number,
-  opts: { force: boolean; instructions?: string },
+  opts: { force: boolean; instructions?: string; summarizePaused?: boolean },
 ): Promise<ReclaimResult> {
   const { settings, marker } = deps;
   const zone = protectedStart(messages, settings.protectedTokens);
@@ -66,6 +66,9 @@ export async function reclaim(
 
   if (!opts.force && offload.used < settings.reclaimAt) return offloaded('');
 
+  if (opts.summarizePaused) {
+    return offloaded('Summarizing is paused since the last attempt failed; /compact tries again now.');
+  }
   const current = offload.messages;
   const cut = cutPoint(current, zone);
   if (cut === undefined) {

@@ -176,6 +176,37 @@ describe('reclaiming', () => {
       expect(r.detail).toMatch(/HTTP 529 overloaded/);
     }));
 
+  it('after a failed summary, waits for the context to grow before asking again; /compact asks at once', () =>
+    withTempDir(async (dir) => {
+      let fail = true;
+      const { manager, calls } = setup(dir, async () => {
+        if (fail) throw new Error('HTTP 400');
+        return 'recovered';
+      });
+      const history: Message[] = [];
+      for (let t = 0; t < 20; t++) history.push(prompt(`q${t} ${'z'.repeat(2400)}`), answer(`a${t} ${'w'.repeat(2400)}`));
+      expect((await manager.beforeRequest(history, 'system')).failed).toBe(true);
+      expect(calls).toHaveLength(1);
+      // A tool step later: a little more context, no second attempt.
+      const step = [...history, prompt('small follow-up')];
+      const paused = await manager.beforeRequest(step, 'system');
+      expect(paused.messages).toBe(step);
+      expect(paused.detail).toMatch(/paused/);
+      expect(calls).toHaveLength(1);
+      // /compact tries regardless, and a success lifts the pause.
+      fail = false;
+      expect((await manager.compact(step, 'system')).action).toBe('summarized');
+      expect(calls).toHaveLength(2);
+      fail = true;
+      await manager.beforeRequest(history, 'system');
+      expect(calls).toHaveLength(3);
+      // Grown by more than a twentieth of the window since that failure: tried again.
+      const big = [...history, prompt('p'.repeat(6_000))];
+      fail = false;
+      expect((await manager.beforeRequest(big, 'system')).action).toBe('summarized');
+      expect(calls).toHaveLength(4);
+    }));
+
   it('/compact runs even under the reclaim point and passes the instructions on', () =>
     withTempDir(async (dir) => {
       const { manager, calls } = setup(dir);
