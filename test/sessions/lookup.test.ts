@@ -102,3 +102,17 @@ describe('finding sessions', () => {
     await expect(withOffload.delete('abc111')).rejects.toBeInstanceOf(SessionLookupError);
   });
 });
+
+describe('savedSessionIds', () => {
+  it('knows the sessions of every project, for the offload sweep', async () => {
+    const { savedSessionIds } = await import('../../src/sessions/saved-ids.js');
+    const elsewhere = join(t.root, 'other-project');
+    await mkdir(elsewhere);
+    await saveAt('abc111', '2026-11-01T00:00:00Z', '2026-11-01T00:00:00Z');
+    const other = createSessionStore({ dir: t.sessionsDir, projectRoot: elsewhere });
+    await other.save(makeRecord('fff999', elsewhere, [userText('x')]));
+    await other.close();
+    expect([...(await savedSessionIds(t.sessionsDir))].sort()).toEqual(['abc111', 'fff999']);
+    expect(await savedSessionIds(join(t.root, 'missing'))).toEqual(new Set());
+  });
+});
