@@ -150,7 +150,7 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
   const parts = buildParts(preset);
 
   // The runtime is filled in below; the summarizer reads it only when a reclaim runs.
-  // eslint-disable-next-line prefer-const
+  // eslint-disable-next-line prefer-const -- assigned once, after the context manager that needs it
   let rt: SessionRuntime;
   const summarize = createSummarizer(() => ({
     client: rt.client,

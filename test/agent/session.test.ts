@@ -16,7 +16,7 @@ afterEach(async () => {
   await sandbox?.cleanup();
 });
 
-async function open(replies: Parameters<typeof startFakeProvider>[0]['replies'], cli = {}, toml = '') {
+async function open(replies: Parameters<typeof startFakeProvider>[0]['replies'], toml = '') {
   fake = await startFakeProvider({ format: 'anthropic', replies });
   sandbox = await makeSandbox('anthropic', fake.baseUrl, toml);
   return { sandbox, fake };
