@@ -1,0 +1,63 @@
+/** What `npm pack` ships, and that the README accounts for every runtime dependency. */
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+function packedFiles(): Promise<string[]> {
+  return new Promise((done, fail) => {
+    execFile('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root }, (error, stdout) => {
+      if (error) return fail(error);
+      const [pack] = JSON.parse(stdout) as { files: { path: string }[] }[];
+      done((pack?.files ?? []).map((f) => f.path));
+    });
+  });
+}
+
+interface Manifest {
+  bin: Record<string, string>;
+  dependencies: Record<string, string>;
+  version: string;
+}
+const manifest = async (path: string) => JSON.parse(await readFile(join(root, path), 'utf8')) as Manifest;
+
+describe('npm pack', () => {
+  it('ships only what a user needs: dist, README, LICENSE, package.json, examples, docs', async () => {
+    const files = await packedFiles();
+    const stray = files.filter((f) => !/^(dist\/[^/]+\.js|examples\/.+|docs\/.+|README\.md|LICENSE|package\.json)$/.test(f));
+    expect(stray).toEqual([]);
+    for (const required of ['README.md', 'LICENSE', 'package.json', 'examples/lindwyrm.example.toml']) expect(files).toContain(required);
+    // A build is needed for dist/; when there is one, the entry point must be in the package.
+    if (existsSync(join(root, 'dist', 'cli.js'))) expect(files).toContain('dist/cli.js');
+  });
+
+  it('points both commands at the built entry point', async () => {
+    const pkg = await manifest('package.json');
+    expect(pkg.bin).toEqual({ lwyrm: 'dist/cli.js', lindwyrm: 'dist/cli.js' });
+  });
+
+  it('has an alias package lwyrm exposing the same commands through lindwyrm', async () => {
+    const alias = await manifest('packaging/lwyrm/package.json');
+    expect(Object.keys(alias.bin).sort()).toEqual(['lindwyrm', 'lwyrm']);
+    expect(Object.keys(alias.dependencies)).toEqual(['lindwyrm']);
+    const shim = await readFile(join(root, 'packaging', 'lwyrm', alias.bin['lwyrm'] ?? ''), 'utf8');
+    expect(shim).toMatch(/^#!\/usr\/bin\/env node/);
+    expect(shim).toContain("import 'lindwyrm/dist/cli.js'");
+  });
+});
+
+// Armed once the README has its dependency section (the lead writes the README).
+const readmeHasTable = /^#+\s*(Runtime )?Dependencies/im.test(readFileSync(join(root, 'README.md'), 'utf8'));
+
+describe('README dependency table', () => {
+  it.skipIf(!readmeHasTable)('has a row for every runtime dependency', async () => {
+    const readme = await readFile(join(root, 'README.md'), 'utf8');
+    const { dependencies } = await manifest('package.json');
+    const missing = Object.keys(dependencies).filter((name) => !new RegExp(`^\\|\\s*\`?${name.replace(/[/.]/g, '\\$&')}\`?\\s*\\|`, 'm').test(readme));
+    expect(missing, 'add a row "| name | purpose | ... |" to the README for each').toEqual([]);
+  });
+});
