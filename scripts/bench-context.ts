@@ -53,7 +53,7 @@ async function benchCompactionPass(dir: string): Promise<void> {
   const history = bigConversation(random(7));
   const tokens = estimateMessages(history);
   const light = bigConversation(random(7), false);
-  const times: { check: number[]; offload: number[]; summarize: number[] } = { check: [], offload: [], summarize: [] };
+  const times: Record<'check' | 'offload' | 'memory' | 'summarize', number[]> = { check: [], offload: [], memory: [], summarize: [] };
   let actions = '';
   for (let run = 0; run < 7; run++) {
     const make = (window: number, thresholdTokens?: number) =>
@@ -74,6 +74,26 @@ async function benchCompactionPass(dir: string): Promise<void> {
     t0 = performance.now();
     const a = await offloading.beforeRequest(history, SYSTEM);
     times.offload.push(performance.now() - t0);
+    // The same pass with an in-memory store: the cost of the pass itself, without the disk.
+    const memory = new Map<string, string>();
+    const inMemory = createContextManager({
+      window: 1_000_000,
+      thresholdTokens: 1_000,
+      offload: {
+        put: async (_tool, content) => {
+          const ref = `off_${String(memory.size + 1).padStart(4, '0')}`;
+          memory.set(ref, content);
+          return ref;
+        },
+        read: async (ref) => memory.get(ref),
+        list: async () => [...memory].map(([ref, c]) => ({ ref, bytes: c.length })),
+      },
+      marker: MARKER,
+      summarize: async () => 'unused',
+    });
+    t0 = performance.now();
+    await inMemory.beforeRequest(history, SYSTEM);
+    times.memory.push(performance.now() - t0);
     // 128K window, reclaims at 96k: every older result moves and the rest is summarized.
     const summarizing = make(128_000);
     t0 = performance.now();
@@ -84,6 +104,7 @@ async function benchCompactionPass(dir: string): Promise<void> {
   console.log(`compaction pass on ${history.length} messages (~${fmt(tokens)} tokens estimated), median of 7:`);
   console.log(`  check, nothing to do (1M window, ~${fmt(estimateMessages(light))} tokens, estimates cached per message): ${median(times.check).toFixed(2)} ms`);
   console.log(`  retroactive offload pass (1M window):              ${median(times.offload).toFixed(2)} ms`);
+  console.log(`  the same pass, in-memory store (no disk):          ${median(times.memory).toFixed(2)} ms`);
   console.log(`  offload + summarize, instant summarizer (128K):    ${median(times.summarize).toFixed(2)} ms`);
   console.log(`  last run: ${actions}`);
 }
