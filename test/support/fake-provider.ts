@@ -22,8 +22,8 @@
  * Server-wide options: openaiReasoningField, lineEnding ('\r\n' / '\r'), keepAliveComments,
  * splitWritesBytes (cut every event into tiny TCP writes), models (GET /models ids).
  *
- * A POST after the scripted list is used up gets HTTP 500 naming the request number, so a test
- * that makes one call too many fails loudly instead of hanging.
+ * A POST after the scripted list is used up gets HTTP 500 (x-should-retry: false) naming the
+ * request number, so a test that makes one call too many fails at once instead of hanging.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -166,7 +166,10 @@ export async function startFakeProvider(opts: FakeProviderOptions): Promise<Fake
     if (typeof opts.replies === 'function') reply = opts.replies(recorded, index);
     else reply = opts.replies[index];
     if (reply === undefined) {
-      sendJson(res, 500, errorBody(opts.format, 'api_error', `fake provider: no scripted reply for request #${index + 1}`));
+      // x-should-retry: false, so a client does not spend its backoff retrying a test's mistake.
+      sendJson(res, 500, errorBody(opts.format, 'api_error', `fake provider: no scripted reply for request #${index + 1}`), {
+        'x-should-retry': 'false',
+      });
       return;
     }
     if (reply.delayMs) await sleep(reply.delayMs);
@@ -291,8 +294,8 @@ function resetSocket(socket: Socket): void {
   else s.destroy();
 }
 
-function sendJson(res: ServerResponse, status: number, payload: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json' });
+function sendJson(res: ServerResponse, status: number, payload: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(payload));
 }
 
