@@ -228,3 +228,29 @@ describe.each<FakeFormat>(['anthropic', 'openai'])('lwyrm -p over %s', (format) 
     expect(req.messages[1]!.text).toMatch(/^token/);
   });
 });
+
+describe('lwyrm without -p', () => {
+  let fake: FakeProvider | undefined;
+  let e: Env | undefined;
+
+  afterEach(async () => {
+    await fake?.close();
+    if (e) await rm(e.root, { recursive: true, force: true });
+  });
+
+  it('with a prompt and stdout not a terminal runs one-shot; -v logs requests, usage, timing and tool calls', async () => {
+    fake = await startFakeProvider({
+      format: 'anthropic',
+      replies: [{ toolCalls: [{ name: 'read_file', input: { path: 'prices.py' } }], usage: { input: 321, output: 9 } }, { text: 'It sums prices.' }],
+    });
+    e = await makeEnv('anthropic', fake.baseUrl);
+    const r = await run(e, ['-v', 'what', 'does', 'total', 'do?']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe('It sums prices.\n');
+    expect(r.stderr).toMatch(/request: 1 messages, [\d.]+ KB/);
+    expect(r.stderr).toMatch(/response: tool_use, in 321 .* out 9, \d+ ms/);
+    expect(r.stderr).toMatch(/tool read_file prices\.py → ok/);
+    const body = fake.requests[0]!.body as { messages: { content: unknown }[] };
+    expect(JSON.stringify(body.messages[0])).toContain('what does total do?');
+  });
+});
