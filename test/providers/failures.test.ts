@@ -97,6 +97,13 @@ describe.each(['anthropic', 'openai'] as const)('%s: retries and failures', (for
     expect(f.requests).toHaveLength(2);
   });
 
+  it('retries a reset after the first bytes when no part of the answer had arrived yet', async () => {
+    const f = await start(format, [{ text: 'lost', fault: { kind: 'reset', afterEvents: 1 } }, OK]);
+    const events = await collect(fakeClient(fakePreset(f, format)).stream(simpleRequest()));
+    expect(textOf(events, 'text_delta')).toBe('recovered');
+    expect(f.requests).toHaveLength(2);
+  });
+
   it('never retries once text has streamed: a reset surfaces with the partial answer', async () => {
     const f = await start(format, [{ text: 'The answer is forty', fault: { kind: 'reset', afterEvents: 6 } }, OK]);
     const { events, error } = await collectFailure(fakeClient(fakePreset(f, format)).stream(simpleRequest()));
