@@ -2,7 +2,7 @@
  * Sessions hold whatever the agent read (source code, sometimes more): folders are 0700 and files
  * 0600. Anything looser, say after a copy with the wrong umask, is tightened at start.
  */
-import { closeSync, fchmodSync, fstatSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, fchmodSync, fstatSync, openSync, readSync } from 'node:fs';
 import { chmod, lstat, mkdir, readdir } from 'node:fs/promises';
 import { SessionFileError } from './errors.js';
 import { join } from 'node:path';
@@ -74,13 +74,23 @@ export function readPrivateFileSync(path: string): { data: Buffer; repaired?: st
   let fd: number | undefined;
   try {
     fd = openSync(path, 'r');
-    const mode = fstatSync(fd).mode & 0o777;
+    const info = fstatSync(fd);
+    const mode = info.mode & 0o777;
+    if (!info.isFile()) throw new Error('not a regular file');
     let repaired: string | undefined;
     if ((mode & ~FILE_MODE) !== 0) {
       fchmodSync(fd, FILE_MODE);
       repaired = `tightened ${path} from ${octal(mode)} to 0600`;
     }
-    return { data: readFileSync(fd), repaired };
+    // One read of the size fstat gave: our files are replaced by rename or grow past what we need.
+    const data = Buffer.allocUnsafe(info.size);
+    let got = 0;
+    while (got < info.size) {
+      const n = readSync(fd, data, got, info.size - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    return { data: got === info.size ? data : data.subarray(0, got), repaired };
   } catch (error) {
     throw new SessionFileError(path, `cannot read: ${(error as Error).message}`);
   } finally {

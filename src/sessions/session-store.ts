@@ -177,7 +177,9 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
   const newId = (): string => {
     for (;;) {
       const id = randomId();
-      if (!existsSync(path(metaName(id)))) return id;
+      // Offloads are kept per id for all projects together: never reuse an id they know.
+      const taken = existsSync(path(metaName(id))) || (opts.offloadDir !== undefined && existsSync(join(opts.offloadDir, id)));
+      if (!taken) return id;
     }
   };
 

@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, truncate, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, stat, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SessionFileError } from '../../src/sessions/errors.js';
@@ -29,13 +29,16 @@ describe('bad session files', () => {
     newer.record.id = 'new001';
     await writeFile(join(folder, 'new001.meta.json'), JSON.stringify(newer));
     await mkdir(join(folder, 'dir001.meta.json')); // exists, cannot be read as a file
+    await chmod(join(folder, 'dir001.meta.json'), 0o755);
 
     const { sessions, problems } = await store.list();
     expect(sessions.map((s) => s.id)).toEqual(['good01']);
     expect(problems).toHaveLength(3);
     expect(problems.find((p) => p.includes('bad001.meta.json'))).toMatch(/corrupt: not valid JSON/);
     expect(problems.find((p) => p.includes('new001.meta.json'))).toMatch(/newer lindwyrm \(session format 99/);
-    expect(problems.find((p) => p.includes('dir001.meta.json'))).toMatch(/cannot read/);
+    expect(problems.find((p) => p.includes('dir001.meta.json'))).toMatch(/cannot read: not a regular file/);
+    // Reported, not "repaired": a folder is never chmodded to a file's mode.
+    expect((await stat(join(folder, 'dir001.meta.json'))).mode & 0o777).toBe(0o755);
     expect((await store.latest())?.id).toBe('good01');
   });
 
