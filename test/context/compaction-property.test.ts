@@ -10,6 +10,7 @@ import { createOffloadStore } from '../../src/context/offload-store.js';
 import { isSummaryBlock } from '../../src/context/summary-message.js';
 import type { ContentBlock, Message } from '../../src/providers/types.js';
 import { MARKER, seededRandom, wireViolations, withTempDir } from './helpers.js';
+import { anthropicWireProblems, openaiWireProblems } from './wire-check.js';
 
 const TOOLS = ['read_file', 'bash', 'grep', 'glob', 'list_dir', 'edit_file', 'write_file', 'read_offloaded'];
 const CASES = 250;
@@ -123,6 +124,8 @@ describe('compaction property', () => {
         expect(olderProblems, label).toEqual([]);
 
         expect(wireViolations(res.messages), label).toEqual([]);
+        expect(anthropicWireProblems(res.messages), label).toEqual([]);
+        expect(openaiWireProblems(res.messages), label).toEqual([]);
         if (res.failed) expect(res.messages, label).toBe(history);
         if (!force && estimateMessages(history) < manager.settings.reclaimAt) expect(res.messages, label).toBe(history);
         if (res.action !== 'summarized') expect(res.messages.length, label).toBe(history.length);
