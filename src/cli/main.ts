@@ -1,7 +1,7 @@
 /** The command after argument parsing: init, map, one-shot or a full-screen session. */
 import { loadConfig } from '../config/load-config.js';
 import { findPreset, missingKeyMessage, resolveApiKey } from '../config/presets.js';
-import type { Config } from '../config/types.js';
+import type { Config, Preset } from '../config/types.js';
 import { helpText } from './flags.js';
 import { writeStarterAgentsFile } from './init-agents.js';
 import { loadPrintMap, loadRunOneShot, loadRunTui, loadStartSession } from './lazy-modules.js';
@@ -42,7 +42,8 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
       }
       case 'map': {
         verbose = command.options.verbose;
-        const config = await configFor(command.options, io);
+        const config = await loadConfig({ cwd: command.options.cwd, env: io.env });
+        printWarnings(config, io);
         const { printCodeMap } = await loadPrintMap();
         io.stdout(ensureNewline(await printCodeMap(config)));
         return 0;
@@ -56,16 +57,26 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
   }
 }
 
-async function configFor(options: CliOptions, io: MainIo): Promise<Config> {
-  const config = await loadConfig({ cwd: options.cwd, env: io.env });
+/**
+ * Config warnings are shown once: by the session (a notice in the transcript, or on stderr in
+ * one-shot mode) when one starts, else here, before the CLI exits on its own.
+ */
+function printWarnings(config: Config, io: MainIo): void {
   for (const warning of config.warnings) io.stderr(`lwyrm: warning: ${warning}\n`);
-  return config;
 }
 
 async function run(options: CliOptions, io: MainIo): Promise<number> {
-  const config = await configFor(options, io);
-  const preset = findPreset(config, options.model);
+  const config = await loadConfig({ cwd: options.cwd, env: io.env });
+  let preset: Preset;
+  try {
+    preset = findPreset(config, options.model);
+  } catch (error) {
+    // A typo in the config may be why the preset is unknown: show the warnings with the error.
+    printWarnings(config, io);
+    throw error;
+  }
   if (!preset.keyOptional && !(await resolveApiKey(preset, io.env))) {
+    printWarnings(config, io);
     io.stderr(`lwyrm: ${missingKeyMessage(preset)}\n`);
     return 1;
   }

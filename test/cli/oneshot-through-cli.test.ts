@@ -64,4 +64,14 @@ describe.each(['anthropic', 'openai'] as const)('lwyrm -p through the CLI (%s)',
     expect(json).toMatchObject({ status: 'finished', preset: 'fake' });
     expect(await readFile(out, 'utf8')).toContain('All done.');
   });
+
+  it('shows each config warning exactly once', async () => {
+    fake = await startFakeProvider({ format, replies: [{ text: 'ok' }] });
+    await t.writeUser(`default_preset = "fake"\n[[presets]]\nname = "fake"\nformat = "${format}"\nbase_url = "${fake.baseUrl}"\nmodel = "m"\n`);
+    await t.writeProject('colour = "blue"\nproxy = "http://p.test:1"\n');
+    const { code, stderr } = await run(['-p', 'hi', '--no-save'], {});
+    expect(code, stderr).toBe(0);
+    expect(stderr.match(/unknown key "colour"/g)).toHaveLength(1);
+    expect(stderr.match(/may not set these/g)).toHaveLength(1);
+  });
 });
