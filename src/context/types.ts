@@ -51,6 +51,11 @@ export interface ReclaimResult {
   readonly messages: readonly Message[];
   /** What happened, for the transcript: 'none' | 'offloaded' | 'summarized'. */
   readonly action: 'none' | 'offloaded' | 'summarized';
+  /**
+   * What to tell the user. Can be set with action 'none' too: a failed summary request (`failed`),
+   * or nothing left to reclaim outside the protected zone. After 'summarized' the prompt prefix
+   * has changed anyway: the moment to refresh session snapshots such as the code map.
+   */
   readonly detail?: string;
   /** Tool results moved to the offload store by this pass. */
   readonly offloadedResults?: number;
