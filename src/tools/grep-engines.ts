@@ -3,7 +3,8 @@
  * and an in-process walk when it is not.
  */
 import { spawn } from 'node:child_process';
-import { readFile, stat } from 'node:fs/promises';
+import { isAscii } from 'node:buffer';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { findOnPath } from './find-on-path.js';
@@ -116,6 +117,7 @@ export function compilePattern(pattern: string, ignoreCase: boolean): RegExp | s
 export async function grepInProcess(q: GrepQuery): Promise<GrepOutcome> {
   const regex = compilePattern(q.pattern, q.ignoreCase);
   if (typeof regex === 'string') return { hits: [], truncated: false, error: `invalid regular expression: ${regex}` };
+  const literal = q.ignoreCase ? undefined : requiredLiteral(q.pattern);
   const globMatch = q.glob === undefined ? undefined : picomatch(q.glob, { dot: true, basename: !q.glob.includes('/') });
   const files: Array<{ abs: string; rel: string }> = [];
   if (q.baseIsDir) {
@@ -132,31 +134,104 @@ export async function grepInProcess(q: GrepQuery): Promise<GrepOutcome> {
     files.push({ abs: q.base, rel: '' });
   }
   const hits: GrepHit[] = [];
-  let truncated = false;
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < files.length && !truncated && q.signal?.aborted !== true) {
-      const file = files[next++] as { abs: string; rel: string };
-      const size = await stat(file.abs).then((s) => s.size, () => -1);
-      if (size < 0 || size > MAX_FILE_BYTES) continue;
-      const bytes = await readFile(file.abs).catch(() => undefined);
-      if (bytes === undefined || looksBinary(bytes)) continue;
-      const text = bytes.toString('utf8');
-      if (!regex.test(text)) continue;
-      const lines = text.split('\n');
-      for (let i = 0; i < lines.length; i++) {
-        const line = lines[i] as string;
-        if (i === lines.length - 1 && line === '') break;
-        if (regex.test(line)) {
-          hits.push({ file: file.rel, line: i + 1, text: clipText(line) });
-          if (hits.length >= HARD_HIT_LIMIT) {
-            truncated = true;
-            return;
-          }
-        }
-      }
+  const global = new RegExp(regex.source, `${regex.flags}g`);
+  let sliceStart = performance.now();
+  for (const file of files) {
+    if (q.signal?.aborted === true) break;
+    // Synchronous reads are several times faster than the promise API for many small files;
+    // yielding every few milliseconds keeps the event loop (and the screen) responsive.
+    if (performance.now() - sliceStart > 15) {
+      await new Promise((r) => setImmediate(r));
+      sliceStart = performance.now();
     }
+    let bytes: Buffer;
+    try {
+      if (statSync(file.abs).size > MAX_FILE_BYTES) continue;
+      bytes = readFileSync(file.abs);
+    } catch {
+      continue;
+    }
+    // A required literal absent from the raw bytes rules the file out before any decoding.
+    if (literal !== undefined && bytes.indexOf(literal) === -1) continue;
+    if (looksBinary(bytes)) continue;
+    // ASCII decodes as latin1 far faster than as UTF-8, with the same result.
+    const text = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+    if (searchText(text, file.rel, regex, global, hits)) return { hits, truncated: true };
+  }
+  return { hits, truncated: false };
+}
+
+/** Finds matching lines without splitting the whole file; returns true at the hard limit. */
+function searchText(text: string, rel: string, line: RegExp, global: RegExp, hits: GrepHit[]): boolean {
+  let pos = 0;
+  let lineNo = 1;
+  let counted = 0;
+  while (pos <= text.length) {
+    global.lastIndex = pos;
+    const m = global.exec(text);
+    if (m === null) return false;
+    const start = text.lastIndexOf('\n', m.index - 1) + 1;
+    let end = text.indexOf('\n', m.index);
+    if (end === -1) end = text.length;
+    // A whole-text match may span lines (\s matches a newline); only a line matching alone counts.
+    const candidate = text.slice(start, end);
+    if (start < text.length && line.test(candidate)) {
+      for (let i = text.indexOf('\n', counted); i !== -1 && i < start; i = text.indexOf('\n', i + 1)) lineNo++;
+      counted = start;
+      hits.push({ file: rel, line: lineNo, text: clipText(candidate) });
+      if (hits.length >= HARD_HIT_LIMIT) return true;
+    }
+    pos = end + 1;
+  }
+  return false;
+}
+
+/**
+ * The longest run of plain characters every match must contain, or undefined when that is not
+ * certain (alternation, character classes and quantified characters are never included).
+ */
+export function requiredLiteral(pattern: string): Buffer | undefined {
+  if (pattern.includes('|')) return undefined;
+  let best = '';
+  let run = '';
+  let depth = 0;
+  const close = () => {
+    if (run.length > best.length) best = run;
+    run = '';
   };
-  await Promise.all(Array.from({ length: 8 }, worker));
-  return { hits, truncated };
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i] as string;
+    const next = pattern[i + 1];
+    const quantified = (n: string | undefined) => n === '?' || n === '*' || n === '{';
+    if (c === '\\') {
+      const e = next ?? '';
+      i++;
+      if (depth === 0 && /[.*+?^${}()|[\]\\/-]/.test(e) && !quantified(pattern[i + 1])) {
+        run += e;
+        if (pattern[i + 1] === '+') close();
+      } else close();
+      continue;
+    }
+    if (c === '(') depth++;
+    if (c === ')') depth = Math.max(0, depth - 1);
+    if (depth > 0 || /[.*+?^${}()[\]]/.test(c)) {
+      close();
+      if (c === '{') {
+        while (i < pattern.length && pattern[i] !== '}') i++;
+      }
+      if (c === '[') {
+        // skip the class body
+        while (i < pattern.length && pattern[i] !== ']') i += pattern[i] === '\\' ? 2 : 1;
+      }
+      continue;
+    }
+    if (quantified(next)) {
+      close();
+      continue;
+    }
+    run += c;
+    if (next === '+') close();
+  }
+  close();
+  return best.length >= 3 ? Buffer.from(best, 'utf8') : undefined;
 }

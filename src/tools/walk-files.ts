@@ -47,8 +47,9 @@ async function loadLayer(dir: string): Promise<IgnoreLayer | undefined> {
 
 function ignoredBy(layers: readonly IgnoreLayer[], absolute: string, isDir: boolean): boolean {
   for (const layer of layers) {
-    const rel = path.relative(layer.dir, absolute);
-    if (rel === '' || rel.startsWith('..')) continue;
+    // Every layer's folder is an ancestor of `absolute`, so slicing is exact (and much cheaper).
+    const rel = absolute.slice(layer.dir.length + 1);
+    if (rel === '') continue;
     if (layer.rules.ignores(isDir ? `${rel}/` : rel)) return true;
   }
   return false;
@@ -65,7 +66,9 @@ export async function walkFiles(opts: WalkOptions): Promise<void> {
     let dir = opts.root;
     for (let i = 0; i < parts.length; i++) {
       const layer = await loadLayer(dir);
-      if (layer !== undefined) initial.push(layer);
+      // As ripgrep does, rules from above the starting point are matched against paths below it:
+      // searching node_modules explicitly works although the root .gitignore lists it.
+      if (layer !== undefined) initial.push({ dir: opts.base, rules: layer.rules });
       dir = path.join(dir, parts[i] as string);
     }
   }

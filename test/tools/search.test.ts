@@ -102,6 +102,15 @@ describe('grep engines', () => {
     ]);
   });
 
+  it('matches line by line: a match spanning a newline is not a hit, line numbers stay right', async () => {
+    await put('span/a.txt', 'alpha\nbeta\n\nalpha  beta\ncafé alpha beta\n');
+    const q = query({ base: path.join(root, 'span'), pattern: 'alpha\\s+beta' });
+    const own = formatHits((await grepInProcess(q)).hits, '');
+    expect(own).toEqual(['a.txt:4:alpha  beta', 'a.txt:5:café alpha beta']);
+    const rg = await ripgrepPath();
+    if (rg !== undefined) expect(formatHits((await grepWithRipgrep(rg, q)).hits, '')).toEqual(own);
+  });
+
   it('reports a bad regular expression as an error', async () => {
     const own = await grepInProcess(query({ pattern: '(' }));
     expect(own.error).toMatch(/invalid regular expression/);
