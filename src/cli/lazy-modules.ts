@@ -25,9 +25,9 @@ export class MissingModuleError extends Error {
   readonly exitCode = 1;
 }
 
-async function guard<T>(what: string, load: () => Promise<unknown>): Promise<T> {
+async function guard<T>(what: string, load: () => Promise<T>): Promise<T> {
   try {
-    return (await load()) as T;
+    return await load();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ERR_MODULE_NOT_FOUND') {
@@ -37,32 +37,25 @@ async function guard<T>(what: string, load: () => Promise<unknown>): Promise<T> 
   }
 }
 
-// The specifiers stay literal so the bundler can split them into chunks. Modules written in
-// parallel may be absent; tsup.config.ts marks a missing one external and this guard reports it.
+// The specifiers stay literal so the bundler can split them into chunks, and typed, so tsc checks
+// each module against the contract above. In a partial build (parts are written in parallel),
+// tsup.config.ts leaves a missing module external and the guard reports it.
 export const loadStartSession = (): Promise<StartSessionModule> =>
-  guard('the session engine (src/agent/start-session.ts)', () =>
-    // eslint-disable-next-line @typescript-eslint/ban-ts-comment
-    // @ts-ignore -- may not exist yet in a partial build; typed through StartSessionModule
+  guard<StartSessionModule>('the session engine (src/agent/start-session.ts)', () =>
     import('../agent/start-session.js'),
   );
 
 export const loadRunOneShot = (): Promise<RunOneShotModule> =>
-  guard('one-shot mode (src/headless/run-oneshot.ts)', () =>
-    // eslint-disable-next-line @typescript-eslint/ban-ts-comment
-    // @ts-ignore -- may not exist yet in a partial build; typed through RunOneShotModule
+  guard<RunOneShotModule>('one-shot mode (src/headless/run-oneshot.ts)', () =>
     import('../headless/run-oneshot.js'),
   );
 
 export const loadRunTui = (): Promise<RunTuiModule> =>
-  guard('the full-screen view (components/run-tui.tsx)', () =>
-    // eslint-disable-next-line @typescript-eslint/ban-ts-comment
-    // @ts-ignore -- may not exist yet in a partial build; typed through RunTuiModule
+  guard<RunTuiModule>('the full-screen view (components/run-tui.tsx)', () =>
     import('../../components/run-tui.js'),
   );
 
 export const loadPrintMap = (): Promise<PrintMapModule> =>
-  guard('the code map (src/codemap/print-map.ts)', () =>
-    // eslint-disable-next-line @typescript-eslint/ban-ts-comment
-    // @ts-ignore -- may not exist yet in a partial build; typed through PrintMapModule
+  guard<PrintMapModule>('the code map (src/codemap/print-map.ts)', () =>
     import('../codemap/print-map.js'),
   );
