@@ -105,5 +105,8 @@ describe('slash commands', () => {
     const back = await engine.runSlash(`/sessions resume ${oldId.slice(0, 6)}`);
     expect(back.output).toMatch(/Resumed/);
     expect(engine.runtime.session.history).toHaveLength(2);
+    // The resumed conversation is shown again, not an empty screen.
+    expect(engine.store.current().blocks.map((b) => b.kind)).toEqual(['user', 'assistant']);
+    expect(engine.store.current().blocks[0]).toMatchObject({ text: 'the first prompt' });
   });
 });

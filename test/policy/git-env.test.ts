@@ -5,6 +5,9 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { neutralGitEnv } from '../../src/policy/git-env.js';
+import { bashTool } from '../../src/tools/bash.js';
+import { makePolicy } from '../tools/make-config.js';
+import { makeContext } from '../tools/make-context.js';
 import { makeTempDir } from '../tools/make-context.js';
 
 const run = promisify(execFile);
@@ -45,6 +48,14 @@ describe('neutralGitEnv', () => {
     expect(status.stdout).toContain('f.txt');
     await git(['diff'], env).catch(() => undefined); // an inert external diff may fail; it must not run
     await git(['log', '-p', '--ext-diff'], env).catch(() => undefined);
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('the bash tool runs an allowlisted git command with the overrides, without asking', async () => {
+    const ctx = makeContext(repo, { config: { policy: makePolicy({ bashAllowlist: ['git status'] }) } });
+    const r = await bashTool.run({ command: 'git status --short' }, ctx);
+    expect(r.content).toContain('f.txt');
+    expect(ctx.asked).toHaveLength(0);
     expect(existsSync(marker)).toBe(false);
   });
 

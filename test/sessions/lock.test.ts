@@ -44,6 +44,25 @@ describe('session locks across processes', () => {
     expect((await readdir(folder)).filter((n) => n.includes('lock'))).toEqual([]);
   }, 30_000);
 
+  it('lets exactly one of several processes take over a stale lock at the same moment', async () => {
+    const store = createSessionStore({ dir: t.sessionsDir, projectRoot: t.project });
+    await store.save(makeRecord('race01', t.project, [userText('x')]));
+    await store.close();
+    const folder = join(t.sessionsDir, (await readdir(t.sessionsDir))[0]!);
+    // A lock left by a process that no longer exists (pid beyond pid_max).
+    await writeFile(join(folder, 'race01.lock'), JSON.stringify({ pid: 2 ** 22 + 7, host: 'h', start: null }));
+    const children = [0, 1, 2].map(() => startChild('./race-lock.ts', [t.sessionsDir, t.project, 'race01'], 'pipe'));
+    try {
+      await Promise.all(children.map((c) => waitForLine(c, (l) => l === 'ready')));
+      const outcomes = children.map((c) => waitForLine(c, (l) => l === 'won' || l === 'lost' || l.startsWith('error')));
+      for (const c of children) c.stdin?.write('go\n');
+      const results = await Promise.all(outcomes);
+      expect(results.sort()).toEqual(['lost', 'lost', 'won']);
+    } finally {
+      await Promise.all(children.map(killAndWait));
+    }
+  }, 30_000);
+
   it('treats a garbled lock or a recycled pid as stale', async () => {
     const store = createSessionStore({ dir: t.sessionsDir, projectRoot: t.project });
     await store.save(makeRecord('gone01', t.project, [userText('x')]));

@@ -1,4 +1,4 @@
-import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readFileTool } from '../../src/tools/read-file.js';
@@ -91,6 +91,15 @@ describe('read_file', () => {
     expect(r.ok).toBe(false);
     expect(r.content).not.toContain('TOKEN');
     expect(ctx.asked[0]?.path).toBe(path.join(outside, 'secret.txt'));
+  });
+
+  it('treats a hard-linked file inside the project as possibly outside and asks', async () => {
+    await link(path.join(outside, 'secret.txt'), path.join(root, 'innocent.txt'));
+    const ctx = makeContext(root, { answer: 'no', preApproved: ['read'] });
+    const r = await readFileTool.run({ path: 'innocent.txt' }, ctx);
+    expect(r.ok).toBe(false);
+    expect(r.content).not.toContain('TOKEN');
+    expect(ctx.asked[0]?.reason).toMatch(/hard-linked/);
   });
 
   it('a read deny rule blocks without asking', async () => {

@@ -2,9 +2,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-export function startChild(script: string, args: readonly string[]): ChildProcess {
+export function startChild(script: string, args: readonly string[], stdin: 'ignore' | 'pipe' = 'ignore'): ChildProcess {
   const path = fileURLToPath(new URL(script, import.meta.url));
-  return spawn(process.execPath, ['--import', 'tsx', path, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawn(process.execPath, ['--import', 'tsx', path, ...args], { stdio: [stdin, 'pipe', 'pipe'] });
 }
 
 /** Resolves with the first stdout line matching; rejects if the child exits first. */
