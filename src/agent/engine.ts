@@ -10,6 +10,7 @@ import type { ToolContext } from '../tools/types.js';
 import { createApprovalQueue } from './approvals.js';
 import type { ToolRunner } from './ports.js';
 import { repairHistory } from './history.js';
+import { blocksFromHistory } from './history-blocks.js';
 import { reclaimThreshold } from './pass-through-context.js';
 import type { Engine, SessionState, SlashResult, TurnOutcome } from './state.js';
 import { createEventStore, type EventStore } from './store.js';
@@ -249,7 +250,8 @@ export function createEngine(rt: SessionRuntime, services: EngineServices): Lind
     replaceSession(session) {
       rt.session = { ...session, history: repairHistory(session.history) };
       rt.sessionGrants.clear();
-      store.dispatch({ type: 'session.reset', state: initialState(rt) });
+      const blocks = blocksFromHistory(rt.session.history, services.describe);
+      store.dispatch({ type: 'session.reset', state: { ...initialState(rt), blocks } });
     },
     busy: () => running !== undefined,
     persist,
