@@ -105,7 +105,7 @@ export function App({ size, initialPrompt, onExit }: AppProps) {
   });
 
   return (
-    <Box flexDirection="column" width={width} height={rows} overflow="hidden">
+    <Box flexDirection="column" width={width} height={rows} overflowY="hidden">
       {layout.header > 0 ? <Header width={width} /> : null}
       {panel?.kind === 'text' ? (
         <TextPanel title={panel.title} text={panel.text} width={width} height={layout.transcript} scroll={panel.scroll} />

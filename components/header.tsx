@@ -24,7 +24,7 @@ export const Header = memo(function Header({ width }: { readonly width: number }
   const root = useEngineState(selectRoot);
   const perms = useEngineState(selectPerms);
   return (
-    <Box flexDirection="column" height={HEADER_ROWS} width={width} overflow="hidden">
+    <Box flexDirection="column" height={HEADER_ROWS} width={width} overflowY="hidden">
       <Text wrap="truncate-end">
         <Text bold color="magentaBright">lindwyrm</Text>
         <Text>  {preset.name}</Text>

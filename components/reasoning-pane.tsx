@@ -32,7 +32,7 @@ export const ReasoningPane = memo(function ReasoningPane({
   const recent = block.text.slice(-Math.max(400, width * REASONING_ROWS * 2));
   const rows = wrapText(sanitizeForTerminal(recent).replace(/\n+$/, ''), width - 2, theme.reasoning).slice(-(REASONING_ROWS - 1));
   return (
-    <Box flexDirection="column" height={REASONING_ROWS} width={width} overflow="hidden">
+    <Box flexDirection="column" height={REASONING_ROWS} width={width} overflowY="hidden">
       <Text dimColor wrap="truncate-end">┌ thinking…</Text>
       {rows.map((row, i) => (
         <Box key={i} width={width}>

@@ -6,9 +6,11 @@
 import { render } from 'ink';
 import type { Engine } from '../src/agent/state.js';
 import { EngineProvider } from '../hooks/engine-context.js';
+import { paceEngine } from '../hooks/paced-engine.js';
 import { App } from './app.js';
 import { lastAnswer } from './export-markdown.js';
 import { FrameStdout } from './terminal/frame-stdout.js';
+import type { FrameWriter } from './terminal/frame-writer.js';
 import { createScreen } from './terminal/screen.js';
 import { holdStrayOutput, type StrayOutput } from './terminal/stray-output.js';
 import { sanitizeForTerminal } from './text/sanitize.js';
@@ -31,6 +33,10 @@ export interface RunTuiOptions {
   readonly farewell?: (text: string) => void;
   /** Frame interval. @default 33 */
   readonly frameMs?: number;
+  /** Minimum time between two renders caused by the engine. @default 50 */
+  readonly renderMs?: number;
+  /** Receives the frame writer, whose counters the render benchmark reads. */
+  readonly onFrameWriter?: (writer: FrameWriter) => void;
 }
 
 const SIGNAL_STATUS = { SIGTERM: 143, SIGHUP: 129, SIGINT: 130 } as const;
@@ -43,6 +49,7 @@ export async function runTui(engine: Engine, opts: RunTuiOptions = {}): Promise<
   const target = { write };
   const screen = createScreen(target);
   const frames = new FrameStdout(target, output.columns || 80, output.rows || 24, { minIntervalMs: opts.frameMs ?? 33 });
+  opts.onFrameWriter?.(frames.writer);
   const onResize = (): void => frames.setSize(output.columns || 80, output.rows || 24);
 
   let finish: (status: number, error?: unknown) => void = () => undefined;
@@ -71,7 +78,7 @@ export async function runTui(engine: Engine, opts: RunTuiOptions = {}): Promise<
   process.on('exit', onProcessExit);
 
   const instance = render(
-    <EngineProvider engine={engine}>
+    <EngineProvider engine={paceEngine(engine, opts.renderMs ?? 50)}>
       <App {...(opts.initialPrompt !== undefined ? { initialPrompt: opts.initialPrompt } : {})} onExit={() => finish(0)} />
     </EngineProvider>,
     {

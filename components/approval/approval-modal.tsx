@@ -38,11 +38,11 @@ export const ApprovalModal = memo(function ApprovalModal({
   const more = body.length - (top + bodyRows);
   const visible = more > 0 ? body.slice(top, top + bodyRows - 1) : body.slice(top, top + bodyRows);
   return (
-    <Box flexDirection="column" height={height} width={width} borderStyle="round" borderColor="yellow" overflow="hidden">
+    <Box flexDirection="column" height={height} width={width} borderStyle="round" borderColor="yellow" overflowY="hidden">
       {head.slice(0, Math.max(1, height - 3)).map((row, i) => (
         <LineView key={`h${i}`} line={row} />
       ))}
-      <Box flexDirection="column" height={Math.max(0, height - 3 - Math.min(head.length, height - 3))} overflow="hidden">
+      <Box flexDirection="column" height={Math.max(0, height - 3 - Math.min(head.length, height - 3))} overflowY="hidden">
         {visible.map((row, i) => (
           <LineView key={`b${top + i}`} line={row} />
         ))}

@@ -40,7 +40,7 @@ export const ComposerArea = memo(function ComposerArea({
   const rows = composerWindow(layoutComposer(buffer, width, placeholder), textRows);
   const matches = matchingCommands(buffer.text);
   return (
-    <Box flexDirection="column" height={height} width={width} overflow="hidden">
+    <Box flexDirection="column" height={height} width={width} overflowY="hidden">
       <Text dimColor wrap="truncate-end">{'─'.repeat(Math.max(0, width))}</Text>
       {flash ? (
         <Text color={flash.error ? 'red' : 'cyan'} wrap="truncate-end">{flash.text}</Text>

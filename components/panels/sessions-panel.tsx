@@ -31,9 +31,9 @@ export const SessionsPanel = memo(function SessionsPanel({
   const top = Math.min(Math.max(0, selected - listRows + 1), Math.max(0, sessions.length - listRows));
   const chosen = sessions[selected];
   return (
-    <Box flexDirection="column" height={height} width={width} borderStyle="single" borderColor="cyan" overflow="hidden">
+    <Box flexDirection="column" height={height} width={width} borderStyle="single" borderColor="cyan" overflowY="hidden">
       <Text bold color="cyan" wrap="truncate-end">Sessions of this project ({sessions.length})</Text>
-      <Box flexDirection="column" height={listRows} overflow="hidden">
+      <Box flexDirection="column" height={listRows} overflowY="hidden">
         {sessions.length === 0 ? <Text dimColor>No saved sessions yet.</Text> : null}
         {sessions.slice(top, top + listRows).map((s, i) => (
           <Text key={s.id} inverse={top + i === selected} wrap="truncate-end">

@@ -23,9 +23,9 @@ export const TextPanel = memo(function TextPanel({
   const top = Math.min(Math.max(0, scroll), Math.max(0, rows.length - bodyRows));
   const more = Math.max(0, rows.length - top - bodyRows);
   return (
-    <Box flexDirection="column" height={height} width={width} borderStyle="single" borderColor="cyan" overflow="hidden">
+    <Box flexDirection="column" height={height} width={width} borderStyle="single" borderColor="cyan" overflowY="hidden">
       <Text bold color="cyan" wrap="truncate-end">{title}</Text>
-      <Box flexDirection="column" height={Math.max(0, height - 4)} overflow="hidden">
+      <Box flexDirection="column" height={Math.max(0, height - 4)} overflowY="hidden">
         {rows.slice(top, top + Math.max(0, height - 4)).map((row, i) => (
           <LineView key={top + i} line={row} />
         ))}

@@ -54,7 +54,7 @@ const BusyTimer = memo(function BusyTimer() {
 export function StatusLine({ width, hint }: { readonly width: number; readonly hint?: string }) {
   const barWidth = width >= 100 ? 20 : width >= 60 ? 10 : 5;
   return (
-    <Box height={1} width={width} overflow="hidden">
+    <Box height={1} width={width} overflowY="hidden">
       <Text wrap="truncate-end">
         <ContextMeter barWidth={barWidth} />
         <UsageFigures />

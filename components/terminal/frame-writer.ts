@@ -19,6 +19,9 @@ export class FrameWriter {
   private lastWrite = -Infinity;
   private full = true;
   private closed = false;
+  /** Frames received from Ink and writes sent to the terminal (for the render benchmark). */
+  submitted = 0;
+  written = 0;
   private readonly interval: number;
   private readonly sync: boolean;
 
@@ -33,6 +36,7 @@ export class FrameWriter {
 
   submit(frame: string): void {
     if (this.closed) return;
+    this.submitted += 1;
     this.pending = frame;
     const wait = this.lastWrite + this.interval - performance.now();
     if (wait <= 0) {
@@ -63,7 +67,9 @@ export class FrameWriter {
     this.full = false;
     this.screen = screen;
     this.lastWrite = performance.now();
-    if (bytes !== '') this.target.write(this.sync ? BSU + bytes + ESU : bytes);
+    if (bytes === '') return;
+    this.written += 1;
+    this.target.write(this.sync ? BSU + bytes + ESU : bytes);
   }
 
   /** Writes what is pending and stops; later frames are dropped. */

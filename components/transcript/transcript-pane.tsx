@@ -1,7 +1,7 @@
 import { memo, useEffect, useMemo, useRef } from 'react';
 import { Box, Text } from 'ink';
 import type { TranscriptBlock } from '../../src/agent/state.js';
-import { LineView } from '../text/line-view.js';
+import { encodeLine } from '../text/ansi.js';
 import type { StyledLine } from '../text/styled-line.js';
 import { LineCache } from './line-cache.js';
 import { sliceRows, type ScrollMetrics, type ScrollState } from './transcript-window.js';
@@ -41,10 +41,8 @@ export const TranscriptPane = memo(function TranscriptPane(props: TranscriptPane
   if (metricsRef) metricsRef.current = { total: window.total, height, top: window.top };
   const rows = window.below > 0 ? window.rows.slice(0, Math.max(0, height - 1)) : window.rows;
   return (
-    <Box flexDirection="column" height={height} width={width} overflow="hidden">
-      {rows.map((row, i) => (
-        <LineView key={i} line={row} />
-      ))}
+    <Box flexDirection="column" height={height} width={width} overflowY="hidden">
+      {rows.length > 0 ? <Text>{rows.map(encodeLine).join('\n')}</Text> : null}
       {window.below > 0 ? (
         <Text inverse wrap="truncate-end">
           {` ↓ ${window.below} more line${window.below === 1 ? '' : 's'} below · End follows the live output `}

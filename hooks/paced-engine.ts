@@ -1,0 +1,46 @@
+import type { Engine } from '../src/agent/state.js';
+
+/**
+ * The engine as the view subscribes to it, with notifications paced to at most one per `minMs`.
+ * The store already coalesces to ~33 ms; a frame of a full 120x40 screen costs Ink several
+ * milliseconds of layout and string work, so while an answer streams the view renders at a steady
+ * pace instead of at whatever rate the store can go. Keys still render at once (local state).
+ */
+export function paceEngine(engine: Engine, minMs: number): Engine {
+  const listeners = new Set<() => void>();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let last = -Infinity;
+  let unsubscribe: (() => void) | undefined;
+  const fire = (): void => {
+    timer = undefined;
+    last = performance.now();
+    for (const listener of [...listeners]) listener();
+  };
+  const onChange = (): void => {
+    if (timer !== undefined) return;
+    const wait = last + minMs - performance.now();
+    if (wait <= 0) fire();
+    else timer = setTimeout(fire, wait);
+  };
+  return {
+    subscribe(listener) {
+      listeners.add(listener);
+      unsubscribe ??= engine.subscribe(onChange);
+      return () => {
+        listeners.delete(listener);
+        if (listeners.size === 0 && unsubscribe) {
+          unsubscribe();
+          unsubscribe = undefined;
+          if (timer !== undefined) clearTimeout(timer);
+          timer = undefined;
+        }
+      };
+    },
+    getSnapshot: () => engine.getSnapshot(),
+    submit: (text) => engine.submit(text),
+    interrupt: () => engine.interrupt(),
+    answer: (id, decision) => engine.answer(id, decision),
+    runSlash: (command) => engine.runSlash(command),
+    dispose: () => engine.dispose(),
+  };
+}

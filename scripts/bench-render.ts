@@ -1,0 +1,161 @@
+/**
+ * Rendering cost of the full-screen view. Drives the real app (runTui, in-process) on a fake
+ * 120x40 terminal while 2,000 small deltas a second stream for 10 seconds into a transcript that
+ * already holds 5,000 lines, and prints CPU time per second of streaming and bytes written to the
+ * terminal per second. The engine side is the real store and reducer (src/agent/store.ts, which
+ * coalesces notifications to one per ~33 ms frame) fed by a scripted event source.
+ *
+ *   node --import tsx scripts/bench-render.ts [seconds] [deltasPerSecond]
+ *
+ * Targets: < 30% of one core, < 200 KB/s written.
+ */
+import { EventEmitter } from 'node:events';
+import { performance } from 'node:perf_hooks';
+import { reportFigure } from './bench-report.js';
+
+// The shipped bundle is built with React's production build (tsup env NODE_ENV); measure that.
+process.env['NODE_ENV'] = 'production';
+const { runTui } = await import('../components/run-tui.js');
+const { FakeEngine, initialState } = await import('../test/components/fake-engine.js');
+
+const seconds = Number(process.argv[2] ?? 10);
+const rate = Number(process.argv[3] ?? 2000);
+const HISTORY_LINES = 5000;
+const COLUMNS = 120;
+const ROWS = 40;
+
+/** Just enough of a TTY stdin for Ink: raw mode is a no-op, nothing is ever typed. */
+class FakeStdin extends EventEmitter {
+  readonly isTTY = true;
+  private pending: string | null = null;
+  type(data: string): void {
+    this.pending = data;
+    this.emit('readable');
+  }
+  setRawMode(): this {
+    return this;
+  }
+  setEncoding(): this {
+    return this;
+  }
+  read(): string | null {
+    const data = this.pending;
+    this.pending = null;
+    return data;
+  }
+  resume(): this {
+    return this;
+  }
+  pause(): this {
+    return this;
+  }
+  ref(): this {
+    return this;
+  }
+  unref(): this {
+    return this;
+  }
+}
+
+class FakeTerminal extends EventEmitter {
+  readonly columns = COLUMNS;
+  readonly rows = ROWS;
+  bytes = 0;
+  writes = 0;
+  firstHeaderAt = 0;
+  write(data: string): boolean {
+    this.bytes += Buffer.byteLength(data);
+    this.writes += 1;
+    if (this.firstHeaderAt === 0 && data.includes('lindwyrm')) this.firstHeaderAt = performance.now();
+    return true;
+  }
+}
+
+const WORDS = ['the', 'parser', 'reads', 'each', 'token', 'and', 'returns', 'a', 'node;', '`value`', '**then**', 'we', 'check'];
+
+const engine = new FakeEngine(initialState({ context: { usedTokens: 60_000, measured: true, window: 128_000, threshold: 96_000 } }), 33);
+// The history: 5,000 lines over 50 finished turns.
+for (let t = 0; t < 50; t++) {
+  engine.emit({ type: 'turn.start', blockId: `hu${t}`, text: `question ${t}` });
+  const lines = Array.from({ length: HISTORY_LINES / 50 - 4 }, (_, i) => `- item ${t}.${i}: ${WORDS.join(' ')}`);
+  engine.emit(
+    { type: 'assistant.delta', blockId: `ha${t}`, text: `## Turn ${t}\n\n${lines.join('\n')}` },
+    { type: 'block.end', blockId: `ha${t}` },
+    { type: 'turn.end', blockId: `he${t}`, status: 'finished' },
+  );
+}
+
+const terminal = new FakeTerminal();
+const startedAt = performance.now();
+const stdin = new FakeStdin();
+let finished = false;
+let writer: { submitted: number; written: number } = { submitted: 0, written: 0 };
+const done = runTui(engine, {
+  output: terminal,
+  stdin: stdin as unknown as NodeJS.ReadStream,
+  farewell: () => undefined,
+  onFrameWriter: (w) => (writer = w),
+}).finally(() => {
+  finished = true;
+});
+await new Promise((resolve) => setTimeout(resolve, 300));
+const firstFrameMs = terminal.firstHeaderAt - startedAt;
+if (finished) throw new Error('the view left before the benchmark started');
+
+engine.emit({ type: 'turn.start', blockId: 'live-u', text: 'stream a long answer' });
+const bytesBefore = terminal.bytes;
+const writesBefore = terminal.writes;
+const rendersBefore = writer.submitted;
+const cpuBefore = process.cpuUsage();
+const eluBefore = performance.eventLoopUtilization();
+const wallBefore = performance.now();
+
+// 2,000 deltas a second, delivered in 10 ms batches like a fast provider stream.
+let sent = 0;
+const total = seconds * rate;
+await new Promise<void>((resolve) => {
+  const timer = setInterval(() => {
+    const due = Math.min(total, Math.round(((performance.now() - wallBefore) / 1000) * rate));
+    while (sent < due) {
+      sent += 1;
+      const word = WORDS[sent % WORDS.length]!;
+      const text = sent % 400 === 0 ? '\n\n' : sent % 14 === 0 ? `${word}\n` : `${word} `;
+      engine.store.dispatch({ type: 'assistant.delta', blockId: 'live-a', text });
+    }
+    if (sent >= total) {
+      clearInterval(timer);
+      resolve();
+    }
+  }, 10);
+});
+const wall = (performance.now() - wallBefore) / 1000;
+const cpu = process.cpuUsage(cpuBefore);
+// Process CPU includes the tsx loader thread and GC helpers; the event loop's busy share is the
+// main thread alone. Both are printed; the target is checked against process CPU (the stricter).
+const elu = performance.eventLoopUtilization(eluBefore).utilization;
+const cpuPerSecond = (cpu.user + cpu.system) / 1e6 / wall;
+const bytesPerSecond = (terminal.bytes - bytesBefore) / wall;
+const framesPerSecond = (terminal.writes - writesBefore) / wall;
+const rendersPerSecond = (writer.submitted - rendersBefore) / wall;
+
+engine.emit({ type: 'block.end', blockId: 'live-a' }, { type: 'turn.end', blockId: 'live-e', status: 'finished' });
+const rowsInTranscript = engine.getSnapshot().blocks.length;
+// Leave through the app's own exit path: Ctrl+C twice.
+stdin.type('\x03');
+await new Promise((resolve) => setTimeout(resolve, 50));
+stdin.type('\x03');
+await done;
+
+process.stdout.write(
+  [
+    `render bench: ${COLUMNS}x${ROWS}, ${HISTORY_LINES} history lines (${rowsInTranscript} blocks), ${rate} deltas/s for ${wall.toFixed(1)} s`,
+    `  first frame (in-process): ${firstFrameMs.toFixed(0)} ms`,
+    `  CPU while streaming:      ${(cpuPerSecond * 100).toFixed(1)}% of one core (target < 30%); main thread busy ${(elu * 100).toFixed(1)}%`,
+    `  written to the terminal:  ${(bytesPerSecond / 1024).toFixed(1)} KB/s (target < 200 KB/s), ${framesPerSecond.toFixed(1)} frames/s written, ${rendersPerSecond.toFixed(1)} renders/s`,
+    '',
+  ].join('\n'),
+);
+reportFigure({ figure: 'render CPU while streaming', median: Math.round(cpuPerSecond * 1000) / 10, unit: '% of one core', target: '< 30%', met: cpuPerSecond < 0.3 });
+reportFigure({ figure: 'render bytes written', median: Math.round(bytesPerSecond / 102.4) / 10, unit: 'KB/s', target: '< 200 KB/s', met: bytesPerSecond < 200 * 1024 });
+reportFigure({ figure: 'render first frame (in-process)', median: Math.round(firstFrameMs), unit: 'ms' });
+process.exit(0);
