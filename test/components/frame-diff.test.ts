@@ -17,6 +17,7 @@ class TinyTerminal {
     this.bottom = rows - 1;
   }
   feed(data: string): void {
+    // eslint-disable-next-line no-control-regex -- parsing terminal output
     const re = /\x1b\[([?0-9;]*)([A-Za-z])|\n|[^\x1b\n]+/g;
     for (const m of data.matchAll(re)) {
       if (m[0] === '\n') {

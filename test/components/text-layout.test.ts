@@ -36,6 +36,7 @@ describe('wrapping', () => {
 describe('sanitizing', () => {
   it('shows escape sequences and controls instead of sending them to the terminal', () => {
     const clean = sanitizeForTerminal('red\x1b[31m bell\x07 tab\tend\r\nnext \u202eevil');
+    // eslint-disable-next-line no-control-regex -- asserting no controls remain
     expect(clean).not.toMatch(/[\x1b\x07\r\u202e]/);
     expect(clean).toContain('␛[31m');
     expect(clean).toContain('^G');
