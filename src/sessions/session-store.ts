@@ -157,7 +157,7 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
   const remove = (id: string): Promise<void> =>
     serial(async () => {
       checkId(id);
-      if (!(await exists(path(metaName(id))))) throw new SessionLookupError('unknown', id, []);
+      if (!(await exists(path(metaName(id))))) throw new SessionLookupError('unknown', id, (await list()).sessions.slice(0, 10));
       const owner = await liveOtherOwner(path(lockName(id)));
       if (owner) throw new SessionLockedError(id, owner.pid, owner.host);
       await removeFiles(id);
