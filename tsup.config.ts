@@ -21,7 +21,8 @@ const toleratePendingModules: Plugin = {
 };
 
 export default defineConfig({
-  entry: { cli: 'src/cli.ts' },
+  // The code map indexes in a worker thread, which needs a file of its own (src/codemap/worker-runner.ts).
+  entry: { cli: 'src/cli.ts', 'codemap-worker': 'src/codemap/index-worker.ts' },
   format: ['esm'],
   target: 'node20',
   platform: 'node',

@@ -16,6 +16,8 @@ export type WorkerChoice = 'auto' | 'off' | { readonly url: URL; readonly execAr
 const WORKER_MIN_JOBS = 16;
 /** Extra time over the plugin timeout before a silent worker is presumed stuck. */
 const HANG_SLACK_MS = 2000;
+/** Starting a worker loads the plugins; on a busy machine that can take seconds. */
+const STARTUP_MS = 60_000;
 
 type Runner = (jobs: readonly IndexJob[], plugins: PluginSet, opts: RunOptions) => Promise<IndexResult[]>;
 
@@ -39,19 +41,19 @@ function runBatch(url: URL, execArgv: readonly string[], jobs: readonly IndexJob
       clearTimeout(timer);
       fn();
     };
-    const arm = (): void => {
+    const arm = (ms: number): void => {
       clearTimeout(timer);
       timer = setTimeout(() => {
         const stuck = current;
         void worker.terminate();
         finish(() => resolve(stuck ? { stuck } : {}));
-      }, opts.timeoutMs + HANG_SLACK_MS);
+      }, ms);
     };
-    arm();
+    arm(STARTUP_MS);
     worker.on('message', (m: WorkerMessage) => {
       if (m.type === 'start') {
         current = m.rel;
-        arm();
+        arm(opts.timeoutMs + HANG_SLACK_MS);
       } else if (m.type === 'done') {
         current = undefined;
         onResult({ rel: m.rel, outcome: m.outcome });
