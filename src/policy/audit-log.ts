@@ -29,17 +29,31 @@ function clip(value: string | undefined): string | undefined {
 /** Chains writes per file so lines never interleave or reorder. */
 const queues = new Map<string, Promise<void>>();
 
-export function writeAudit(file: string | undefined, entry: AuditEntry): Promise<void> {
+/**
+ * A command can carry a key the model found and pasted; the values of the key variables are
+ * replaced before anything reaches the log.
+ */
+export function redactSecrets(text: string | undefined, secretNames: readonly string[], env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (text === undefined) return undefined;
+  let out = text;
+  for (const name of secretNames) {
+    const value = env[name];
+    if (value !== undefined && value.length >= 8) out = out.split(value).join(`[${name} redacted]`);
+  }
+  return out;
+}
+
+export function writeAudit(file: string | undefined, entry: AuditEntry, secretNames: readonly string[] = []): Promise<void> {
   if (file === undefined || file === '') return Promise.resolve();
   const line = JSON.stringify({
     time: new Date().toISOString(),
     session: entry.session,
     tool: entry.tool,
     event: entry.event,
-    target: clip(entry.target),
+    target: clip(redactSecrets(entry.target, secretNames)),
     decision: entry.decision,
     answer: entry.answer,
-    reason: clip(entry.reason),
+    reason: clip(redactSecrets(entry.reason, secretNames)),
     status: entry.status,
   }) + '\n';
   const previous = queues.get(file) ?? Promise.resolve();

@@ -31,6 +31,11 @@ export function auditTarget(ctx: object): string | undefined {
   return callTargets.get(ctx);
 }
 
+/** Every variable that may hold a provider key, for redaction. */
+export function secretNames(ctx: ToolContext): string[] {
+  return [...ctx.config.secretEnvNames, ...ctx.config.presets.flatMap((p) => p.apiKeyEnv)];
+}
+
 export function decideForPath(ctx: ToolContext, kind: PathKind, resolved: ResolvedPath): Decision {
   return decidePathWithFloor(kind, resolved.realPath, ctx.config.policy, ctx.config.policyFloor, {
     projectRoot: resolved.root,
@@ -57,7 +62,7 @@ export async function authorize(ctx: ToolContext, req: GateRequest): Promise<Gat
       decision,
       answer: extra.answer,
       reason: extra.reason ?? req.decision.reason,
-    });
+    }, secretNames(ctx));
 
   if (ctx.readOnly && WRITING_KINDS.has(req.kind)) {
     await log('deny', { reason: 'read-only mode' });

@@ -4,7 +4,7 @@
  */
 import type { Config } from '../config/types.js';
 import { writeAudit } from '../policy/audit-log.js';
-import { auditTarget } from '../policy/gate.js';
+import { auditTarget, secretNames } from '../policy/gate.js';
 import type { ToolSchema } from '../providers/types.js';
 import { bashTool } from './bash.js';
 import { deleteFileTool } from './delete-file.js';
@@ -83,7 +83,7 @@ export function createToolRegistry(opts: {
         event: 'outcome',
         target: auditTarget(callCtx),
         status: result.quit === true || result.interrupted === true ? 'interrupted' : result.ok ? 'ok' : result.summary.startsWith('denied') ? 'denied' : 'error',
-      });
+      }, secretNames(callCtx));
     }
     return result;
   }

@@ -85,6 +85,21 @@ describe('createToolRegistry', () => {
     expect(text.match(/BASH-OUTPUT/g)).toHaveLength(2); // the command, never its output beyond that
   });
 
+  it('redacts a provider key that appears in a logged command', async () => {
+    const log = path.join(await makeTempDir('lwyrm-audit-'), 'audit.jsonl');
+    process.env['LWYRM_AUDIT_TEST_KEY'] = 'sk-live-0123456789';
+    try {
+      const config = { auditLog: log, secretEnvNames: ['LWYRM_AUDIT_TEST_KEY'] };
+      const registry = createToolRegistry({ config: makeConfig(root, config), vision: false, readOnly: false });
+      await registry.run('bash', { command: 'echo sk-live-0123456789 > /dev/null' }, makeContext(root, { config, answer: 'no' }));
+      const text = await readFile(log, 'utf8');
+      expect(text).not.toContain('sk-live-0123456789');
+      expect(text).toContain('[LWYRM_AUDIT_TEST_KEY redacted]');
+    } finally {
+      delete process.env['LWYRM_AUDIT_TEST_KEY'];
+    }
+  });
+
   it('a [q]uit answer comes back marked so the engine can stop the turn', async () => {
     const registry = createToolRegistry({ config: makeConfig(root), vision: false, readOnly: false });
     const r = await registry.run('bash', { command: 'echo x' }, makeContext(root, { answer: 'quit' }));
