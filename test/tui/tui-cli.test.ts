@@ -1,0 +1,139 @@
+/**
+ * The real terminal: the built CLI (`node dist/cli.js`) runs inside tmux against the fake provider,
+ * in a temp project with a temp HOME and XDG dirs. The test types a task, answers the diff modal
+ * with y and sees the file change on disk and the answer on screen, answers the next approval with
+ * n and sees the denial, then leaves with Ctrl+C twice and checks the process exited and the
+ * normal screen is back. Needs tmux (`.ci/run` installs it) and a build (`npm run build`).
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
+
+const hasTmux = (() => {
+  try {
+    execFileSync('tmux', ['-V'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+if (!hasTmux) console.warn('test/tui: tmux is not installed; skipping the real-terminal tests (.ci/run installs it)');
+
+const BUILT = resolve('dist');
+const SNAPSHOT = resolve(`.tui-dist-${process.pid}`);
+const SOCKET = `lwyrm-tui-${process.pid}`;
+const ORIGINAL = 'def total(items):\n    result = 0\n    for item in items:\n        result = result + item["price"]\n    return result\n';
+const REWRITTEN = 'def total(items):\n    return sum(item["price"] for item in items)\n';
+
+function tmux(...args: string[]): string {
+  return execFileSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8' });
+}
+
+const screen = (): string => tmux('capture-pane', '-p', '-t', 'lw');
+
+/** Polls the pane (or anything else) until the condition holds: the screen is the event. */
+async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await check()) return;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; screen:\n${screen()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+const shellQuote = (s: string): string => `'${s.replaceAll("'", "'\\''")}'`;
+
+describe.skipIf(!hasTmux)('lwyrm in a real terminal (tmux)', () => {
+  let fake: FakeProvider;
+  let root: string;
+  let project: string;
+
+  beforeAll(async () => {
+    if (!existsSync(join(BUILT, 'cli.js'))) throw new Error('dist/cli.js is missing: run `npm run build` before the tmux test');
+    await cp(BUILT, SNAPSHOT, { recursive: true });
+    fake = await startFakeProvider({
+      format: 'anthropic',
+      replies: [
+        {
+          toolCalls: [
+            { name: 'edit_file', input: { path: 'prices.py', old_string: ORIGINAL.slice(18), new_string: REWRITTEN.slice(18) } },
+          ],
+        },
+        { text: 'Rewrote total() as a one-line sum.' },
+        { toolCalls: [{ name: 'write_file', input: { path: 'notes.txt', content: 'hello\n' } }] },
+        { text: 'Understood, I left notes.txt alone.' },
+      ],
+    });
+    root = await mkdtemp(join(tmpdir(), 'lw-tui-'));
+    project = join(root, 'shop');
+    await mkdir(project, { recursive: true });
+    await mkdir(join(root, 'config', 'lindwyrm'), { recursive: true });
+    await writeFile(
+      join(root, 'config', 'lindwyrm', 'config.toml'),
+      `default_preset = "fake"\nmax_retries = 0\n\n[code_map]\nenabled = false\n\n[[presets]]\nname = "fake"\nformat = "anthropic"\nbase_url = "${fake.baseUrl}"\nmodel = "fake-model"\napi_key_env = ["FAKE_API_KEY"]\nthinking = false\ncontext_window = 200000\nmax_tokens = 4096\n`,
+    );
+    await writeFile(join(project, 'prices.py'), ORIGINAL);
+  });
+
+  afterAll(async () => {
+    try {
+      tmux('kill-server');
+    } catch {
+      // Already gone.
+    }
+    await fake?.close();
+    if (root) await rm(root, { recursive: true, force: true });
+    await rm(SNAPSHOT, { recursive: true, force: true });
+  });
+
+  it('approves an edit with y, denies a write with n, and leaves with Ctrl+C twice', async () => {
+    const env = [
+      `HOME=${shellQuote(root)}`,
+      `XDG_CONFIG_HOME=${shellQuote(join(root, 'config'))}`,
+      `XDG_DATA_HOME=${shellQuote(join(root, 'data'))}`,
+      `XDG_CACHE_HOME=${shellQuote(join(root, 'cache'))}`,
+      'FAKE_API_KEY=test-key',
+      'TERM=xterm-256color',
+    ].join(' ');
+    // Ink stops live rendering when CI is set: unset it for the child.
+    const command = `env -u CI ${env} ${shellQuote(process.execPath)} ${shellQuote(join(SNAPSHOT, 'cli.js'))}; echo "__EXIT=$?"; sleep 600`;
+    tmux('new-session', '-d', '-s', 'lw', '-x', '100', '-y', '30', '-c', project, command);
+
+    await until('the header', () => /lindwyrm\s+fake \(anthropic, fake-model\)/.test(screen()));
+    expect(tmux('display-message', '-p', '-t', 'lw', '#{alternate_on}').trim()).toBe('1');
+
+    tmux('send-keys', '-t', 'lw', '-l', 'rewrite total() as a sum');
+    tmux('send-keys', '-t', 'lw', 'Enter');
+    await until('the edit approval', () => screen().includes('WRITE requested'));
+    const modal = screen();
+    expect(modal).toContain(join(project, 'prices.py'));
+    expect(modal).toContain('+    return sum(item["price"] for item in items)');
+    expect(modal).toContain('[y]es');
+
+    tmux('send-keys', '-t', 'lw', 'y');
+    await until('the file to change', async () => (await readFile(join(project, 'prices.py'), 'utf8')) === REWRITTEN);
+    await until('the answer', () => screen().includes('Rewrote total() as a one-line sum.'));
+
+    tmux('send-keys', '-t', 'lw', '-l', 'also write some notes');
+    tmux('send-keys', '-t', 'lw', 'Enter');
+    await until('the write approval', () => screen().includes('WRITE requested') && screen().includes('notes.txt'));
+    tmux('send-keys', '-t', 'lw', 'n');
+    await until('the denial', () => /⊘|denied/i.test(screen()) && screen().includes('left notes.txt alone'));
+    expect(existsSync(join(project, 'notes.txt'))).toBe(false);
+
+    tmux('send-keys', '-t', 'lw', 'C-c');
+    await until('the first Ctrl+C to register', () => screen().includes('Press Ctrl+C again to leave'));
+    tmux('send-keys', '-t', 'lw', 'C-c');
+    await until('the process to exit', () => screen().includes('__EXIT='));
+    const after = screen();
+    expect(after).toMatch(/__EXIT=0/);
+    expect(tmux('display-message', '-p', '-t', 'lw', '#{alternate_on}').trim()).toBe('0');
+    // The last answer and how to resume stay on the normal screen, in the scrollback.
+    expect(after).toContain('Understood, I left notes.txt alone.');
+    expect(after).toMatch(/lwyrm --resume \S+/);
+  }, 180_000);
+});
