@@ -10,6 +10,8 @@ const RUNNING_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   git: [
     '-c', '--config-env', '--exec-path', '--upload-pack', '--receive-pack', '--exec', '-x', '--extcmd',
     '-O', '--open-files-in-pager', '--output', '-o', '--ext-diff', '--textconv', '--run', '--template',
+    // Another repository's config would escape the overrides read from this one.
+    '-C', '--git-dir', '--work-tree',
   ],
   sed: ['-i', '--in-place', '-f', '--file', '-s'],
   awk: ['-f', '--file', '-E', '--exec', '-i', '--include', '-l', '--load'],

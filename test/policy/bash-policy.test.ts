@@ -119,6 +119,8 @@ describe('bash allowlist', () => {
     ['git bisect run make'],
     ['git submodule foreach ls'],
     ['git frobnicate'], // may be an alias from the repo's config
+    ['git --git-dir=evil status'],
+    ['git -C sub status'],
     ['sed 1e file'],
     ['sed s/a/b/e file'],
     ['sed s/a/b/w out file'],
