@@ -23,6 +23,7 @@ import { loadInstructions } from './instructions.js';
 import type { CodeMapPort, ToolRunner } from './ports.js';
 import { createSlashHandler } from './slash-commands.js';
 import { createSummarizer } from './summarizer.js';
+import { addCost, addUsage } from './usage.js';
 import { buildSystemPrompt, newSessionMarker } from './system-prompt.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -159,7 +160,14 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
     maxTokens: rt.preset.maxTokens,
     thinking: rt.thinking,
     ...(rt.thinkingEffort ? { thinkingEffort: rt.thinkingEffort } : {}),
-    onUsage: (u) => context.recordSideUsage(u),
+    onUsage: (u) => {
+      // A summary is billed like any request: it counts in the session's totals, not the window.
+      context.recordSideUsage(u);
+      const sess = rt.session;
+      sess.usage = addUsage(sess.usage, u);
+      sess.cost = addCost(sess.cost, computeCost(u, rt.preset.prices));
+      engine.store.dispatch({ type: 'usage', lastUsage: u, sessionUsage: sess.usage, sessionCost: sess.cost });
+    },
   }));
   const toolSchemas = Object.freeze([...parts.tools.schemas()]);
   const makeContext = (store: typeof offload) =>

@@ -15,7 +15,7 @@ import { reclaimThreshold } from './pass-through-context.js';
 import type { Engine, SessionState, SlashResult, TurnOutcome } from './state.js';
 import { createEventStore, type EventStore } from './store.js';
 import { runTurn } from './turn-loop.js';
-import { addCost, addUsage, contextTokens, type CostFn } from './usage.js';
+import { addCost, addUsage, contextTokens, formatUsage, subtractUsage, type CostFn } from './usage.js';
 import { ZERO_USAGE } from '../providers/types.js';
 
 /** The conversation being worked on: what a session file holds. */
@@ -166,6 +166,7 @@ export function createEngine(rt: SessionRuntime, services: EngineServices): Lind
   const turn = async (text: string, signal: AbortSignal): Promise<TurnOutcome> => {
     const s = rt.session;
     if (!s.firstPrompt) s.firstPrompt = text;
+    const before = { usage: s.usage, cost: s.cost };
     store.dispatch({ type: 'turn.start', blockId: newId('user'), text });
     let outcome: TurnOutcome;
     try {
@@ -200,6 +201,10 @@ export function createEngine(rt: SessionRuntime, services: EngineServices): Lind
       outcome = { status: 'error', result: '', detail: err instanceof Error ? err.message : String(err), steps: 0 };
     }
     s.turns++;
+    const usage = subtractUsage(s.usage, before.usage);
+    const cost = s.cost === null ? null : s.cost - (before.cost ?? 0);
+    outcome = { ...outcome, usage, cost };
+    services.log?.(`turn: ${outcome.status}, ${outcome.steps} steps, ${formatUsage(usage)}${cost === null ? '' : `, $${cost.toFixed(4)}`}`);
     await persist();
     store.dispatch({
       type: 'turn.end',

@@ -70,6 +70,9 @@ export interface TurnOutcome {
   /** Why it is incomplete or failed, in plain words. */
   readonly detail?: string;
   readonly steps: number;
+  /** What this turn's requests used (summaries included), and their cost (null without prices). */
+  readonly usage?: Usage;
+  readonly cost?: number | null;
 }
 
 /** The result of a slash command: text to show (the view decides how), or a request to exit. */

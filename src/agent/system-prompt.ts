@@ -50,7 +50,7 @@ function referenceBlock(marker: string, label: string, text: string, truncated: 
   // The marker is random per session; a file that contains it anyway cannot close the block early.
   const body = text.replaceAll(marker, '[marker removed]').replace(/\n*$/, '');
   const cut = truncated ? `\n[cut: the file is longer; only its beginning is included]` : '';
-  return `<reference ${marker} source="${label}">\n${body}${cut}\n</reference ${marker}>`;
+  return `<reference ${marker} source="${label.replaceAll('"', "'")}">\n${body}${cut}\n</reference ${marker}>`;
 }
 
 function instructionsPart(marker: string, instructions: LoadedInstructions): string {

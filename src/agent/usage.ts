@@ -11,6 +11,15 @@ export function addUsage(a: Usage, b: Usage): Usage {
   };
 }
 
+export function subtractUsage(a: Usage, b: Usage): Usage {
+  return {
+    input: a.input - b.input,
+    cacheRead: a.cacheRead - b.cacheRead,
+    cacheWrite: a.cacheWrite - b.cacheWrite,
+    output: a.output - b.output,
+  };
+}
+
 /** Tokens the last request occupied in the window: everything it read plus what it wrote. */
 export function contextTokens(u: Usage): number {
   return u.input + u.cacheRead + u.cacheWrite + u.output;

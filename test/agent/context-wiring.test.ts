@@ -67,7 +67,7 @@ describe.each<FakeFormat>(['anthropic', 'openai'])('context manager wired into t
         { text: 'First answer about the parser.' },
         { toolCalls: [{ name: 'read_file', input: { path: 'a.txt' } }] },
         { text: 'Second answer.' },
-        { text: 'The user fixed the parser; a.txt was read.' },
+        { text: 'The user fixed the parser; a.txt was read.', usage: { input: 0, cacheRead: 0, cacheWrite: 0, output: 777 } },
         { text: 'Third answer.' },
       ],
       'protected_tokens = 10',
@@ -75,7 +75,10 @@ describe.each<FakeFormat>(['anthropic', 'openai'])('context manager wired into t
     await writeFile(join(sandbox!.project, 'a.txt'), 'alpha\n');
     await e.submit('fix the parser');
     await e.submit('now read a.txt');
+    const before = e.runtime.session.usage.output;
     const compact = await e.runSlash('/compact keep the parser decisions');
+    // The summary request is billed: it counts in the session's totals.
+    expect(e.runtime.session.usage.output - before).toBe(777);
     expect(compact.output).toMatch(/summar/i);
     const summaryRequest = readRequest(format, fake!.requests[3]!);
     expect(summaryRequest.messages.at(-1)!.text).toMatch(/keep the parser decisions/);

@@ -216,7 +216,9 @@ describe.each(formats)('engine over %s', (format) => {
       { text: 'first', usage: { input: 100, output: 10, cacheRead: 0, cacheWrite: 0 } },
       { text: 'resumed', usage: { input: 5, output: 1, cacheRead: 100, cacheWrite: 0 } },
     ]);
-    await first.submit('remember me');
+    const outcome = await first.submit('remember me');
+    expect(outcome.usage).toEqual({ input: 100, output: 10, cacheRead: 0, cacheWrite: 0 });
+    expect(outcome.cost).toBeNull();
     expect(first.store.current().sessionUsage).toMatchObject({ input: 100, output: 10 });
     const id = first.runtime.session.id;
     await first.dispose();
