@@ -27,9 +27,9 @@ describe.each<FakeFormat>(['anthropic', 'openai'])('one-shot over %s', (format) 
     await sandbox?.cleanup();
   });
 
-  async function run(replies: ScriptedReply[], cli: Partial<CliOptions>, opts: { interruptOn?: 'tool' } = {}) {
+  async function run(replies: ScriptedReply[], cli: Partial<CliOptions>, opts: { interruptOn?: 'tool'; presetToml?: string } = {}) {
     fake = await startFakeProvider({ format, replies });
-    sandbox = await makeSandbox(format, fake.baseUrl, 'max_tool_steps = 1');
+    sandbox = await makeSandbox(format, fake.baseUrl, 'max_tool_steps = 1', opts.presetToml);
     const config = await loadConfig({ cwd: sandbox.project, env: sandbox.env });
     const options = cliOptions(config.projectRoot, { prompt: 'do the task', ...cli });
     const stdout = collect();
@@ -87,6 +87,17 @@ describe.each<FakeFormat>(['anthropic', 'openai'])('one-shot over %s', (format) 
       cost: null,
     });
     expect(typeof obj['session_id']).toBe('string');
+  });
+
+  it('--json reports the cost when the preset has prices', async () => {
+    const r = await run(
+      [{ text: 'Priced.', usage: { input: 1_000_000, output: 500_000, cacheRead: 2_000_000, cacheWrite: 0 } }],
+      { json: true },
+      { presetToml: 'price_input = 0.3\nprice_cache_read = 0.006\nprice_output = 1.2' },
+    );
+    const obj = JSON.parse(r.stdout) as { cost: number };
+    // 1M fresh input at 0.3 + 2M cached at 0.006 + 0.5M output at 1.2 (dollars per million).
+    expect(obj.cost).toBeCloseTo(0.3 + 0.012 + 0.6, 10);
   });
 
   it('--out writes the final answer to the file and keeps stdout quiet', async () => {

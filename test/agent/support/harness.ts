@@ -20,7 +20,8 @@ export interface Sandbox {
   cleanup(): Promise<void>;
 }
 
-export async function makeSandbox(format: FakeFormat, baseUrl: string, extraToml = ''): Promise<Sandbox> {
+/** `extraToml` goes at the top level; `presetToml` adds keys to the fake preset. */
+export async function makeSandbox(format: FakeFormat, baseUrl: string, extraToml = '', presetToml = ''): Promise<Sandbox> {
   const root = await mkdtemp(join(tmpdir(), 'lw-engine-'));
   const project = join(root, 'project');
   const configHome = join(root, 'config');
@@ -42,6 +43,7 @@ api_key_env = ["FAKE_API_KEY"]
 thinking = false
 context_window = 200000
 max_tokens = 4096
+${presetToml}
 `,
   );
   const env = {
