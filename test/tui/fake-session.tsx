@@ -3,6 +3,7 @@
  * paths) and for trying the view by hand: `node --import tsx test/tui/fake-session.tsx`.
  * FAKE_LINES=n preloads n transcript rows; typing a prompt streams a reply with a write approval.
  */
+import { writeFileSync } from 'node:fs';
 import { runTui } from '../../components/run-tui.js';
 import { FakeEngine, initialState } from '../components/fake-engine.js';
 
@@ -53,6 +54,15 @@ engine.submit = async (text: string) => {
   engine.emit({ type: 'block.end', blockId: a }, { type: 'turn.end', blockId: engine.id('e'), status: 'finished' });
   return { status: 'finished', result: '', steps: 1 };
 };
+
+if (process.env['FAKE_PID_FILE']) writeFileSync(process.env['FAKE_PID_FILE'], String(process.pid));
+// FAKE_CRASH_MS: an uncaught exception some time after start, to test the crash exit path.
+const crashMs = Number(process.env['FAKE_CRASH_MS'] ?? '0');
+if (crashMs > 0) {
+  setTimeout(() => {
+    throw new Error('simulated crash');
+  }, crashMs);
+}
 
 const status = await runTui(engine, {});
 process.exit(status);
