@@ -4,10 +4,13 @@
  * what importing Ink costs unbundled (node_modules) versus bundled with esbuild, the figure behind
  * the tsup `noExternal` decision.
  *
- *   npm run build && node --import tsx scripts/bench-startup.ts [runs]
+ *   node --import tsx scripts/bench-startup.ts [runs]     (or npm run bench:startup)
+ *
+ * It builds its own copy (tsup, the project's config) under .lindwyrm-bench/pkg, so a build
+ * running elsewhere cannot pull dist/ away mid-measurement.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -15,8 +18,18 @@ import { median, reportFigure } from './bench-report.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const runs = Number(process.argv[2] ?? process.env['BENCH_RUNS'] ?? 15);
-const cli = join(root, 'dist', 'cli.js');
 const work = join(root, '.lindwyrm-bench');
+const pkgDir = join(work, 'pkg');
+const cli = join(pkgDir, 'dist', 'cli.js');
+
+function buildPrivateCopy(): void {
+  mkdirSync(pkgDir, { recursive: true });
+  // dist/cli.js reads ../package.json for --version.
+  copyFileSync(join(root, 'package.json'), join(pkgDir, 'package.json'));
+  const tsup = join(root, 'node_modules', '.bin', 'tsup');
+  const result = spawnSync(tsup, ['--out-dir', join(pkgDir, 'dist'), '--silent'], { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('tsup build failed');
+}
 
 function wallMs(args: string[]): number {
   const start = process.hrtime.bigint();
@@ -68,10 +81,7 @@ async function bundleInk(): Promise<string> {
 }
 
 async function main(): Promise<void> {
-  if (!existsSync(cli)) {
-    console.log('dist/cli.js is missing: building first (npm run build)');
-    spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
-  }
+  buildPrivateCopy();
   console.log(`Start-up, median of ${runs} paired runs (Node ${process.version})`);
   const version = paired([cli, '--version']);
   const help = paired([cli, '--help']);
