@@ -254,3 +254,59 @@ describe('lwyrm without -p', () => {
     expect(JSON.stringify(body.messages[0])).toContain('what does total do?');
   });
 });
+
+describe('lwyrm -p on a terminal', () => {
+  let fake: FakeProvider | undefined;
+  let e: Env | undefined;
+
+  afterEach(async () => {
+    await fake?.close();
+    if (e) await rm(e.root, { recursive: true, force: true });
+  });
+
+  // util-linux `script` (BSD's takes other flags), so Linux only.
+  const hasScript = process.platform === 'linux' && existsSync('/usr/bin/script');
+  it.skipIf(!hasScript)('asks y/n/a/q on the terminal with the diff shown, and does the write on y', async () => {
+    fake = await startFakeProvider({
+      format: 'anthropic',
+      replies: [
+        { toolCalls: [{ name: 'write_file', input: { path: 'notes.txt', content: 'first line\n' } }] },
+        { toolCalls: [{ name: 'write_file', input: { path: 'other.txt', content: 'nope\n' } }] },
+        { text: 'Wrote one, skipped one.' },
+      ],
+    });
+    e = await makeEnv('anthropic', fake.baseUrl);
+    // util-linux `script` gives the child a real pseudo-terminal on stdin and stdout.
+    const command = `'${process.execPath}' '${CLI}' -p 'write notes'`;
+    const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: e.project, env: { ...e.env, TERM: 'dumb' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    const done = new Promise<number | null>((res) => child.on('close', res));
+    const read = (): string => out;
+    await waitFor(read, /Allow\? \[y\]es \/ \[n\]o \/ \[a\]lways \(write\) \/ \[q\]uit/, child);
+    expect(out).toContain('notes.txt');
+    expect(out).toContain('+first line');
+    child.stdin.write('y\n');
+    await waitFor(read, /other\.txt[\s\S]*Allow\?/, child);
+    child.stdin.write('n\n');
+    const status = await done;
+    expect(status).toBe(0);
+    expect(await readFile(join(e.project, 'notes.txt'), 'utf8')).toBe('first line\n');
+    expect(existsSync(join(e.project, 'other.txt'))).toBe(false);
+    expect(out).toContain('Wrote one, skipped one.');
+  });
+});
+
+describe('lwyrm with neither prompt nor terminal', () => {
+  it('says how to use it and exits 2', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'lw-e2e-'));
+    try {
+      const r = await run({ root, project: root, env: { PATH: process.env['PATH'], HOME: root } }, []);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toMatch(/lwyrm -p/);
+      expect(r.stdout).toBe('');
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});
