@@ -4,6 +4,7 @@
  */
 import { appendFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { expandHome } from './resolve-path.js';
 
 export interface AuditEntry {
   readonly session: string;
@@ -43,8 +44,9 @@ export function redactSecrets(text: string | undefined, secretNames: readonly st
   return out;
 }
 
-export function writeAudit(file: string | undefined, entry: AuditEntry, secretNames: readonly string[] = []): Promise<void> {
-  if (file === undefined || file === '') return Promise.resolve();
+export function writeAudit(setting: string | undefined, entry: AuditEntry, secretNames: readonly string[] = []): Promise<void> {
+  if (setting === undefined || setting === '') return Promise.resolve();
+  const file = expandHome(setting);
   const line = JSON.stringify({
     time: new Date().toISOString(),
     session: entry.session,
