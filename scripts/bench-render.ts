@@ -7,7 +7,9 @@
  *
  *   node --import tsx scripts/bench-render.ts [seconds] [deltasPerSecond]
  *
- * Targets: < 30% of one core, < 200 KB/s written.
+ * Targets: < 30% of one core, < 200 KB/s written. When tmux and a build (dist/cli.js) are there, it
+ * also times the first frame of the real `lwyrm` in a terminal: from starting it until the header
+ * is on screen (target < 400 ms), less what the same polling costs for a bare `printf`.
  */
 import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
@@ -158,4 +160,68 @@ process.stdout.write(
 reportFigure({ figure: 'render CPU while streaming', median: Math.round(cpuPerSecond * 1000) / 10, unit: '% of one core', target: '< 30%', met: cpuPerSecond < 0.3 });
 reportFigure({ figure: 'render bytes written', median: Math.round(bytesPerSecond / 102.4) / 10, unit: 'KB/s', target: '< 200 KB/s', met: bytesPerSecond < 200 * 1024 });
 reportFigure({ figure: 'render first frame (in-process)', median: Math.round(firstFrameMs), unit: 'ms' });
+await firstFrameInTmux();
 process.exit(0);
+
+/** Median time from launching a command in tmux until `marker` shows on its screen. */
+async function timeToScreen(command: string, marker: string, runs: number, cwd: string): Promise<number> {
+  const { execFileSync } = await import('node:child_process');
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    // A server per run: a new session right after kill-server can race the old server's exit.
+    const socket = `lwyrm-bench-${process.pid}-${marker.length}-${i}`;
+    const tmux = (...args: string[]): string => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
+    const start = performance.now();
+    tmux('new-session', '-d', '-s', 'b', '-x', '120', '-y', '40', '-c', cwd, `${command}; sleep 30`);
+    for (;;) {
+      if (tmux('capture-pane', '-p', '-t', 'b').includes(marker)) break;
+      if (performance.now() - start > 20_000) throw new Error(`${marker} never appeared`);
+    }
+    times.push(performance.now() - start);
+    tmux('kill-server');
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)]!;
+}
+
+async function firstFrameInTmux(): Promise<void> {
+  const { execFileSync } = await import('node:child_process');
+  const { existsSync } = await import('node:fs');
+  const { mkdir, mkdtemp, rm, writeFile } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const { join, resolve } = await import('node:path');
+  const cli = resolve('dist/cli.js');
+  try {
+    execFileSync('tmux', ['-V'], { stdio: 'ignore' });
+  } catch {
+    process.stdout.write('  first frame in a terminal: skipped (tmux is not installed)\n');
+    return;
+  }
+  if (!existsSync(cli)) {
+    process.stdout.write('  first frame in a terminal: skipped (run `npm run build` first)\n');
+    return;
+  }
+  const { startFakeProvider } = await import('../test/support/fake-provider.js');
+  const fake = await startFakeProvider({ format: 'anthropic', replies: [] });
+  const root = await mkdtemp(join(tmpdir(), 'lw-bench-'));
+  try {
+    const project = join(root, 'proj');
+    await mkdir(project, { recursive: true });
+    await mkdir(join(root, 'config', 'lindwyrm'), { recursive: true });
+    await writeFile(
+      join(root, 'config', 'lindwyrm', 'config.toml'),
+      `default_preset = "fake"\n[code_map]\nenabled = false\n[[presets]]\nname = "fake"\nformat = "anthropic"\nbase_url = "${fake.baseUrl}"\nmodel = "fake-model"\napi_key_env = ["FAKE_API_KEY"]\n`,
+    );
+    const env = `env -u CI HOME=${root} XDG_CONFIG_HOME=${root}/config XDG_DATA_HOME=${root}/data XDG_CACHE_HOME=${root}/cache FAKE_API_KEY=k`;
+    const runs = 5;
+    const bare = await timeToScreen(`${env} ${process.execPath} -e "process.stdout.write('ready-marker')"`, 'ready-marker', runs, project);
+    const lwyrm = await timeToScreen(`${env} ${process.execPath} ${cli}`, 'fake (anthropic, fake-model)', runs, project);
+    process.stdout.write(
+      `  first frame in a terminal: ${lwyrm.toFixed(0)} ms to the header (bare node printing a word: ${bare.toFixed(0)} ms; difference ${(lwyrm - bare).toFixed(0)} ms; target < 400 ms)\n`,
+    );
+    reportFigure({ figure: 'first full-screen frame (tmux)', median: Math.round(lwyrm), unit: 'ms', target: '< 400 ms', met: lwyrm < 400 });
+  } finally {
+    await fake.close();
+    await rm(root, { recursive: true, force: true });
+  }
+}
