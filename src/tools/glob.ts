@@ -1,4 +1,5 @@
 /** glob: file names matching a pattern, .gitignore and vendored folders respected. */
+import path from 'node:path';
 import picomatch from 'picomatch';
 import { asObject, optionalString, requireString } from './args.js';
 import { guarded, success, failure } from './results.js';
@@ -7,6 +8,18 @@ import type { ToolDefinition } from './types.js';
 import { walkFiles } from './walk-files.js';
 
 export const MAX_GLOB_RESULTS = 500;
+
+/**
+ * Compiled and packed files nobody reads as source. Judged by name (reading every file would cost
+ * more than the walk), and listed anyway when the pattern names the extension. Images are not
+ * here: view_image needs to find them.
+ */
+const BINARY_EXTENSIONS = new Set([
+  '.o', '.a', '.so', '.dylib', '.dll', '.exe', '.obj', '.lib', '.class', '.jar', '.pyc', '.pyo', '.wasm',
+  '.zip', '.gz', '.tgz', '.bz2', '.xz', '.zst', '.7z', '.rar', '.tar', '.iso', '.dmg', '.bin', '.dat',
+  '.woff', '.woff2', '.ttf', '.otf', '.eot', '.mp3', '.mp4', '.mov', '.avi', '.mkv', '.wav', '.flac',
+  '.sqlite', '.db', '.node', '.pdb', '.idx', '.pack',
+]);
 
 export const globTool: ToolDefinition = {
   name: 'glob',
@@ -34,20 +47,26 @@ export const globTool: ToolDefinition = {
       if (!scope.access.resolved.isDirectory) return failure(`glob: ${typed} is not a folder.`);
       const matches = picomatch(pattern.replace(/^\.\//, ''), { dot: true });
       const found: string[] = [];
+      const named = pattern.toLowerCase();
+      let binaries = 0;
       await walkFiles({
         root: scope.access.resolved.root,
         base: scope.base,
         excluded: scope.excluded,
         signal: ctx.signal,
         onFile: (_abs, rel) => {
-          if (matches(rel)) found.push(rel);
+          if (!matches(rel)) return;
+          const ext = path.extname(rel).toLowerCase();
+          if (BINARY_EXTENSIONS.has(ext) && !named.includes(ext)) binaries++;
+          else found.push(rel);
         },
       });
-      if (found.length === 0) return success(`No files match ${pattern} in ${scope.prefix || '.'}`, 'no matches');
+      const binaryNote = binaries > 0 ? `\n[${binaries} binary files left out; name the extension in the pattern to list them]` : '';
+      if (found.length === 0) return success(`No files match ${pattern} in ${scope.prefix || '.'}${binaryNote}`, 'no matches');
       found.sort();
       const shown = found.slice(0, MAX_GLOB_RESULTS).map((rel) => scope.prefix + rel);
       const note = cappedNote(shown.length, found.length, 'files', 'narrow the pattern or path');
-      return success(shown.join('\n') + note, `${found.length} files`);
+      return success(shown.join('\n') + note + binaryNote, `${found.length} files`);
     });
   },
 };

@@ -58,6 +58,15 @@ describe('glob', () => {
     expect(r.content).toMatch(/\[10 more files not shown \(510 in all\)/);
   });
 
+  it('leaves out binary files unless the pattern names their extension; images stay', async () => {
+    await put('art/lib.so', Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0]));
+    await put('art/logo.png', Buffer.from([0x89, 0x50]));
+    await put('art/notes.txt', 'x');
+    const all = await globTool.run({ pattern: 'art/*' }, ctxWith());
+    expect(all.content).toBe('art/logo.png\nart/notes.txt\n[1 binary files left out; name the extension in the pattern to list them]');
+    expect((await globTool.run({ pattern: 'art/*.so' }, ctxWith())).content).toBe('art/lib.so');
+  });
+
   it('validates the pattern', async () => {
     expect((await globTool.run({}, ctxWith())).content).toMatch(/missing required argument "pattern"/);
   });
