@@ -1,7 +1,7 @@
 /** The command after argument parsing: init, map, one-shot or a full-screen session. */
 import { loadConfig } from '../config/load-config.js';
 import { findPreset, missingKeyMessage, resolveApiKey } from '../config/presets.js';
-import type { Config, Preset } from '../config/types.js';
+import type { Config } from '../config/types.js';
 import { helpText } from './flags.js';
 import { writeStarterAgentsFile } from './init-agents.js';
 import { loadPrintMap, loadRunOneShot, loadRunTui, loadStartSession } from './lazy-modules.js';
@@ -58,8 +58,9 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
 }
 
 /**
- * Config warnings are shown once: by the session (a notice in the transcript, or on stderr in
- * one-shot mode) when one starts, else here, before the CLI exits on its own.
+ * Config warnings go to stderr once, before anything starts. The full screen hides that output,
+ * so the session repeats them in its transcript; one-shot mode knows not to (CONFIG_WARNING_PREFIX
+ * in src/agent/assemble-session.ts).
  */
 function printWarnings(config: Config, io: MainIo): void {
   for (const warning of config.warnings) io.stderr(`lwyrm: warning: ${warning}\n`);
@@ -67,16 +68,9 @@ function printWarnings(config: Config, io: MainIo): void {
 
 async function run(options: CliOptions, io: MainIo): Promise<number> {
   const config = await loadConfig({ cwd: options.cwd, env: io.env });
-  let preset: Preset;
-  try {
-    preset = findPreset(config, options.model);
-  } catch (error) {
-    // A typo in the config may be why the preset is unknown: show the warnings with the error.
-    printWarnings(config, io);
-    throw error;
-  }
+  printWarnings(config, io);
+  const preset = findPreset(config, options.model);
   if (!preset.keyOptional && !(await resolveApiKey(preset, io.env))) {
-    printWarnings(config, io);
     io.stderr(`lwyrm: ${missingKeyMessage(preset)}\n`);
     return 1;
   }
