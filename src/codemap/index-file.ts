@@ -59,7 +59,11 @@ export function sanitizeIndex(raw: unknown): FileIndex {
     for (const [k, v] of Object.entries(i.names)) if (typeof v === 'string') names[k] = v;
     imports.push({ source: i.source, names, ...(i.reexport === true ? { reexport: true } : {}) });
   }
-  return { symbols, edges, imports, ...(value.moduleScoped === true ? { moduleScoped: true } : {}) };
+  return {
+    symbols, edges, imports,
+    ...(value.moduleScoped === true ? { moduleScoped: true } : {}),
+    ...(value.packageScoped === true ? { packageScoped: true } : {}),
+  };
 }
 
 function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {

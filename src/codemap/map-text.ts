@@ -83,13 +83,18 @@ export function renderMap({ graph, scores, budgetTokens }: MapInput): string {
   const lines = [header];
   const sorted = [...chosen].sort((a, b) => compareIds(graph, a, b));
   let currentFile = '';
+  let currentTop = '';
   for (const id of sorted) {
     const s = graph.symbols[id]!;
     if (s.file !== currentFile) {
       currentFile = s.file;
+      currentTop = '';
       lines.push(s.file);
     }
-    lines.push(mapLine(s));
+    if (!s.container) currentTop = s.qualified;
+    // Members away from their container (Rust impl blocks, Go methods) name it.
+    const line = mapLine(s);
+    lines.push(s.container && s.container !== currentTop ? line.replace(/^(\s*\d+: )/, `$1[${s.container}] `) : line);
   }
   const leftSymbols = total - chosen.size;
   if (leftSymbols > 0) {

@@ -115,7 +115,8 @@ export function createNameResolver(input: ResolverInput): NameResolver {
       // From an ES module, only scripts' globals are visible without an import.
       return !moduleScoped || !owner?.index.moduleScoped;
     });
-    if (candidates.length === 1) return candidates[0];
+    const packageScoped = files.get(file)?.index.packageScoped === true;
+    if (candidates.length === 1 && !packageScoped) return candidates[0];
     const dir = posix.dirname(file);
     const near = candidates.filter((id) => posix.dirname(symbols[id]!.file) === dir);
     return near.length === 1 ? near[0] : undefined;

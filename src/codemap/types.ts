@@ -76,6 +76,11 @@ export interface FileIndexExtras {
    * name resolves through imports only, never through the project-wide unique-name fallback.
    */
   readonly moduleScoped?: boolean;
+  /**
+   * True when files see each other's names without imports only inside one directory (Go
+   * packages, Java packages): the unique-name fallback then looks in the file's directory only.
+   */
+  readonly packageScoped?: boolean;
 }
 
 /** What a plugin's `resolveImport` gets to look at. */

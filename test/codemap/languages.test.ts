@@ -1,0 +1,94 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { openCodeMap, type CodeMap } from '../../src/codemap/code-map.js';
+import type { Config } from '../../src/config/types.js';
+import { tempProject, toolContext, type TempProject } from './helpers.js';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0)) await c();
+});
+
+async function openFixture(name: string): Promise<{ map: CodeMap; config: Config; tp: TempProject }> {
+  const tp = await tempProject(name);
+  const config = await tp.config();
+  const map = await openCodeMap({ projectRoot: tp.project, cacheDir: tp.cacheDir, config, worker: 'off' });
+  cleanups.push(async () => { await map.close(); await tp.cleanup(); });
+  return { map, config, tp };
+}
+
+async function tool(ctx: { map: CodeMap; config: Config }, name: string, args: unknown): Promise<string> {
+  const r = await ctx.map.tools().find((t) => t.name === name)!.run(args, toolContext(ctx.config));
+  return r.content;
+}
+
+describe('Python', () => {
+  it('maps classes, methods and functions with docstrings, and resolves relative imports', async () => {
+    const ctx = await openFixture('py-project');
+    expect(ctx.map.warnings).toEqual([]);
+    expect(ctx.map.mapText(3000)).toContain([
+      'app/models.py',
+      '  4: class User  // A registered user.',
+      '    7: def __init__(self, name: str)',
+      '    10: def greeting(self) -> str',
+      '  14: def format_name(name: str) -> str',
+    ].join('\n'));
+    const register = await tool(ctx, 'read_symbol', { name: 'register' });
+    expect(register).toContain('Calls (3):\n  app/models.py:4 class User');
+    expect(register).toContain('app/services/accounts.py:12 function log');
+    expect(register).toContain('app/models.py:14 function format_name');
+    const refs = await tool(ctx, 'find_references', { name: 'format_name' });
+    expect(refs).toContain('app/models.py:11 User.greeting [calls]: return format_name(self.name)');
+    expect(refs).toContain('app/services/accounts.py:8 register [calls]');
+  });
+});
+
+describe('Go', () => {
+  it('maps types, functions and methods by receiver, and resolves package imports through go.mod', async () => {
+    const ctx = await openFixture('go-project');
+    expect(ctx.map.mapText(3000)).toContain([
+      'internal/store/store.go',
+      '  4: type Store struct { … }  // Store keeps items in memory.',
+      '  9: func New() *Store  // New makes an empty store.',
+      '    14: [Store] func (s *Store) Add(name string, n int)  // Add puts n of an item.',
+    ].join('\n'));
+    const main = await tool(ctx, 'read_symbol', { name: 'main' });
+    expect(main).toContain('Calls (2):\n  internal/store/store.go:9 function New');
+    const store = await tool(ctx, 'find_references', { name: 'Store', file: 'internal/store/store.go' });
+    expect(store).toContain('cmd/tool/main.go:15 report [references]: func report(s *store.Store) string {');
+    expect(await tool(ctx, 'read_symbol', { name: 'Store.Add' })).toContain('Calls (1):\n  internal/store/store.go:19 method Store.touch');
+  });
+});
+
+describe('Rust', () => {
+  it('maps structs, traits and impl methods, and resolves crate paths in use declarations', async () => {
+    const ctx = await openFixture('rust-project');
+    const text = ctx.map.mapText(3000);
+    expect(text).toContain('  2: pub struct Client { … }  // A network client.');
+    expect(text).toContain('    18: [Client] pub fn new(host: &str) -> Client  // Makes a client.');
+    const connect = await tool(ctx, 'read_symbol', { name: 'connect' });
+    expect(connect).toContain('Used by (1):\n  src/main.rs:6 function main');
+    expect(connect).toContain('Calls (1):\n  src/net/client.rs:18 method Client.new');
+    const sender = await tool(ctx, 'find_references', { name: 'Sender' });
+    expect(sender).toContain('src/net/client.rs:10 Client [implements]: impl Sender for Client {');
+    expect(await tool(ctx, 'read_symbol', { name: 'send', file: 'src/net/client.rs' })).toContain('ambiguous');
+    expect(await tool(ctx, 'read_symbol', { name: 'Client.send' })).toContain('Calls (1):\n  src/net/client.rs:22 method Client.log');
+  });
+});
+
+describe('Java', () => {
+  it('maps classes with members, resolves imports and same-class calls', async () => {
+    const ctx = await openFixture('java-project');
+    expect(ctx.map.mapText(3000)).toContain([
+      'src/main/java/com/acme/model/Order.java',
+      '  4: public class Order implements Priced  // An order of items.',
+      '    5: private final int total',
+      '    7: public Order(int total)',
+      '    11: public int price()',
+    ].join('\n'));
+    const sum = await tool(ctx, 'read_symbol', { name: 'Checkout.sum' });
+    expect(sum).toContain('Calls (1):\n  src/main/java/com/acme/app/Checkout.java:16 method Checkout.fee');
+    expect(sum).toContain('Referenced types (1):\n  src/main/java/com/acme/model/Order.java:4 class Order');
+    const priced = await tool(ctx, 'find_references', { name: 'Priced' });
+    expect(priced).toContain('src/main/java/com/acme/model/Order.java:4 Order [implements]');
+  });
+});
