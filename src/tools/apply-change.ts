@@ -3,7 +3,7 @@
  * right before writing, parent folders inside the project, and an atomic write.
  */
 import { createPatch } from 'diff';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { atomicWrite } from './atomic-write.js';
 import { displayPath, gatePath, recheckPath, type PathAccess } from './path-access.js';
@@ -49,6 +49,10 @@ export async function applyChange(ctx: ToolContext, change: PlannedChange): Prom
   const verb = isNew ? 'create' : tool === 'edit_file' ? 'edit' : 'overwrite';
   const counts = isNew ? `+${diff.added}` : `+${diff.added} -${diff.removed}`;
   const shownDiff = change.replacing !== undefined ? `${change.replacing}\n${diff.text}` : diff.text;
+  const parent = path.dirname(access.resolved.realPath);
+  if (!access.resolved.inside && !(await stat(parent).then((s) => s.isDirectory(), () => false))) {
+    return failure(`${tool}: the folder ${parent} does not exist; folders are only created inside the project.`);
+  }
   const gate = await gatePath(ctx, tool, 'write', access, `${verb} ${shown} (${counts})`, shownDiff);
   if (!gate.ok) return gate.result;
 
@@ -61,7 +65,6 @@ export async function applyChange(ctx: ToolContext, change: PlannedChange): Prom
       return failure(`${tool}: ${shown} changed on disk while the change was waiting; nothing was written. Read it again and redo the change.`);
     }
   }
-  const parent = path.dirname(target);
   if (access.resolved.inside) {
     await mkdir(parent, { recursive: true });
   }

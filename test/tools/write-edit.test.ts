@@ -78,6 +78,13 @@ describe('write_file', () => {
     expect(ctx.asked[0]?.path).toBe(path.join(outside, 'f.txt'));
   });
 
+  it('does not create folders outside the project, and says so before asking', async () => {
+    const ctx = makeContext(root);
+    const r = await writeFileTool.run({ path: path.join(outside, 'new-dir/f.txt'), content: 'x' }, ctx);
+    expect(r.content).toMatch(/folders are only created inside the project/);
+    expect(ctx.asked).toHaveLength(0);
+  });
+
   it('validates content', async () => {
     expect((await writeFileTool.run({ path: 'a' }, makeContext(root))).content).toMatch(/missing required argument "content"/);
   });
