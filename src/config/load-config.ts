@@ -52,7 +52,9 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<Config> {
 
   const presets = mergePresets([user, project]);
   const defaultPreset = pick('defaultPreset', user, project) ?? DEFAULTS.defaultPreset;
-  if (!presets.some((p) => p.name === defaultPreset)) {
+  // "ollama:qwen3" names the preset before the colon and its model after it.
+  const defaultName = defaultPreset.split(':')[0];
+  if (!presets.some((p) => p.name === defaultName)) {
     const file = project?.defaultPreset ? projectFile : userFile;
     throw new ConfigError(
       `${file}: key "default_preset": expected the name of a preset (${presets.map((p) => p.name).join(', ')}), got "${defaultPreset}"`,

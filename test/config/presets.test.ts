@@ -69,6 +69,11 @@ describe('resolvePreset', () => {
     expect((error as Error).message).toContain('-m lmstudio:MODEL');
   });
 
+  it('accepts default_preset = "ollama:MODEL"', async () => {
+    await t.writeUser('default_preset = "ollama:qwen3:8b"\n');
+    expect(await resolvePreset(await load())).toMatchObject({ name: 'ollama', model: 'qwen3:8b' });
+  });
+
   it('finds a preset without the network', async () => {
     expect(findPreset(await load(), 'lmstudio').model).toBe('');
   });
