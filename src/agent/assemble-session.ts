@@ -28,6 +28,9 @@ import { buildSystemPrompt, newSessionMarker } from './system-prompt.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
+/** Block ids of startup notices that repeat the config's warnings (the CLI already printed them). */
+export const CONFIG_WARNING_PREFIX = 'config-warning-';
+
 export interface SessionDeps {
   readonly createTools: (opts: { config: Config; vision: boolean; readOnly: boolean; extraTools?: readonly ToolDefinition[] }) => ToolRunner;
   readonly describe: (name: string, input: unknown) => string;
@@ -264,7 +267,12 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
   if (record) engine.replaceSession(session);
   // The meter has a figure from the start: an estimate of the prompt (and a resumed history).
   engine.store.dispatch({ type: 'context', gauge: context.gauge(rt.session.history, rt.system) });
-  notices.forEach((text, i) => engine.store.dispatch({ type: 'notice', blockId: `startup-${i}`, level: 'warning', text }));
+  // Config warnings were printed by the CLI before the session started; the full screen hides
+  // that output, so they are in the transcript too, under ids one-shot knows to skip.
+  notices.forEach((text, i) => {
+    const blockId = i < config.warnings.length ? `${CONFIG_WARNING_PREFIX}${i}` : `startup-${i}`;
+    engine.store.dispatch({ type: 'notice', blockId, level: 'warning', text });
+  });
   engine.store.flush();
   return engine;
 }

@@ -3,6 +3,7 @@
  * says how it ended — 0 finished, 1 API or runtime error, 2 usage, 3 incomplete, 130 interrupted.
  */
 import { writeFile } from 'node:fs/promises';
+import { CONFIG_WARNING_PREFIX } from '../agent/assemble-session.js';
 import type { LindwyrmEngine } from '../agent/engine.js';
 import type { TurnOutcome, TurnStatus } from '../agent/state.js';
 import type { CliOptions } from '../cli/options.js';
@@ -90,7 +91,7 @@ export async function runOneShotWith(cli: CliOptions, open: OpenEngine, io: OneS
       return exitCodeOf(err);
     }
     for (const block of engine.store.current().blocks) {
-      if (block.kind === 'notice') printer.onEvent({ type: 'notice', blockId: block.id, level: block.level, text: block.text });
+      if (block.kind === 'notice' && !block.id.startsWith(CONFIG_WARNING_PREFIX)) printer.onEvent({ type: 'notice', blockId: block.id, level: block.level, text: block.text });
     }
     const off = engine.store.onEvent((event) => printer.onEvent(event));
     const outcome: TurnOutcome = interrupted

@@ -244,7 +244,11 @@ describe('lwyrm without -p', () => {
       replies: [{ toolCalls: [{ name: 'read_file', input: { path: 'prices.py' } }], usage: { input: 321, output: 9 } }, { text: 'It sums prices.' }],
     });
     e = await makeEnv('anthropic', fake.baseUrl);
+    const configFile = join(e.root, 'config', 'lindwyrm', 'config.toml');
+    await writeFile(configFile, `bogus_key = 1\n${await readFile(configFile, 'utf8')}`);
     const r = await run(e, ['-v', 'what', 'does', 'total', 'do?']);
+    // A config warning is shown once, not again by the session.
+    expect(r.stderr.match(/bogus_key/g), r.stderr).toHaveLength(1);
     expect(r.status).toBe(0);
     expect(r.stdout).toBe('It sums prices.\n');
     expect(r.stderr).toMatch(/request: 1 messages, [\d.]+ KB/);
