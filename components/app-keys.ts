@@ -8,10 +8,10 @@ import type { ApprovalRequest, ApprovalDecision } from '../src/policy/types.js';
 import type { SessionSummary } from '../src/sessions/types.js';
 import type { KeyLayer } from '../hooks/use-key-router.js';
 import type { CommandEffect } from '../hooks/use-commands.js';
-import type { KeyCommand } from './keys/key-commands.js';
 import { clearText, composerKey, takeText, type ComposerState } from './composer/composer-state.js';
 import type { Flash } from './composer/composer-area.js';
 import { FOLLOW, scrollBy, scrollHome, type ScrollMetrics, type ScrollState } from './transcript/transcript-window.js';
+import { approvalLayer, sessionsLayer, SCROLL_STEP } from './overlay-keys.js';
 
 export type Panel =
   | { readonly kind: 'text'; readonly title: string; readonly text: string; readonly scroll: number }
@@ -24,8 +24,6 @@ export type Panel =
 
 /** A second Ctrl+C within this long leaves. */
 export const DOUBLE_CTRL_C_MS = 2000;
-
-const DECISIONS: Record<string, ApprovalDecision> = { y: 'yes', n: 'no', a: 'always', q: 'quit' };
 
 export interface AppKeyDeps {
   readonly approval: ApprovalRequest | null;
@@ -50,14 +48,6 @@ export interface AppKeyDeps {
   readonly onExit: () => void;
 }
 
-const SCROLL_STEP: Partial<Record<KeyCommand['name'], number | 'page-up' | 'page-down'>> = {
-  up: -1,
-  down: 1,
-  scrollUp: -1,
-  scrollDown: 1,
-  pageUp: 'page-up',
-  pageDown: 'page-down',
-};
 
 export function useAppKeys(d: AppKeyDeps): KeyLayer[] {
   const lastCtrlC = useRef(0);
@@ -88,60 +78,8 @@ export function useAppKeys(d: AppKeyDeps): KeyLayer[] {
     void d.commands.runSlash(text).then(apply);
   };
 
-  const modal: KeyLayer = {
-    name: 'approval',
-    active: d.approval !== null,
-    handle(cmd) {
-      const req = d.approval!;
-      if (cmd.name === 'text') {
-        const decision = DECISIONS[cmd.text.toLowerCase()];
-        if (decision) d.commands.answer(req.id, decision);
-      } else if (cmd.name === 'interrupt') {
-        d.commands.answer(req.id, 'quit');
-      } else {
-        const step = SCROLL_STEP[cmd.name];
-        if (step !== undefined) {
-          const page = Math.max(1, 5);
-          const delta = step === 'page-up' ? -page : step === 'page-down' ? page : step;
-          d.setModalScroll((s) => Math.min(Math.max(0, s + delta), d.modalMaxRef.current));
-        }
-      }
-      return true;
-    },
-  };
-
-  const sessions: KeyLayer = {
-    name: 'sessions',
-    active: d.panel?.kind === 'sessions',
-    handle(cmd) {
-      const p = d.panel;
-      if (p?.kind !== 'sessions') return false;
-      const chosen = p.sessions[p.selected];
-      if (p.confirmDelete) {
-        if (cmd.name === 'text' && cmd.text.toLowerCase() === 'y' && chosen) {
-          void d.commands.runSlash(`/sessions delete ${chosen.id}`).then((effect) => {
-            if (effect.kind === 'flash') apply(effect);
-            runSlash('/sessions');
-          });
-        }
-        d.setPanel({ ...p, confirmDelete: false });
-        return true;
-      }
-      if (cmd.name === 'up' || cmd.name === 'down') {
-        const selected = Math.min(Math.max(0, p.selected + (cmd.name === 'up' ? -1 : 1)), Math.max(0, p.sessions.length - 1));
-        d.setPanel({ ...p, selected });
-      } else if (cmd.name === 'submit' && chosen) {
-        d.setPanel(null);
-        d.setScroll(FOLLOW);
-        runSlash(`/sessions resume ${chosen.id}`);
-      } else if (cmd.name === 'text' && cmd.text.toLowerCase() === 'd' && chosen) {
-        d.setPanel({ ...p, confirmDelete: true });
-      } else if (cmd.name === 'escape' || cmd.name === 'interrupt') {
-        d.setPanel(null);
-      }
-      return true;
-    },
-  };
+  const modal = approvalLayer(d);
+  const sessions = sessionsLayer(d, apply, runSlash);
 
   const textPanel: KeyLayer = {
     name: 'text-panel',

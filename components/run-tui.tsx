@@ -40,6 +40,7 @@ export interface RunTuiOptions {
 }
 
 const SIGNAL_STATUS = { SIGTERM: 143, SIGHUP: 129, SIGINT: 130 } as const;
+const DISPOSE_TIMEOUT_MS = 10_000;
 
 export async function runTui(engine: Engine, opts: RunTuiOptions = {}): Promise<number> {
   const real = opts.output === undefined;
@@ -113,7 +114,12 @@ export async function runTui(engine: Engine, opts: RunTuiOptions = {}): Promise<
     const state = engine.getSnapshot();
     let disposeError: unknown;
     try {
-      await engine.dispose();
+      // Saving the session must not keep the user from their shell forever.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`still saving after ${DISPOSE_TIMEOUT_MS / 1000} s; gave up waiting`)), DISPOSE_TIMEOUT_MS);
+      });
+      await Promise.race([engine.dispose(), timeout]).finally(() => clearTimeout(timer));
     } catch (e) {
       disposeError = e;
     }
