@@ -10,11 +10,12 @@ import { ConfigError } from '../config/errors.js';
 import { missingKeyMessage, resolveApiKey, resolvePreset } from '../config/presets.js';
 import type { Config, Preset } from '../config/types.js';
 import { createContextManager } from '../context/create-context-manager.js';
-import { createOffloadStore } from '../context/offload-store.js';
+import { createOffloadStore, sweepOrphanedOffloads } from '../context/offload-store.js';
 import type { Approver } from '../policy/types.js';
 import { createModelClient, type ModelClientOptions } from '../providers/create-client.js';
 import { computeCost } from '../providers/cost.js';
 import { SessionLockedError } from '../sessions/errors.js';
+import { savedSessionIds } from '../sessions/saved-ids.js';
 import { createSessionStore } from '../sessions/session-store.js';
 import { SESSION_FORMAT_VERSION, type SessionRecord, type SessionStore } from '../sessions/types.js';
 import type { ToolDefinition } from '../tools/types.js';
@@ -114,6 +115,13 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
   if (store && cli.save) {
     await store.sweep(config.sessionRetentionDays, sessionId).then(
       (r) => notices.push(...r.problems),
+      () => undefined,
+    );
+  }
+  if (cli.save) {
+    // Offloads of sessions nothing saved (--no-save, a crash) go after a week; saved ones stay.
+    const saved = savedSessionIds(paths.sessionsDir);
+    await sweepOrphanedOffloads({ dir: paths.offloadDir, isSaved: async (id) => (await saved).has(id) || id === sessionId }).catch(
       () => undefined,
     );
   }

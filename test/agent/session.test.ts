@@ -1,4 +1,5 @@
-import { readdir, symlink, writeFile, mkdir } from 'node:fs/promises';
+import { readdir, symlink, writeFile, mkdir, utimes } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
@@ -55,6 +56,26 @@ describe('session assembly', () => {
     const data = await readdir(join(sandbox!.root, 'data')).catch(() => []);
     const files = data.length ? await readdir(join(sandbox!.root, 'data'), { recursive: true }) : [];
     expect(files.filter((f) => !String(f).endsWith('offload'))).toEqual([]);
+  });
+
+  it('sweeps week-old offloads of unsaved sessions at start, never a saved session\'s', async () => {
+    await open([{ text: 'saved turn' }]);
+    const first = await engineFor();
+    await first.submit('keep me');
+    const savedId = first.runtime.session.id;
+    await first.dispose();
+    engines = [];
+    const offloadDir = join(sandbox!.root, 'data', 'lindwyrm', 'offload');
+    const old = new Date(Date.now() - 8 * 86_400_000);
+    for (const id of [savedId, 'orphan-1']) {
+      await mkdir(join(offloadDir, id), { recursive: true });
+      await writeFile(join(offloadDir, id, 'off_0001.txt'), 'snapshot');
+      await utimes(join(offloadDir, id, 'off_0001.txt'), old, old);
+      await utimes(join(offloadDir, id), old, old);
+    }
+    await engineFor();
+    expect(existsSync(join(offloadDir, 'orphan-1'))).toBe(false);
+    expect(existsSync(join(offloadDir, savedId, 'off_0001.txt'))).toBe(true);
   });
 
   it('--continue with no saved session starts a new one and says so', async () => {
