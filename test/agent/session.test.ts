@@ -110,6 +110,21 @@ describe('slash commands', () => {
     expect((await engine.runSlash('/nope')).output).toMatch(/Unknown command/);
   });
 
+  it('/model switches preset (or says why not), /presets lists them, /proxy and /init work', async () => {
+    await open([{ text: 'after switch' }]);
+    const engine = await engineFor();
+    expect((await engine.runSlash('/model nosuch')).output).toMatch(/unknown preset "nosuch"/);
+    expect((await engine.runSlash('/model fake:other-model')).output).toMatch(/Switched to fake \(anthropic, other-model\)/);
+    expect(engine.store.current().preset.model).toBe('other-model');
+    await engine.submit('hello');
+    expect((fake!.requests[0]!.body as { model: string }).model).toBe('other-model');
+    expect((await engine.runSlash('/presets')).output).toMatch(/\* fake/);
+    expect((await engine.runSlash('/proxy')).output).toMatch(/direct \(no proxy\)/);
+    expect((await engine.runSlash('/init')).output).toMatch(/Wrote .*AGENTS\.md/);
+    expect(existsSync(join(sandbox!.project, 'AGENTS.md'))).toBe(true);
+    expect((await engine.runSlash('/init')).output).not.toMatch(/Wrote/);
+  });
+
   it('/context shows the meter; /sessions lists saved sessions; /clear starts a new one', async () => {
     await open([{ text: 'first answer', usage: { input: 50, output: 5 } }]);
     const engine = await engineFor();
