@@ -1,7 +1,8 @@
 /** A ToolContext over a real temp project, with a scripted approver that records every request. */
-import { mkdtemp, realpath } from 'node:fs/promises';
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { afterAll } from 'vitest';
 import type { Config, ToolKind } from '../../src/config/types.js';
 import type { ApprovalDecision, ApprovalRequest } from '../../src/policy/types.js';
 import type { ToolContext } from '../../src/tools/types.js';
@@ -13,8 +14,17 @@ export interface TestContext extends ToolContext {
   readonly changed: string[];
 }
 
+const created: string[] = [];
+
+// Modules are isolated per test file, so each file that makes temp dirs removes its own.
+afterAll(async () => {
+  await Promise.all(created.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
 export async function makeTempDir(prefix = 'lwyrm-tools-'): Promise<string> {
-  return realpath(await mkdtemp(path.join(tmpdir(), prefix)));
+  const dir = await realpath(await mkdtemp(path.join(tmpdir(), prefix)));
+  created.push(dir);
+  return dir;
 }
 
 export function makeContext(
