@@ -103,11 +103,12 @@ export function reduce(state: SessionState, event: EngineEvent): SessionState {
       return { ...state, blocks: [...state.blocks, block] };
     }
     case 'turn.end': {
-      // Anything still marked streaming (an interrupt mid-reply) is closed with the turn.
+      // Anything of this turn still streaming or running (an interrupt, a failure) ends with it.
       let blocks = state.blocks;
-      for (let i = blocks.length - 1; i >= 0 && i >= blocks.length - 8; i--) {
-        const ended = endStreaming(blocks[i]!);
-        if (ended !== blocks[i]) blocks = replaceAt(blocks, i, ended);
+      for (let i = blocks.length - 1; i >= 0 && blocks[i]!.kind !== 'user'; i--) {
+        const b = blocks[i]!;
+        const ended = b.kind === 'tool' && b.status === 'running' ? { ...b, status: 'interrupted' as const, version: b.version + 1 } : endStreaming(b);
+        if (ended !== b) blocks = replaceAt(blocks, i, ended);
       }
       const end: TranscriptBlock = { kind: 'turn_end', id: event.blockId, version: 0, status: event.status };
       const withDetail: TranscriptBlock = event.detail === undefined ? end : { ...end, detail: event.detail };

@@ -47,6 +47,7 @@ describe('reducer', () => {
 
   it('closes streaming blocks and clears a pending approval at turn end', () => {
     let s = reduce(initialState(), { type: 'reasoning.delta', blockId: 'r1', text: 'hmm' });
+    s = reduce(s, { type: 'tool.start', blockId: 't1', callId: 'c', name: 'bash', title: 'bash make' });
     s = reduce(s, {
       type: 'approval.request',
       request: { id: 'a', kind: 'bash', tool: 'bash', summary: 'run ls', reason: 'default bash=confirm', command: 'ls' },
@@ -56,6 +57,7 @@ describe('reducer', () => {
     expect(s.pendingApproval).toBeNull();
     expect(s.busy).toBe(false);
     expect(s.blocks[0]).toMatchObject({ streaming: false });
+    expect(s.blocks[1]).toMatchObject({ kind: 'tool', status: 'interrupted' });
     expect(s.blocks.at(-1)).toMatchObject({ kind: 'turn_end', status: 'interrupted' });
   });
 });
