@@ -11,11 +11,10 @@ import { createApprovalQueue } from './approvals.js';
 import type { ToolRunner } from './ports.js';
 import { repairHistory } from './history.js';
 import { blocksFromHistory } from './history-blocks.js';
-import { reclaimThreshold } from './pass-through-context.js';
 import type { Engine, SessionState, SlashResult, TurnOutcome } from './state.js';
 import { createEventStore, type EventStore } from './store.js';
 import { runTurn } from './turn-loop.js';
-import { addCost, addUsage, contextTokens, formatUsage, subtractUsage, type CostFn } from './usage.js';
+import { addCost, addUsage, contextTokens, formatUsage, reclaimThreshold, subtractUsage, type CostFn } from './usage.js';
 import { ZERO_USAGE } from '../providers/types.js';
 
 /** The conversation being worked on: what a session file holds. */

@@ -36,3 +36,8 @@ export function formatUsage(u: Usage): string {
 }
 
 export type CostFn = (usage: Usage, prices?: Prices) => number | null;
+
+/** Where reclaiming starts: min(75% of the window, 200k tokens). */
+export function reclaimThreshold(window: number): number {
+  return Math.min(Math.floor(window * 0.75), 200_000);
+}
