@@ -211,6 +211,20 @@ describe.each(formats)('engine over %s', (format) => {
     expect(statuses).toEqual(['ok', 'denied']);
   });
 
+  it('an interrupt while an approval waits settles it and stops the turn', async () => {
+    const { engine } = await setup([{ toolCalls: [{ name: 'needs_ok', input: { path: 'a.txt' } }] }, { text: 'ok then' }]);
+    const off = engine.subscribe(() => {
+      if (engine.getSnapshot().pendingApproval) engine.interrupt();
+    });
+    const first = await engine.submit('write it');
+    off();
+    expect(first.status).toBe('interrupted');
+    expect(engine.store.current().pendingApproval).toBeNull();
+    expect((await engine.submit('fine')).status).toBe('finished');
+    assertValidHistory(turnOf(1));
+    expect(resultsOf(1)[0]).toMatch(/^Interrupted/);
+  });
+
   it('counts usage and cost per session and saves every turn for --continue', async () => {
     const { engine: first, fake } = await setup([
       { text: 'first', usage: { input: 100, output: 10, cacheRead: 0, cacheWrite: 0 } },
