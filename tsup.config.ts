@@ -20,6 +20,9 @@ const toleratePendingModules: Plugin = {
   },
 };
 
+/** LWYRM_BUNDLE_VIEW=0 builds with the view stack external, for scripts/bench-startup.ts to compare. */
+const bundleView = process.env['LWYRM_BUNDLE_VIEW'] !== '0';
+
 export default defineConfig({
   // The code map indexes in a worker thread, which needs a file of its own (src/codemap/worker-runner.ts).
   entry: { cli: 'src/cli.ts', 'codemap-worker': 'src/codemap/index-worker.ts' },
@@ -37,7 +40,7 @@ export default defineConfig({
   // scripts/bench-startup.ts in the README). TypeScript (huge, loaded by the code map),
   // tree-sitter (its .wasm files are located on disk), yargs (reads locale files next to
   // itself) and undici stay external. They all load lazily, never for --version or --help.
-  noExternal: [/^(ink|ink-text-input|react)($|\/)/],
+  noExternal: bundleView ? [/^(ink|ink-text-input|react)($|\/)/] : [],
   // Ink imports it only when DEV=true, from a chunk of its own; it is not installed.
   external: ['react-devtools-core'],
   // Bundled CommonJS (react, Ink's helpers) calls require(); an ESM bundle has none.

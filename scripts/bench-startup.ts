@@ -10,7 +10,7 @@
  * running elsewhere cannot pull dist/ away mid-measurement.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -18,17 +18,26 @@ import { median, reportFigure } from './bench-report.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const runs = Number(process.argv[2] ?? process.env['BENCH_RUNS'] ?? 15);
-const work = join(root, '.lindwyrm-bench');
+// Removed afterwards: generated bundles left in the tree would be linted.
+const work = join(root, '.lindwyrm-bench', 'startup');
 const pkgDir = join(work, 'pkg');
 const cli = join(pkgDir, 'dist', 'cli.js');
 
-function buildPrivateCopy(): void {
+function buildPrivateCopy(outDir: string, bundleView: boolean): void {
   mkdirSync(pkgDir, { recursive: true });
   // dist/cli.js reads ../package.json for --version.
   copyFileSync(join(root, 'package.json'), join(pkgDir, 'package.json'));
   const tsup = join(root, 'node_modules', '.bin', 'tsup');
-  const result = spawnSync(tsup, ['--out-dir', join(pkgDir, 'dist'), '--silent'], { cwd: root, stdio: 'inherit' });
+  const env = { ...process.env, LWYRM_BUNDLE_VIEW: bundleView ? '1' : '0' };
+  const result = spawnSync(tsup, ['--out-dir', outDir, '--silent'], { cwd: root, stdio: 'inherit', env });
   if (result.status !== 0) throw new Error('tsup build failed');
+}
+
+/** The full-screen view's chunk of a build, imported alone: what the view stack costs to load. */
+function importViewArgs(outDir: string): string[] {
+  const chunk = readdirSync(outDir).find((f) => /^run-tui-.*\.js$/.test(f));
+  if (!chunk) throw new Error(`no run-tui chunk in ${outDir}`);
+  return ['--input-type=module', '-e', `await import(${JSON.stringify(join(outDir, chunk))});`];
 }
 
 function wallMs(args: string[]): number {
@@ -81,26 +90,37 @@ async function bundleInk(): Promise<string> {
 }
 
 async function main(): Promise<void> {
-  buildPrivateCopy();
+  buildPrivateCopy(join(pkgDir, 'dist'), true);
+  buildPrivateCopy(join(pkgDir, 'dist-unbundled'), false);
   console.log(`Start-up, median of ${runs} paired runs (Node ${process.version})`);
   const version = paired([cli, '--version']);
   const help = paired([cli, '--help']);
   const inkPlain = paired(['--input-type=module', '-e', "await import('ink'); await import('react');"]);
   const bundled = await bundleInk();
   const inkBundled = paired([bundled]);
+  const viewBundled = paired(importViewArgs(join(pkgDir, 'dist')));
+  const viewExternal = paired(importViewArgs(join(pkgDir, 'dist-unbundled')));
   const row = (label: string, r: { cmd: number; bare: number; over: number }) =>
     console.log(`  ${label.padEnd(34)} ${r.cmd.toFixed(0).padStart(5)} ms   bare node ${r.bare.toFixed(0).padStart(4)} ms   +${r.over.toFixed(0)} ms`);
   row('lwyrm --version', version);
   row('lwyrm --help', help);
   row('import ink + react (node_modules)', inkPlain);
   row('import ink + react (esbuild bundle)', inkBundled);
+  row('load the TUI chunk, view bundled', viewBundled);
+  row('load the TUI chunk, view external', viewExternal);
 
   reportFigure({ figure: 'lwyrm --version over bare node', median: round(version.over), unit: 'ms', target: '< 80 ms', met: version.over < 80 });
   reportFigure({ figure: 'lwyrm --help over bare node', median: round(help.over), unit: 'ms', target: '< 80 ms', met: help.over < 80 });
   reportFigure({ figure: 'import ink+react unbundled, over bare node', median: round(inkPlain.over), unit: 'ms' });
   reportFigure({ figure: 'import ink+react bundled, over bare node', median: round(inkBundled.over), unit: 'ms' });
+  reportFigure({ figure: 'load the TUI chunk (view bundled, as shipped)', median: round(viewBundled.over), unit: 'ms' });
+  reportFigure({ figure: 'load the TUI chunk (view external)', median: round(viewExternal.over), unit: 'ms' });
 }
 
 const round = (n: number): number => Math.round(n * 10) / 10;
 
-await main();
+try {
+  await main();
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
