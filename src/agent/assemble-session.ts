@@ -171,6 +171,7 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
     maxTokens: rt.preset.maxTokens,
     thinking: rt.thinking,
     ...(rt.thinkingEffort ? { thinkingEffort: rt.thinkingEffort } : {}),
+    ...(engine?.turnSignal() ? { signal: engine.turnSignal() } : {}),
     onUsage: (u) => {
       // A summary is billed like any request: it counts in the session's totals, not the window.
       context.recordSideUsage(u);

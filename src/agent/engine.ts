@@ -74,6 +74,8 @@ export interface LindwyrmEngine extends Engine {
   busy(): boolean;
   /** Saves the session now (a safe point outside a turn, e.g. after /compact). */
   persist(): Promise<void>;
+  /** The running turn's abort signal (a summary made mid-turn stops with it). */
+  turnSignal(): AbortSignal | undefined;
 }
 
 export function permissionSummary(rt: Pick<SessionRuntime, 'config' | 'readOnly'>): string {
@@ -259,6 +261,7 @@ export function createEngine(rt: SessionRuntime, services: EngineServices): Lind
     },
     busy: () => running !== undefined,
     persist,
+    turnSignal: () => controller?.signal,
     async dispose() {
       interrupt();
       await running?.catch(() => undefined);

@@ -13,6 +13,8 @@ export interface SummarizerSource {
   readonly maxTokens: number;
   readonly thinking: boolean;
   readonly thinkingEffort?: ThinkingEffort;
+  /** Aborts the summary request (an interrupt during a reclaim mid-turn). */
+  readonly signal?: AbortSignal;
   /** The summary request is billed like any other: counted in the session's totals. */
   readonly onUsage?: (usage: Usage) => void;
 }
@@ -35,6 +37,7 @@ export function createSummarizer(source: () => SummarizerSource): Summarizer {
       maxTokens: s.maxTokens,
       thinking: s.thinking,
       ...(s.thinkingEffort ? { thinkingEffort: s.thinkingEffort } : {}),
+      ...(s.signal ? { signal: s.signal } : {}),
     };
     for await (const event of s.client.stream(request)) {
       if (event.type !== 'stop') continue;
