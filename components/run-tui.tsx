@@ -3,7 +3,9 @@
  * path (leaving normally, an error, SIGTERM / SIGHUP / SIGINT, an uncaught crash). On the way out
  * it prints the last answer and how to resume, so they stay in the terminal's scrollback.
  */
+import './terminal/yoga-fetch-guard.js';
 import { render } from 'ink';
+import './terminal/restore-fetch.js';
 import type { Engine } from '../src/agent/state.js';
 import { EngineProvider } from '../hooks/engine-context.js';
 import { paceEngine } from '../hooks/paced-engine.js';

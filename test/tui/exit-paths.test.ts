@@ -18,8 +18,10 @@ const hasTmux = (() => {
 })();
 if (!hasTmux) console.warn('test/tui: tmux is not installed; skipping the real-terminal tests (.ci/run installs it)');
 
-const SOCKET = `lwyrm-exit-${process.pid}`;
-const tmux = (...args: string[]): string => execFileSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8' });
+// A tmux server per test: a new session right after kill-server can race the old server's exit.
+let run = 0;
+const socket = (): string => `lwyrm-exit-${process.pid}-${run}`;
+const tmux = (...args: string[]): string => execFileSync('tmux', ['-L', socket(), ...args], { encoding: 'utf8' });
 const screen = (): string => tmux('capture-pane', '-p', '-t', 'fs');
 const alternate = (): string => tmux('display-message', '-p', '-t', 'fs', '#{alternate_on}').trim();
 
@@ -35,6 +37,7 @@ async function until(what: string, check: () => boolean | Promise<boolean>, time
 const q = (s: string): string => `'${s.replaceAll("'", "'\\''")}'`;
 
 async function startFakeSession(env: Record<string, string>): Promise<{ pidFile: string; dir: string }> {
+  run += 1;
   const dir = await mkdtemp(join(tmpdir(), 'lw-fs-'));
   const pidFile = join(dir, 'pid');
   const vars = Object.entries({ ...env, FAKE_PID_FILE: pidFile })
