@@ -73,3 +73,32 @@ describe('SseParser', () => {
     expect(messages.map((m) => m.data)).toEqual(['a', 'b']);
   });
 });
+
+describe('SseParser size cap', () => {
+  it('refuses a line that never ends once it outgrows the cap, however it is split', () => {
+    const p = new SseParser({ maxEventChars: 1000 });
+    p.push(enc.encode('data: '));
+    const piece = enc.encode('x'.repeat(300));
+    expect(() => {
+      for (let i = 0; i < 10; i++) p.push(piece);
+    }).toThrow(/larger than .* without ending it/);
+  });
+
+  it('refuses an event whose data lines add up past the cap, and parses one just under it', () => {
+    const many = 'data: ' + 'y'.repeat(99) + '\n';
+    const over = new SseParser({ maxEventChars: 1000 });
+    expect(() => over.pushText(many.repeat(11))).toThrow(/larger than/);
+    const under = new SseParser({ maxEventChars: 1000 });
+    const msgs = [...under.pushText(many.repeat(9)), ...under.pushText('\n')];
+    expect(msgs).toHaveLength(1);
+    expect(msgs[0]?.data.length).toBe(9 * 99 + 8);
+  });
+
+  it('reassembles a long line sent in many small chunks into exactly the original text', () => {
+    const payload = JSON.stringify({ text: 'é'.repeat(5000) + '🐉'.repeat(3000) });
+    const bytes = enc.encode(`data: ${payload}\r\n\r\n`);
+    const chunks: Uint8Array[] = [];
+    for (let i = 0; i < bytes.length; i += 7) chunks.push(bytes.subarray(i, i + 7));
+    expect(parseChunks(chunks).messages).toEqual([{ event: 'message', data: payload }]);
+  });
+});
