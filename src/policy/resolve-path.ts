@@ -22,6 +22,11 @@ export interface ResolvedPath {
   readonly isDirectory: boolean;
   /** The final component is itself a symlink (only reported when `followFinal` is false). */
   readonly isSymlink: boolean;
+  /**
+   * It exists but is neither a regular file nor a folder (a FIFO, socket or device): opening it
+   * can block forever or never reach end-of-file, so tools refuse it before touching it.
+   */
+  readonly isSpecial: boolean;
   /** Real path of the project root it was judged against. */
   readonly root: string;
 }
@@ -116,12 +121,14 @@ export async function resolvePath(
   let multiLinked = false;
   let isDirectory = false;
   let isSymlink = false;
+  let isSpecial = false;
   if (exists) {
     const info = await lstat(real);
     isSymlink = info.isSymbolicLink();
     const target = isSymlink ? await stat(real).catch(() => info) : info;
     isDirectory = target.isDirectory();
     multiLinked = target.isFile() && target.nlink > 1;
+    isSpecial = !target.isFile() && !isDirectory && !target.isSymbolicLink();
   }
-  return { requested: input, realPath: real, exists, inside: isWithin(real, root), multiLinked, isDirectory, isSymlink, root };
+  return { requested: input, realPath: real, exists, inside: isWithin(real, root), multiLinked, isDirectory, isSymlink, isSpecial, root };
 }

@@ -6,7 +6,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { applyChange } from './apply-change.js';
 import { asObject, optionalBoolean, requireString } from './args.js';
 import { findAll, lineOf, nearestLines } from './edit-match.js';
-import { accessPath, displayPath } from './path-access.js';
+import { accessPath, displayPath, specialFileError } from './path-access.js';
 import { failure, guarded } from './results.js';
 import { decodeText, detectEol, formatBytes, looksBinary } from './text-file.js';
 import type { ToolDefinition } from './types.js';
@@ -51,6 +51,8 @@ export const editFileTool: ToolDefinition = {
       const shown = displayPath(access.resolved);
       if (!access.resolved.exists) return failure(`edit_file: ${shown} does not exist. Use write_file to create it.`);
       if (access.resolved.isDirectory) return failure(`edit_file: ${shown} is a directory.`);
+      const special = specialFileError('edit_file', access.resolved);
+      if (special !== undefined) return failure(special);
       const size = (await stat(access.resolved.realPath)).size;
       if (size > ctx.config.maxFileSizeBytes) {
         return failure(`edit_file: ${shown} is ${formatBytes(size)}, over the ${formatBytes(ctx.config.maxFileSizeBytes)} limit (max_file_size_bytes).`);

@@ -28,6 +28,12 @@ export function displayPath(resolved: ResolvedPath): string {
   return rel === '' ? '.' : rel;
 }
 
+/** Why a path that exists cannot be opened as a file, or undefined when it can. */
+export function specialFileError(tool: string, resolved: ResolvedPath): string | undefined {
+  if (!resolved.isSpecial) return undefined;
+  return `${tool}: ${displayPath(resolved)} is not a regular file (a pipe, socket or device); it is not opened, since reading it could block or never end.`;
+}
+
 export function gatePath(
   ctx: ToolContext,
   tool: string,

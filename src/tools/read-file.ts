@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { open, readFile, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { asObject, optionalInteger, requireString } from './args.js';
-import { accessPath, displayPath, gatePath } from './path-access.js';
+import { accessPath, displayPath, gatePath, specialFileError } from './path-access.js';
 import { failure, guarded, success } from './results.js';
 import { decodeText, formatBytes, looksBinary } from './text-file.js';
 import type { ToolDefinition, ToolResult } from './types.js';
@@ -90,6 +90,8 @@ export const readFileTool: ToolDefinition = {
       if (!gate.ok) return gate.result;
       if (!access.resolved.exists) return failure(`read_file: ${shown} does not exist. Use glob or list_dir to find the right path.`);
       if (access.resolved.isDirectory) return failure(`read_file: ${shown} is a directory; use list_dir to see what is in it.`);
+      const special = specialFileError('read_file', access.resolved);
+      if (special !== undefined) return failure(special);
       const file = access.resolved.realPath;
       const size = (await stat(file)).size;
       const max = ctx.config.maxFileSizeBytes;

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { expandHome, isWithin } from '../policy/resolve-path.js';
 import type { ToolResult, ToolContext } from './types.js';
-import { accessPath, displayPath, gatePath, type PathAccess } from './path-access.js';
+import { accessPath, displayPath, gatePath, specialFileError, type PathAccess } from './path-access.js';
 import { failure } from './results.js';
 
 export interface SearchScope {
@@ -38,6 +38,8 @@ export async function openSearch(
   const gate = await gatePath(ctx, tool, 'read', access, `${what} in ${shown}`);
   if (!gate.ok) return gate.result;
   if (!access.resolved.exists) return failure(`${tool}: ${shown} does not exist.`);
+  const special = specialFileError(tool, access.resolved);
+  if (special !== undefined) return failure(special);
   const base = access.resolved.realPath;
   const prefix = shown === '.' ? '' : access.resolved.isDirectory ? `${shown}/` : shown;
   return { access, base, prefix, excluded: policyExclusions(ctx, base) };

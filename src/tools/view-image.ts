@@ -2,7 +2,7 @@
 import { open, stat } from 'node:fs/promises';
 import type { ImageData } from '../providers/types.js';
 import { asObject, requireString } from './args.js';
-import { accessPath, displayPath, gatePath } from './path-access.js';
+import { accessPath, displayPath, gatePath, specialFileError } from './path-access.js';
 import { failure, guarded, success } from './results.js';
 import { formatBytes } from './text-file.js';
 import type { ToolDefinition } from './types.js';
@@ -43,6 +43,8 @@ export const viewImageTool: ToolDefinition = {
       if (!gate.ok) return gate.result;
       if (!access.resolved.exists) return failure(`view_image: ${shown} does not exist.`);
       if (access.resolved.isDirectory) return failure(`view_image: ${shown} is a folder.`);
+      const special = specialFileError('view_image', access.resolved);
+      if (special !== undefined) return failure(special);
       const size = (await stat(access.resolved.realPath)).size;
       if (size > MAX_IMAGE_BYTES) {
         return failure(`view_image: ${shown} is ${formatBytes(size)}; the limit is ${formatBytes(MAX_IMAGE_BYTES)}. Scale it down first.`);

@@ -2,7 +2,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { applyChange } from './apply-change.js';
 import { asObject, requireString } from './args.js';
-import { accessPath, displayPath } from './path-access.js';
+import { accessPath, displayPath, specialFileError } from './path-access.js';
 import { failure, guarded } from './results.js';
 import { decodeText, formatBytes, looksBinary } from './text-file.js';
 import type { ToolDefinition } from './types.js';
@@ -31,6 +31,8 @@ export const writeFileTool: ToolDefinition = {
       const access = await accessPath(ctx, 'write', typed);
       const shown = displayPath(access.resolved);
       if (access.resolved.isDirectory) return failure(`write_file: ${shown} is a directory.`);
+      const special = specialFileError('write_file', access.resolved);
+      if (special !== undefined) return failure(special);
       let before: string | undefined;
       let replacing: string | undefined;
       if (access.resolved.exists) {
