@@ -4,9 +4,12 @@
  */
 import { randomBytes } from 'node:crypto';
 
-/** For servers that send a tool call without an id: the tool result still needs one to point at. */
+/**
+ * For servers that send a tool call without an id: the tool result still needs one to point at.
+ * Letters and digits only: some servers validate ids, and base64url's '-' and '_' gain nothing.
+ */
 export function generateToolId(): string {
-  return `call_${randomBytes(9).toString('base64url')}`;
+  return `call_${randomBytes(12).toString('hex')}`;
 }
 
 export interface ParsedToolInput {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildAnthropicBody } from '../../src/providers/anthropic-request.js';
 import { buildOpenAiBody } from '../../src/providers/openai-request.js';
+import { generateToolId } from '../../src/providers/tool-input.js';
 
 describe('request shapes that depend on the model or host', () => {
   it('uses adaptive thinking for Claude 4.6+ and a token budget elsewhere', () => {
@@ -16,5 +17,13 @@ describe('request shapes that depend on the model or host', () => {
     expect(openai['max_completion_tokens']).toBe(1234);
     expect(openai['max_tokens']).toBeUndefined();
     expect(buildOpenAiBody({ baseUrl: 'http://localhost:11434/v1', model: 'qwen3', echoReasoning: 'auto' }, req)['max_tokens']).toBe(1234);
+  });
+});
+
+describe('generated tool call ids', () => {
+  it('are letters and digits after call_, and distinct', () => {
+    const ids = Array.from({ length: 500 }, generateToolId);
+    for (const id of ids) expect(id).toMatch(/^call_[A-Za-z0-9]{16,}$/);
+    expect(new Set(ids).size).toBe(ids.length);
   });
 });
