@@ -6,7 +6,8 @@ import { readFile, stat } from 'node:fs/promises';
 import { applyChange } from './apply-change.js';
 import { asObject, optionalBoolean, requireString } from './args.js';
 import { findAll, lineOf, nearestLines } from './edit-match.js';
-import { accessPath, displayPath, specialFileError } from './path-access.js';
+import { decideForPath } from '../policy/gate.js';
+import { accessPath, displayPath, gatePath, specialFileError } from './path-access.js';
 import { failure, guarded } from './results.js';
 import { decodeText, detectEol, formatBytes, looksBinary } from './text-file.js';
 import type { ToolDefinition } from './types.js';
@@ -49,6 +50,13 @@ export const editFileTool: ToolDefinition = {
       if (oldString === newString) return failure('edit_file: old_string and new_string are identical; there is nothing to change.');
       const access = await accessPath(ctx, 'write', typed);
       const shown = displayPath(access.resolved);
+      // Match counts and the nearest-lines hint reveal the contents: the file must be readable too,
+      // or edit_file becomes a silent way to read a file the read policy guards.
+      const readDecision = decideForPath(ctx, 'read', access.resolved);
+      if (readDecision.level !== 'allow') {
+        const gate = await gatePath(ctx, 'edit_file', 'read', { resolved: access.resolved, decision: readDecision }, `read ${shown} (to edit it)`);
+        if (!gate.ok) return gate.result;
+      }
       if (!access.resolved.exists) return failure(`edit_file: ${shown} does not exist. Use write_file to create it.`);
       if (access.resolved.isDirectory) return failure(`edit_file: ${shown} is a directory.`);
       const special = specialFileError('edit_file', access.resolved);

@@ -158,6 +158,23 @@ describe('edit_file', () => {
     expect(r.content).toMatch(/not valid UTF-8/);
   });
 
+  it('cannot read a guarded file through match errors: the read policy is asked first', async () => {
+    await writeFile(path.join(outside, 'id_rsa'), 'SECRETKEY line one\n');
+    const key = path.join(outside, 'id_rsa');
+    // Outside the project, read_outside=confirm: a declined read reveals nothing, not even a near line.
+    const declined = makeContext(root, { answer: 'no' });
+    const r = await editFileTool.run({ path: key, old_string: 'SECRETKEY line won', new_string: 'x' }, declined);
+    expect(r.ok).toBe(false);
+    expect(r.content).not.toContain('SECRETKEY');
+    expect(declined.asked.map((a) => a.kind)).toEqual(['read']);
+    // A read=deny rule: no match oracle either (no write prompt that would confirm a guess).
+    const deny = makeContext(root, { config: { policy: { ...makeContext(root).config.policy, rules: [{ path: outside, read: 'deny' }] } } });
+    const guess = await editFileTool.run({ path: key, old_string: 'SECRET', new_string: 'x' }, deny);
+    expect(guess.content).toMatch(/Denied by policy/);
+    expect(deny.asked).toEqual([]);
+    expect(await readFile(key, 'utf8')).toBe('SECRETKEY line one\n');
+  });
+
   it('validates arguments', async () => {
     expect((await editFileTool.run({ path: 'x', old_string: 'a' }, makeContext(root))).content).toMatch(/"new_string"/);
     expect((await editFileTool.run({ path: 'x', old_string: 'a', new_string: 'b', replace_all: 'yes' }, makeContext(root))).content).toMatch(/"replace_all" must be true or false/);
