@@ -120,6 +120,20 @@ describe('transcript pane in the app', () => {
     expect(r.frame()).toContain('│ second thought');
   });
 
+  it('renders markdown only when it is on, and never passes control sequences through', async () => {
+    const engine = new FakeEngine();
+    const r = renderApp({ engine, rows: 20, columns: 60 });
+    engine.emit({ type: 'assistant.delta', blockId: 'a1', text: '# Head\n\n**bold** \x1b[2Jgone' }, { type: 'block.end', blockId: 'a1' });
+    await settle();
+    expect(r.frame()).toContain('bold ␛[2Jgone');
+    expect(r.frame()).not.toContain('**bold**');
+    expect(r.app.lastFrame()).not.toContain('\x1b[2J');
+    engine.emit({ type: 'settings', patch: { markdown: false } });
+    await settle();
+    expect(r.frame()).toContain('# Head');
+    expect(r.frame()).toContain('**bold** ␛[2Jgone');
+  });
+
   it('never draws a frame taller than the viewport while many lines stream in', async () => {
     const engine = new FakeEngine();
     const r = renderApp({ engine, rows: 24, columns: 80 });
