@@ -36,7 +36,7 @@ export function optionalString(args: Args, name: string): string | undefined {
   return value;
 }
 
-export function optionalInteger(args: Args, name: string, min: number): number | undefined {
+export function optionalInteger(args: Args, name: string, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
   let value = args[name];
   if (value === undefined || value === null) return undefined;
   // Some models send numbers as strings; a clean integer string is accepted.
@@ -45,6 +45,7 @@ export function optionalInteger(args: Args, name: string, min: number): number |
     throw new ArgumentError(`argument "${name}" must be an integer, got ${describe(value)}`);
   }
   if (value < min) throw new ArgumentError(`argument "${name}" must be at least ${min}, got ${value}`);
+  if (value > max) throw new ArgumentError(`argument "${name}" must be at most ${max}, got ${value}`);
   return value;
 }
 

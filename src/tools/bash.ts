@@ -20,6 +20,9 @@ export function commandEnv(config: Config): NodeJS.ProcessEnv {
   return env;
 }
 
+/** The longest delay setTimeout honours (about 24.8 days). */
+export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
 async function shellPath(): Promise<string> {
   return (await findOnPath('bash')) ?? '/bin/sh';
 }
@@ -64,7 +67,8 @@ export const bashTool: ToolDefinition = {
     return guarded('bash', () => 'command', async () => {
       const args = asObject(input);
       const command = requireString(args, 'command', { nonEmpty: true });
-      const timeoutMs = optionalInteger(args, 'timeout_ms', 1) ?? ctx.config.bashTimeoutMs;
+      // Node's timers overflow past 2^31-1 ms and then fire at once: a "longer" limit would kill at once.
+      const timeoutMs = optionalInteger(args, 'timeout_ms', 1, MAX_TIMEOUT_MS) ?? Math.min(ctx.config.bashTimeoutMs, MAX_TIMEOUT_MS);
       const decision = decideBashWithFloor(command, ctx.config.policy, ctx.config.policyFloor);
       const firstLine = command.split('\n', 1)[0] ?? command;
       const gate = await authorize(ctx, {

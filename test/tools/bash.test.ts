@@ -139,6 +139,17 @@ describe('bash', () => {
     expect((await bashTool.run({}, ctx)).content).toMatch(/missing required argument "command"/);
     expect((await bashTool.run({ command: 'ls', timeout_ms: 'soon' }, ctx)).content).toMatch(/"timeout_ms" must be an integer/);
   });
+
+  it('never turns a very long timeout into an instant one (timers overflow past 2^31-1 ms)', async () => {
+    const ctx = makeContext(root, { config: allowAll });
+    const r = await bashTool.run({ command: 'echo hi', timeout_ms: 2 ** 31 }, ctx);
+    expect(r.content).toMatch(/"timeout_ms" must be at most 2147483647/);
+    expect(ctx.asked).toHaveLength(0);
+    const fromConfig = await bashTool.run({ command: 'echo hi' }, makeContext(root, { config: { ...allowAll, bashTimeoutMs: 10 ** 10 } }));
+    expect(fromConfig.content).toBe('hi\n[exit code 0]');
+    const longest = await bashTool.run({ command: 'echo hi', timeout_ms: 2 ** 31 - 1 }, makeContext(root, { config: allowAll }));
+    expect(longest.content).toBe('hi\n[exit code 0]');
+  });
 });
 
 const fakePreset = {
