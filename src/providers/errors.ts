@@ -9,6 +9,8 @@ import { ProviderError, type AssistantMessage } from './types.js';
 export function providerErrorText(body: string): string {
   const trimmed = body.trim();
   if (trimmed.length === 0) return '';
+  const page = htmlPage(trimmed);
+  if (page) return page;
   try {
     const parsed = JSON.parse(trimmed) as unknown;
     const text = messageOf(parsed);
@@ -17,6 +19,18 @@ export function providerErrorText(body: string): string {
     // not JSON: fall through to the raw text
   }
   return trimmed.length > 500 ? `${trimmed.slice(0, 500)}…` : trimmed;
+}
+
+/**
+ * Proxies, gateways and captive portals answer with HTML: its title says what happened, the
+ * markup would only bury it.
+ */
+export function htmlPage(body: string): string | undefined {
+  if (!/^\s*<(?:!doctype\s+html|html|head|body)[\s>]/i.test(body)) return undefined;
+  const heading = /<title[^>]*>([^<]*)<\/title>/i.exec(body)?.[1] ?? /<h1[^>]*>([^<]*)<\/h1>/i.exec(body)?.[1];
+  const title = heading?.replace(/\s+/g, ' ').trim().slice(0, 200);
+  const from = 'from a proxy or gateway, not from the model API';
+  return title ? `an HTML page titled "${title}" (${from})` : `an HTML page (${from})`;
 }
 
 export function messageOf(value: unknown): string | undefined {
@@ -47,6 +61,13 @@ export function httpError(status: number, body: string, ctx: { preset: Preset; u
     return new ProviderError(
       'not_found',
       `Nothing found at ${ctx.url} (HTTP 404)${said}. Check base_url and model ("${ctx.preset.model}") of ${where}.`,
+      status,
+    );
+  }
+  if (status === 413) {
+    return new ProviderError(
+      'bad_request',
+      `The request was too large for the provider (HTTP 413)${said}. /compact shrinks the conversation; a large image can also be the cause.`,
       status,
     );
   }

@@ -6,7 +6,7 @@
  */
 import { request, type Dispatcher } from 'undici';
 import type { Preset } from '../config/types.js';
-import { httpError, messageOf, networkError } from './errors.js';
+import { htmlPage, httpError, messageOf, networkError } from './errors.js';
 import { isRetryableStatus, retryDelayMs, sleep, type HeaderBag } from './retry.js';
 import { SseParser, type SseMessage } from './sse-reader.js';
 import { ProviderError, type AssistantMessage, type StreamEvent } from './types.js';
@@ -140,9 +140,12 @@ async function* attempt1(call: StreamCall, opts: RunnerOptions, delivered: { con
     if (!type.includes('text/event-stream')) {
       const text = await res.body.text().catch(() => '');
       const said = messageOf(safeJson(text));
+      const page = said ? '' : htmlPage(text);
       throw new ProviderError(
         said ? 'server' : 'malformed',
-        said ? `The provider answered with an error: ${said}` : `Expected an event stream from ${call.url}, got "${type || 'no content type'}".`,
+        said
+          ? `The provider answered with an error: ${said}`
+          : `Expected an event stream from ${call.url}, got "${type || 'no content type'}"${page ? `: ${page}` : ''}.`,
         res.statusCode,
       );
     }

@@ -90,6 +90,45 @@ describe.each(['anthropic', 'openai'] as const)('%s: retries and failures', (for
     expect(e404.message).toContain(tried);
   });
 
+  it('an HTML error page from a proxy is reported by its title, not dumped as markup', async () => {
+    const page = '<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title><style>body{margin:0}</style></head><body><h1>502</h1><hr>nginx</body></html>';
+    const reply: ScriptedReply = { fault: { kind: 'status', status: 502, body: page, headers: { 'content-type': 'text/html' } } };
+    const f = await start(format, [reply, reply, reply]);
+    const { error } = await collectFailure(fakeClient(fakePreset(f, format)).stream(simpleRequest()));
+    expect(error.kind).toBe('server');
+    expect(f.requests).toHaveLength(3);
+    expect(error.message).toContain('an HTML page titled "502 Bad Gateway" (from a proxy or gateway');
+    expect(error.message).not.toContain('<');
+  });
+
+  it('a 200 that is not an event stream says what came instead: the JSON error text, or the HTML page title', async () => {
+    const json = await start(format, [{ fault: { kind: 'status', status: 200, body: { error: { message: 'Insufficient Balance' } } } }]);
+    const { error } = await collectFailure(fakeClient(fakePreset(json, format)).stream(simpleRequest()));
+    expect(error.message).toBe('The provider answered with an error: Insufficient Balance');
+    expect(json.requests).toHaveLength(1);
+    await json.close();
+    const portal = '<html>\n<head><title>Wi-Fi login</title></head><body>Accept the terms</body></html>';
+    const html = await start(format, [{ fault: { kind: 'status', status: 200, body: portal, headers: { 'content-type': 'text/html' } } }]);
+    const { error: e2 } = await collectFailure(fakeClient(fakePreset(html, format)).stream(simpleRequest()));
+    expect(e2.kind).toBe('malformed');
+    expect(e2.message).toMatch(/got "text\/html": an HTML page titled "Wi-Fi login"/);
+  });
+
+  it('413 says the request was too large and is not retried; 422 passes on the provider text', async () => {
+    const tooBig = '<html><head><title>413 Request Entity Too Large</title></head><body>cloudflare</body></html>';
+    const f = await start(format, [
+      { fault: { kind: 'status', status: 413, body: tooBig, headers: { 'content-type': 'text/html' } } },
+      { fault: { kind: 'status', status: 422, body: { error: { message: 'Failed to deserialize the JSON body' } } } },
+    ]);
+    const { error } = await collectFailure(fakeClient(fakePreset(f, format)).stream(simpleRequest()));
+    expect(error.kind).toBe('bad_request');
+    expect(error.message).toMatch(/too large for the provider \(HTTP 413\).*\/compact/);
+    expect(f.requests).toHaveLength(1);
+    const { error: e422 } = await collectFailure(fakeClient(fakePreset(f, format)).stream(simpleRequest()));
+    expect(e422.message).toContain('(HTTP 422): Failed to deserialize the JSON body');
+    expect(f.requests).toHaveLength(2);
+  });
+
   it('retries a connection reset before the first byte', async () => {
     const f = await start(format, [{ fault: { kind: 'reset' } }, OK]);
     const events = await collect(fakeClient(fakePreset(f, format)).stream(simpleRequest()));
