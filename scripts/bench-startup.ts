@@ -11,6 +11,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -92,7 +93,9 @@ async function bundleInk(): Promise<string> {
 async function main(): Promise<void> {
   buildPrivateCopy(join(pkgDir, 'dist'), true);
   buildPrivateCopy(join(pkgDir, 'dist-unbundled'), false);
-  console.log(`Start-up, median of ${runs} paired runs (Node ${process.version})`);
+  // Wall times mean little on a busy machine: say how busy it was.
+  const load = loadavg().map((n) => n.toFixed(1)).join(' ');
+  console.log(`Start-up, median of ${runs} paired runs (Node ${process.version}, ${availableParallelism()} cores, load ${load})`);
   const version = paired([cli, '--version']);
   const help = paired([cli, '--help']);
   const inkPlain = paired(['--input-type=module', '-e', "await import('ink'); await import('react');"]);
