@@ -175,7 +175,7 @@ async function timeToScreen(command: string, marker: string, runs: number, cwd: 
     tmux('new-session', '-d', '-s', 'b', '-x', '120', '-y', '40', '-c', cwd, `${command}; sleep 30`);
     for (;;) {
       if (tmux('capture-pane', '-p', '-t', 'b').includes(marker)) break;
-      if (performance.now() - start > 20_000) throw new Error(`${marker} never appeared`);
+      if (performance.now() - start > 20_000) throw new Error(`${marker} never appeared; screen:\n${tmux('capture-pane', '-p', '-t', 'b')}`);
     }
     times.push(performance.now() - start);
     tmux('kill-server');
@@ -187,20 +187,24 @@ async function timeToScreen(command: string, marker: string, runs: number, cwd: 
 async function firstFrameInTmux(): Promise<void> {
   const { execFileSync } = await import('node:child_process');
   const { existsSync } = await import('node:fs');
-  const { mkdir, mkdtemp, rm, writeFile } = await import('node:fs/promises');
+  const { cp, mkdir, mkdtemp, rm, writeFile } = await import('node:fs/promises');
   const { tmpdir } = await import('node:os');
   const { join, resolve } = await import('node:path');
-  const cli = resolve('dist/cli.js');
+  // A private copy of the build, beside dist/ (cli.js reads ../package.json): a rebuild running
+  // elsewhere must not pull files away mid-measurement.
+  const snapshot = resolve(`.bench-dist-${process.pid}`);
+  const cli = join(snapshot, 'cli.js');
   try {
     execFileSync('tmux', ['-V'], { stdio: 'ignore' });
   } catch {
     process.stdout.write('  first frame in a terminal: skipped (tmux is not installed)\n');
     return;
   }
-  if (!existsSync(cli)) {
+  if (!existsSync(resolve('dist/cli.js'))) {
     process.stdout.write('  first frame in a terminal: skipped (run `npm run build` first)\n');
     return;
   }
+  await cp(resolve('dist'), snapshot, { recursive: true });
   const { startFakeProvider } = await import('../test/support/fake-provider.js');
   const fake = await startFakeProvider({ format: 'anthropic', replies: [] });
   const root = await mkdtemp(join(tmpdir(), 'lw-bench-'));
@@ -223,5 +227,6 @@ async function firstFrameInTmux(): Promise<void> {
   } finally {
     await fake.close();
     await rm(root, { recursive: true, force: true });
+    await rm(snapshot, { recursive: true, force: true });
   }
 }
