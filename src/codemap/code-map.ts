@@ -8,7 +8,7 @@ import type { ToolDefinition } from '../tools/types.js';
 import { findEntryFiles } from './entry-points.js';
 import { findReferencesTool } from './find-references-tool.js';
 import { getDependenciesTool } from './get-dependencies-tool.js';
-import type { CodeGraph } from './graph-types.js';
+import type { CodeGraph, ProjectSymbol } from './graph-types.js';
 import { renderMap } from './map-text.js';
 import { loadPlugins } from './load-plugins.js';
 import { openProjectIndex, type OpenStats } from './project-index.js';
@@ -25,6 +25,8 @@ export interface CodeMap {
   fileChanged(path: string): Promise<void>;
   /** Writes the cache; the map is unusable afterwards. */
   close(): Promise<void>;
+  /** Every indexed symbol, in file and line order (for panels and benchmarks). */
+  symbols(): readonly ProjectSymbol[];
   /** Problems met while opening: a corrupt cache, a plugin that failed on a file. */
   readonly warnings: readonly string[];
   readonly stats: OpenStats;
@@ -125,6 +127,7 @@ export async function openCodeMap(opts: OpenCodeMapOptions): Promise<CodeMap> {
       return text;
     },
     tools: () => tools,
+    symbols: () => index.graph().symbols,
     async fileChanged(path) {
       await index.refresh(path);
       scheduleSave();

@@ -1,6 +1,6 @@
 /** Collects the raw edges (calls, type references, JSX uses, requires) inside one TS/JS node. */
 import type * as TS from 'typescript';
-import type { EdgeKind, RawEdge } from './types.js';
+import type { EdgeKind } from './types.js';
 
 type Ts = typeof TS;
 

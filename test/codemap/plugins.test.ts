@@ -96,6 +96,19 @@ describe('language plugins', () => {
   });
 });
 
+describe('the example plugin', () => {
+  it('maps INI sections and keys, with interpolations as references', async () => {
+    const example = new URL('../../examples/plugins/lindwyrm-plugin-ini.js', import.meta.url).pathname;
+    await tp.write('app.ini', '[db]\nhost = localhost\nurl = postgres://${db.host}/app\n\n[cache]\nttl = 60\n');
+    const config = await tp.config(`plugins = ["${example}"]\n`);
+    const map = await openCodeMap({ projectRoot: tp.project, cacheDir: tp.cacheDir, config, worker: 'off' });
+    open.push(map);
+    expect(map.mapText(2000)).toContain('app.ini\n  1: [db]\n    2: host = localhost\n    3: url = postgres://${db.host}/app\n  5: [cache]');
+    const refs = await map.tools()[1]!.run({ name: 'db.host' }, toolContext(config));
+    expect(refs.content).toContain('app.ini:3 db.url [references]');
+  });
+});
+
 describe('printCodeMap', () => {
   it('says the feature is off when code_map = false', async () => {
     const config = await tp.config('code_map = false\n');

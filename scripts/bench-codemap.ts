@@ -1,0 +1,145 @@
+/**
+ * Code map benchmark. Builds a corpus from the TypeScript/JavaScript files under node_modules
+ * (thousands of real files), then prints: cold index time and files/s, warm start from the cache,
+ * one-file re-index, map build time, peak memory; and the read savings of read_symbol against
+ * reading whole files, over every exported symbol of this project's src/.
+ *
+ *   node --import tsx scripts/bench-codemap.ts [--files 5000]
+ */
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openCodeMap, type OpenCodeMapOptions } from '../src/codemap/code-map.js';
+import { SKIPPED_DIRS } from '../src/codemap/walk-project.js';
+import { loadConfig } from '../src/config/load-config.js';
+import type { ToolContext } from '../src/tools/types.js';
+
+const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
+const wanted = Number(process.argv[process.argv.indexOf('--files') + 1]) || 5000;
+const SOURCE = /\.(d\.ts|ts|tsx|mts|cts|js|mjs|cjs)$/;
+const MAX_BYTES = 256 * 1024;
+
+const ms = (t0: number): string => `${(performance.now() - t0).toFixed(0)} ms`;
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+/** Copies up to `limit` source files out of node_modules; skipped folder names get a suffix so the walker keeps them. */
+async function buildCorpus(into: string, limit: number): Promise<{ files: number; bytes: number }> {
+  const found: string[] = [];
+  const walk = async (dir: string): Promise<void> => {
+    if (found.length >= limit) return;
+    const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1));
+    for (const e of entries) {
+      if (found.length >= limit) return;
+      const p = join(dir, e.name);
+      if (e.isDirectory() && e.name !== '.bin') await walk(p);
+      else if (e.isFile() && SOURCE.test(e.name) && !/\.min\./.test(e.name) && (await stat(p)).size <= MAX_BYTES) found.push(p);
+    }
+  };
+  await walk(join(repo, 'node_modules'));
+  let bytes = 0;
+  for (const p of found) {
+    const rel = relative(join(repo, 'node_modules'), p).split('/').map((part) => (SKIPPED_DIRS.has(part) ? `${part}_` : part)).join('/');
+    await mkdir(dirname(join(into, rel)), { recursive: true });
+    await copyFile(p, join(into, rel));
+    bytes += (await stat(p)).size;
+  }
+  return { files: found.length, bytes };
+}
+
+function toolContext(config: ToolContext['config']): ToolContext {
+  return {
+    config, projectRoot: config.projectRoot, sessionId: 'bench', signal: new AbortController().signal, readOnly: true,
+    preApproved: new Set(['read']), sessionGrants: new Set(), approve: async () => 'no',
+    offload: { read: async () => undefined }, vision: false,
+  };
+}
+
+async function main(): Promise<void> {
+  const work = await mkdtemp(join(tmpdir(), 'lwyrm-bench-'));
+  const env = { HOME: join(work, 'home'), XDG_CACHE_HOME: join(work, 'cache'), XDG_CONFIG_HOME: join(work, 'config') };
+  const corpus = join(work, 'corpus');
+  try {
+    let t0 = performance.now();
+    const { files, bytes } = await buildCorpus(corpus, wanted);
+    console.log(`corpus: ${files} files, ${(bytes / 1e6).toFixed(1)} MB from node_modules (copied in ${ms(t0)})`);
+    const config = await loadConfig({ cwd: corpus, env });
+    const distWorker = join(repo, 'dist', 'codemap-worker.js');
+    const hasWorker = await stat(distWorker).then(() => true, () => false);
+    const base: OpenCodeMapOptions = {
+      projectRoot: config.projectRoot, cacheDir: join(work, 'cache', 'map'), config,
+      worker: hasWorker ? { url: new URL(`file://${distWorker}`) } : 'off',
+    };
+    let peak = process.memoryUsage().rss;
+    const sample = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 20);
+
+    t0 = performance.now();
+    const cold = await openCodeMap(base);
+    const coldMs = performance.now() - t0;
+    console.log(`cold index (${hasWorker ? 'worker thread, dist/codemap-worker.js' : 'in-thread; run npm run build for the worker'}): `
+      + `${coldMs.toFixed(0)} ms, ${(cold.stats.files / (coldMs / 1000)).toFixed(0)} files/s, ${cold.warnings.length} warnings`);
+    t0 = performance.now();
+    const text = cold.mapText(8000);
+    console.log(`map build (graph + rank + render, 8000-token budget): ${ms(t0)}, ${text.length} chars`);
+    await cold.close();
+
+    t0 = performance.now();
+    const warm = await openCodeMap(base);
+    console.log(`warm start from cache: ${ms(t0)} (${warm.stats.files} files, ${warm.stats.reparsed} reparsed)`);
+    t0 = performance.now();
+    warm.mapText(8000);
+    console.log(`map build after warm start: ${ms(t0)}`);
+
+    const target = join(config.projectRoot, 'typescript_reindex_probe.ts');
+    await writeFile(target, 'export function probe(): number { return 1; }\n');
+    await warm.fileChanged(target);
+    await writeFile(target, 'export function probe(): number { return 2; }\nexport const second = probe();\n');
+    t0 = performance.now();
+    await warm.fileChanged(target);
+    const reindex = performance.now() - t0;
+    t0 = performance.now();
+    const probe = await warm.tools()[0]!.run({ name: 'second' }, toolContext(config));
+    console.log(`one-file re-index: ${reindex.toFixed(1)} ms; next tool call (graph rebuild + answer): ${ms(t0)} (${probe.ok ? 'found' : 'MISSING'})`);
+    await warm.close();
+    clearInterval(sample);
+    console.log(`peak RSS: ${(Math.max(peak, process.resourceUsage().maxRSS * 1024) / 1e6).toFixed(0)} MB`);
+
+    await savings(env);
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+/** read_symbol bytes against whole-file bytes, for every exported symbol in this project's src/. */
+async function savings(env: Record<string, string>): Promise<void> {
+  const config = await loadConfig({ cwd: repo, env });
+  const map = await openCodeMap({ projectRoot: repo, cacheDir: join(env['XDG_CACHE_HOME']!, 'own'), config, worker: 'off' });
+  const read = map.tools().find((t) => t.name === 'read_symbol')!;
+  const ctx = toolContext(config);
+  const ratios: number[] = [];
+  let symbolBytes = 0;
+  let fileBytes = 0;
+  const sources = new Map<string, string>();
+  for (const s of map.symbols()) {
+    if (!s.exported || s.container || !s.file.startsWith('src/')) continue;
+    if (!sources.has(s.file)) sources.set(s.file, await readFile(join(repo, s.file), 'utf8'));
+    const r = await read.run({ name: s.qualified, file: s.file }, ctx);
+    if (!r.ok) continue;
+    const whole = Buffer.byteLength(sources.get(s.file)!);
+    ratios.push(Buffer.byteLength(r.content) / whole);
+    symbolBytes += Buffer.byteLength(r.content);
+    fileBytes += whole;
+  }
+  await map.close();
+  console.log(`read savings over ${ratios.length} exported symbols in src/: median read_symbol/read_file = `
+    + `${(median(ratios) * 100).toFixed(1)}%, total ${(symbolBytes / 1e3).toFixed(0)} KB vs ${(fileBytes / 1e3).toFixed(0)} KB `
+    + '(read_file counted as the raw file, without its line numbers)');
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exitCode = 1;
+});
