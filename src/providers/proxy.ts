@@ -84,16 +84,26 @@ function validateProxyUrl(url: string, source: string): void {
   }
 }
 
+/**
+ * The host as the rules compare it: no brackets, no trailing root dot, and an IPv4-mapped IPv6
+ * address as plain IPv4 — URL parsing turns [::ffff:127.0.0.1] into [::ffff:7f00:1].
+ */
 export function bareHost(hostname: string): string {
-  const h = hostname.toLowerCase();
-  return h.startsWith('[') && h.endsWith(']') ? h.slice(1, -1) : h;
+  let h = hostname.toLowerCase();
+  if (h.startsWith('[') && h.endsWith(']')) h = h.slice(1, -1);
+  if (h.endsWith('.') && h.length > 1) h = h.slice(0, -1);
+  if (isIP(h) === 6) {
+    const b = ipBytes(h);
+    if (b && b.length === 16 && b.slice(0, 10).every((x) => x === 0) && b[10] === 0xff && b[11] === 0xff) return b.slice(12).join('.');
+  }
+  return h;
 }
 
 export function isLoopback(host: string): boolean {
   const h = bareHost(host);
   if (h === 'localhost' || h.endsWith('.localhost')) return true;
   if (isIP(h) === 4) return h.startsWith('127.');
-  if (isIP(h) === 6) return h === '::1' || h === '0:0:0:0:0:0:0:1' || h.startsWith('::ffff:127.');
+  if (isIP(h) === 6) return ipBytes(h)?.every((x, i) => x === (i === 15 ? 1 : 0)) ?? false;
   return false;
 }
 

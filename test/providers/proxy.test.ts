@@ -38,6 +38,12 @@ describe('chooseProxy', () => {
     for (const target of ['http://localhost:11434/v1', 'http://127.0.0.1:8080', 'http://127.8.9.10', 'http://[::1]:1234/v1']) {
       expect(chooseProxy({ ...base, target, cliProxy: 'socks5h://p:1080', globalProxy: 'http://g:1' }).kind).toBe('direct');
     }
+    // URL parsing rewrites these forms; they are still loopback.
+    for (const target of ['http://[::ffff:127.0.0.1]:8080', 'http://[0:0:0:0:0:0:0:1]/', 'http://localhost.:11434', 'http://127.1/']) {
+      expect(chooseProxy({ ...base, target, cliProxy: 'http://cli:3' }).kind).toBe('direct');
+    }
+    expect(chooseProxy({ ...base, target: 'http://[::ffff:8.8.8.8]/', cliProxy: 'http://cli:3' }).kind).toBe('proxy');
+    expect(isLoopback('::2')).toBe(false);
     expect(isLoopback('128.0.0.1')).toBe(false);
     expect(isLoopback('localhost.evil.com')).toBe(false);
   });
@@ -55,6 +61,9 @@ describe('chooseProxy', () => {
     expect(chooseProxy({ ...base, target: 'http://ollama.box', cliProxy: 'http://cli:3', noProxy }).kind).toBe('proxy');
     expect(matchesNoProxy('10.1.2.3', ['10.0.0.0/8'])).toBe(true);
     expect(matchesNoProxy('11.1.2.3', ['10.0.0.0/8'])).toBe(false);
+    expect(via('http://[::ffff:192.168.1.5]:11434')).toBe('direct');
+    expect(via('https://llm.corp.internal./v1')).toBe('direct');
+    expect(via('http://ollama.box.:11434')).toBe('direct');
   });
 
   it('rejects proxy URLs it cannot use, naming the setting', () => {
