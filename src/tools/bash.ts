@@ -27,19 +27,31 @@ async function shellPath(): Promise<string> {
   return (await findOnPath('bash')) ?? '/bin/sh';
 }
 
+/** Past this, a line without its end is shown cut: waiting would hold (and re-copy) all of it. */
+export const MAX_LIVE_LINE = 8192;
+
 /** Splits a stream into whole lines for the live view; the partial tail waits for the rest. */
-function lineSplitter(emit: (lines: string) => void) {
+export function lineSplitter(emit: (lines: string) => void) {
   let pending = '';
+  // The rest of an overlong line is dropped from the live view (the result keeps head and tail).
+  let skipping = false;
   return {
     push(text: string) {
+      if (skipping) {
+        const nl = text.indexOf('\n');
+        if (nl === -1) return;
+        skipping = false;
+        text = text.slice(nl + 1);
+      }
       const all = pending + text;
       const cut = all.lastIndexOf('\n');
-      if (cut === -1) {
-        pending = all;
-        return;
+      pending = cut === -1 ? all : all.slice(cut + 1);
+      if (cut !== -1) emit(all.slice(0, cut + 1));
+      if (pending.length > MAX_LIVE_LINE) {
+        emit(`${pending.slice(0, MAX_LIVE_LINE)} … [rest of this line not shown live]\n`);
+        pending = '';
+        skipping = true;
       }
-      pending = all.slice(cut + 1);
-      emit(all.slice(0, cut + 1));
     },
     flush() {
       if (pending !== '') emit(pending + '\n');

@@ -140,6 +140,18 @@ describe('bash', () => {
     expect((await bashTool.run({ command: 'ls', timeout_ms: 'soon' }, ctx)).content).toMatch(/"timeout_ms" must be an integer/);
   });
 
+  it('keeps memory bounded when a command prints one enormous line', async () => {
+    const ctx = makeContext(root, { config: { ...allowAll, maxToolOutputChars: 1000 } });
+    const r = await bashTool.run({ command: 'head -c 20000000 /dev/zero | tr "\\0" a; echo; echo done', timeout_ms: 60_000 }, ctx);
+    expect(r.ok).toBe(true);
+    expect(r.content).toMatch(/chars cut from the middle of 20000006/);
+    expect(r.content.endsWith('done\n[exit code 0]')).toBe(true);
+    const live = ctx.output.join('');
+    expect(live.length).toBeLessThan(100_000);
+    expect(live).toContain('[rest of this line not shown live]\n');
+    expect(live.endsWith('\ndone\n')).toBe(true);
+  });
+
   it('never turns a very long timeout into an instant one (timers overflow past 2^31-1 ms)', async () => {
     const ctx = makeContext(root, { config: allowAll });
     const r = await bashTool.run({ command: 'echo hi', timeout_ms: 2 ** 31 }, ctx);
