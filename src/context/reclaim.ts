@@ -52,10 +52,14 @@ export async function reclaim(
     store: deps.store,
     memo: deps.memo,
   });
-  const movedNote =
+  const movedNote = [
     offload.moved > 0
       ? `Moved ${offload.moved} older tool result${offload.moved === 1 ? '' : 's'} (${formatSize(offload.bytes)}) to the offload store, about ${fmt(used - offload.used)} tokens freed.`
-      : '';
+      : '',
+    offload.writeError ? `Some older results stayed in place: the offload store could not be written (${offload.writeError}).` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
   const offloaded = (detail: string): ReclaimResult => ({
     messages: offload.messages,
     action: offload.moved > 0 ? 'offloaded' : 'none',

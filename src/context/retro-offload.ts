@@ -16,6 +16,8 @@ export interface RetroOffloadResult {
   readonly bytes: number;
   /** Estimated tokens after the pass. */
   readonly used: number;
+  /** Why a snapshot could not be written (a full disk): those results stayed inline. */
+  readonly writeError?: string;
 }
 
 export async function offloadOlderResults(opts: {
@@ -37,6 +39,7 @@ export async function offloadOlderResults(opts: {
   let used = opts.used;
   let moved = 0;
   let bytes = 0;
+  let writeError: string | undefined;
   const done = (): boolean => opts.stopBelow !== undefined && used < opts.stopBelow;
 
   for (let i = 0; i < end && !done(); i++) {
@@ -67,7 +70,14 @@ export async function offloadOlderResults(opts: {
       }
       let ref = memo.get(block);
       if (!ref) {
-        ref = await store.put(tool, block.content);
+        try {
+          ref = await store.put(tool, block.content);
+        } catch (err) {
+          // Lossless or not at all: the result stays inline and summarizing may still help.
+          writeError ??= err instanceof Error ? err.message : String(err);
+          content.push(block);
+          continue;
+        }
         memo.set(block, ref);
       }
       const replaced: ContentBlock = { ...block, content: buildStub({ tool, label, content: block.content, ref, marker }) };
@@ -79,5 +89,5 @@ export async function offloadOlderResults(opts: {
     }
     if (changed) out[i] = { role: 'user', content };
   }
-  return { messages: moved > 0 ? out : messages, moved, bytes, used };
+  return { messages: moved > 0 ? out : messages, moved, bytes, used, ...(writeError ? { writeError } : {}) };
 }

@@ -160,6 +160,24 @@ describe('reclaiming', () => {
       expect(wireViolations(r.messages)).toEqual([]);
     }));
 
+  it('a store that cannot be written (full disk) leaves results inline and summarizing still runs', () =>
+    withTempDir(async (dir) => {
+      const store = createOffloadStore({ dir, sessionId: 'full' });
+      const full = {
+        ...store,
+        put: async (): Promise<string> => {
+          throw new Error('ENOSPC: no space left on device');
+        },
+      };
+      const manager = createContextManager({ window: WINDOW, offload: full, marker: MARKER, summarize: async () => 'Background.' });
+      const history = conversation(16, 80);
+      const r = await manager.beforeRequest(history, 'system');
+      expect(r.action).toBe('summarized');
+      expect(r.detail).toMatch(/offload store could not be written \(ENOSPC: no space left on device\)/);
+      expect(toolResults(r.messages).every((c) => !c.startsWith(`[offloaded ${MARKER}:`))).toBe(true);
+      expect(wireViolations(r.messages)).toEqual([]);
+    }));
+
   it('returns the history untouched and says why when the summary request fails', () =>
     withTempDir(async (dir) => {
       const { manager } = setup(dir, async () => {
