@@ -40,6 +40,8 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<Config> {
   const userPolicy = basePolicy(user);
   let project: ConfigLayer | undefined;
   let needsFloor = false;
+  /** True when warnings[0] is the one warning listing what the project file tried. */
+  let refusedWarning = false;
   if (rawProject) {
     const outcome = restrictProjectLayer(rawProject, { trusted, projectRoot, userPolicy });
     project = outcome.layer;
@@ -47,15 +49,24 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<Config> {
     if (outcome.refused.length > 0) {
       const how = trusted ? '' : ` (the project is not in trusted_projects of ${userFile})`;
       warnings.unshift(`${projectFile} may not set these, so they were ignored${how}: ${outcome.refused.join('; ')}`);
+      refusedWarning = true;
     }
   }
 
   const presets = mergePresets([user, project]);
-  const defaultPreset = pick('defaultPreset', user, project) ?? DEFAULTS.defaultPreset;
+  const known = (spec: string | undefined) => spec !== undefined && presets.some((p) => p.name === spec.split(':')[0]);
   // "ollama:qwen3" names the preset before the colon and its model after it.
-  const defaultName = defaultPreset.split(':')[0];
-  if (!presets.some((p) => p.name === defaultName)) {
-    const file = project?.defaultPreset ? projectFile : userFile;
+  let defaultPreset = pick('defaultPreset', user, project) ?? DEFAULTS.defaultPreset;
+  if (project?.defaultPreset !== undefined && !known(project.defaultPreset) && !trusted) {
+    // Usually it names a preset the same untrusted file defined and was refused: a cloned repo
+    // must not stop lindwyrm from starting, so fall back to the user's choice and say so.
+    const note = `default_preset "${project.defaultPreset}" (no such preset here; your own default is used)`;
+    if (refusedWarning) warnings[0] = `${warnings[0] ?? ''}; ${note}`;
+    else warnings.push(`${projectFile} may not set these, so they were ignored: ${note}`);
+    defaultPreset = user?.defaultPreset ?? DEFAULTS.defaultPreset;
+  }
+  if (!known(defaultPreset)) {
+    const file = project?.defaultPreset === defaultPreset ? projectFile : userFile;
     throw new ConfigError(
       `${file}: key "default_preset": expected the name of a preset (${presets.map((p) => p.name).join(', ')}), got "${defaultPreset}"`,
       { file, key: 'default_preset' },

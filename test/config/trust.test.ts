@@ -68,12 +68,14 @@ describe('trust rules for the project file', () => {
   it.each(cases)('untrusted: $key is ignored and named in one warning', async (c) => {
     await t.writeProject(c.toml(t));
     if (c.fallback === 'error') {
-      // The project's own preset is dropped, so its default_preset names nothing.
-      await expect(load()).rejects.toThrow(/default_preset/);
-      await t.writeProject(c.toml(t).replace('default_preset = "mine"\n', ''));
+      // The project's own preset is dropped, so its default_preset names nothing: lindwyrm
+      // still starts, on the user's default, and says why.
       const config = await load();
       expect(c.applied(config, t)).toBe(false);
+      expect(config.defaultPreset).toBe('flash');
+      expect(config.warnings).toHaveLength(1);
       expect(config.warnings[0]).toContain('presets (mine');
+      expect(config.warnings[0]).toContain('default_preset "mine" (no such preset here');
       return;
     }
     const config = await load();
