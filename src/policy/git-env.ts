@@ -26,7 +26,7 @@ const STATIC_OVERRIDES: ReadonlyArray<readonly [string, string]> = [
  * one, makes every `git diff` fail. Driver names are chosen by the repository, hence a pattern.
  */
 const DYNAMIC_KEYS =
-  '^(diff\\.external|core\\.(gitproxy|askpass)|(filter|diff|merge)\\..+\\.(clean|smudge|process|command|textconv|driver)|remote\\..+\\.(uploadpack|receivepack|proxy|vcs)|pager\\..+|alias\\..+)$';
+  '^(diff\\.external|core\\.(gitproxy|askpass|alternaterefscommand)|interactive\\.difffilter|(man|browser)\\..+\\.(cmd|path)|(filter|diff|merge)\\..+\\.(clean|smudge|process|command|textconv|driver)|remote\\..+\\.(uploadpack|receivepack|proxy|vcs)|pager\\..+|alias\\..+)$';
 
 /** Names of program-running keys the repository's local config sets (includes followed). */
 async function localProgramKeys(cwd: string): Promise<string[]> {

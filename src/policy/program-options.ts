@@ -12,6 +12,8 @@ const RUNNING_OPTIONS: Readonly<Record<string, readonly string[]>> = {
     '-O', '--open-files-in-pager', '--output', '-o', '--ext-diff', '--textconv', '--run', '--template',
     // Another repository's config would escape the overrides read from this one.
     '-C', '--git-dir', '--work-tree',
+    // `git <cmd> --help` starts the man viewer or browser the repository's config names.
+    '--help',
   ],
   sed: ['-i', '--in-place', '-f', '--file', '-s'],
   awk: ['-f', '--file', '-E', '--exec', '-i', '--include', '-l', '--load'],
@@ -34,27 +36,33 @@ const GIT_SAFE_SUBCOMMANDS = new Set([
   'status', 'log', 'diff', 'show', 'branch', 'tag', 'blame', 'shortlog', 'describe', 'rev-parse',
   'ls-files', 'ls-tree', 'cat-file', 'grep', 'reflog', 'remote', 'stash', 'add', 'commit', 'restore',
   'switch', 'checkout', 'merge', 'rebase', 'reset', 'rm', 'mv', 'fetch', 'pull', 'push', 'clone',
-  'init', 'cherry-pick', 'revert', 'worktree', 'version', 'help', 'whatchanged', 'count-objects',
+  'init', 'cherry-pick', 'revert', 'worktree', 'version', 'whatchanged', 'count-objects',
   'merge-base', 'name-rev', 'rev-list', 'show-ref', 'for-each-ref', 'cherry', 'range-diff', 'notes',
 ]);
 
 /** git subcommands that run other programs by design. */
-const GIT_RUNNING_SUBCOMMANDS = new Set(['config', 'difftool', 'mergetool', 'filter-branch', 'instaweb', 'daemon', 'bisect', 'submodule', 'send-email', 'credential', 'archimport', 'cvsimport', 'svn', 'p4']);
+const GIT_RUNNING_SUBCOMMANDS = new Set(['config', 'difftool', 'mergetool', 'filter-branch', 'instaweb', 'daemon', 'bisect', 'submodule', 'send-email', 'credential', 'help', 'archimport', 'cvsimport', 'svn', 'p4']);
 
 function optionWord(arg: string): string {
   const eq = arg.indexOf('=');
   return arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg;
 }
 
-/** Short options bundle (`-ie`); a listed single-letter short option inside a bundle counts. */
+/** GNU getopt and git both accept any unambiguous prefix of a long option (`--upload=x`). */
+function abbreviates(word: string, option: string): boolean {
+  return word.length > 3 && option.startsWith('--') && option.startsWith(word);
+}
+
+/**
+ * Short options bundle (`-ie`) and take attached values (`-qu./x`): every letter up to the first
+ * non-letter may be an option, so a listed one anywhere in that run counts.
+ */
 function hitsOption(arg: string, listed: readonly string[]): boolean {
   const word = optionWord(arg);
   if (listed.includes(word)) return true;
-  if (/^-[A-Za-z]{2,}$/.test(arg)) {
-    return [...arg.slice(1)].some((c) => listed.includes(`-${c}`));
-  }
-  // `-iSUFFIX` (sed) and `-oFILE` style attached values.
-  return listed.some((opt) => /^-[A-Za-z]$/.test(opt) && arg.startsWith(opt) && arg.length > 2 && !arg.startsWith('--'));
+  if (arg.startsWith('--')) return listed.some((opt) => abbreviates(word, opt));
+  const letters = /^-([A-Za-z]+)/.exec(arg)?.[1] ?? '';
+  return [...letters].some((c) => listed.includes(`-${c}`));
 }
 
 /** A sed script word is plain only in the simplest forms: addresses with p/d/q, or s/// with g/p/i flags. */
@@ -73,6 +81,45 @@ function escapesProject(arg: string): boolean {
   return value.startsWith('/') || value.split('/').includes('..');
 }
 
+/** tar's old-style first word (`xIf`) bundles options without a dash. */
+function tarBundle(args: readonly string[]): string | undefined {
+  const first = args[0];
+  return first !== undefined && /^[A-Za-z]+$/.test(first) ? `-${first}` : undefined;
+}
+
+/**
+ * The sed scripts a command line runs: every -e/--expression value (attached, separate or through
+ * an abbreviated long option), else the first operand, skipping the value of -l.
+ */
+function sedScripts(args: readonly string[]): string[] {
+  const scripts: string[] = [];
+  let operand: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === '--') {
+      operand ??= args[i + 1];
+      break;
+    }
+    if (arg.startsWith('--')) {
+      const word = optionWord(arg);
+      const valued = word === '--expression' || abbreviates(word, '--expression');
+      if (valued || word === '--line-length' || abbreviates(word, '--line-length')) {
+        const value = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : args[++i];
+        if (valued) scripts.push(value ?? '');
+      }
+      continue;
+    }
+    if (arg.startsWith('-') && arg.length > 1) {
+      const e = /^-[A-Za-z]*?e(.*)$/.exec(arg);
+      if (e !== null) scripts.push(e[1] !== '' ? (e[1] as string) : (args[++i] ?? ''));
+      else if (/^-[A-Za-z]*l$/.test(arg)) i++;
+      continue;
+    }
+    operand ??= arg;
+  }
+  return scripts.length > 0 ? scripts : [operand ?? ''];
+}
+
 /** Returns why the arguments after `from` are not plain, or undefined when they are. */
 export function unsafeArgument(words: readonly string[], from: number): string | undefined {
   const program = words[0] as string;
@@ -87,15 +134,19 @@ export function unsafeArgument(words: readonly string[], from: number): string |
     }
   }
   if (program === 'sed') {
-    const script = args.find((a, i) => !a.startsWith('-') || args[i - 1] === '-e') ?? '';
-    const scripts = args.filter((_, i) => args[i - 1] === '-e' || args[i - 1] === '--expression');
-    for (const s of scripts.length > 0 ? scripts : [script]) {
+    for (const s of sedScripts(args)) {
       if (!sedScriptIsPlain(s)) return 'sed script may run commands or write files';
     }
+  }
+  if (program === 'tar') {
+    const bundle = tarBundle(args);
+    if (bundle !== undefined && hitsOption(bundle, listed)) return `tar ${args[0] as string} can run a program`;
   }
   if (program === 'git') {
     const sub = args.find((a) => !a.startsWith('-'));
     if (sub !== undefined && GIT_RUNNING_SUBCOMMANDS.has(sub)) return `git ${sub} can run programs`;
+    // clone's -u is --upload-pack (elsewhere -u is harmless: push/add/branch).
+    if (sub === 'clone' && args.some((a) => hitsOption(a, ['-u']))) return 'git clone -u runs a program';
     if (from === 1 && sub !== undefined && !GIT_SAFE_SUBCOMMANDS.has(sub)) return `git ${sub} may be an alias`;
   }
   return undefined;

@@ -48,6 +48,11 @@ describe('bash allowlist', () => {
     ['find src -name x.ts', 'allow'],
     ['sed -n 1,5p file.txt', 'allow'],
     ['sed s/a/b/g file.txt', 'allow'],
+    ['sed -n -e 1,5p file.txt', 'allow'],
+    ['sed -E -e s/a+/b/g file.txt', 'allow'],
+    ['tar xf a.tar', 'allow'],
+    ['git push -u origin main', 'allow'],
+    ['git log --oneline', 'allow'],
     ['npm test', 'allow'],
     ['npm install', 'confirm'],
   ])('%s → %s', (command, expected) => {
@@ -132,6 +137,26 @@ describe('bash allowlist', () => {
     ['cat /etc/passwd'],
     ['cat ../../secret'],
     ['ls --dir=/etc'],
+    // Script options in every spelling GNU sed accepts.
+    ['sed --expression=1e file'],
+    ['sed --expr=1e file'],
+    ['sed --expression 1e file'],
+    ['sed -e1e file'],
+    ['sed -ne1e file'],
+    ['sed -n -e 1p -e 1e file'],
+    ['sed -l 5 1e file'], // 5 is -l's value, so 1e is the script
+    ['sed -- 1e file'],
+    ['sed --in=.bak s/a/b/ file'],
+    // Abbreviated long options and bundled short ones with attached values.
+    ['git fetch --upload=./evil.sh origin'],
+    ['git log --outp=x'],
+    ['git clone -u ./evil.sh . copy'],
+    ['git clone -qu./evil.sh . copy'],
+    ['rg --pr ./x foo'],
+    ['tar xIf ./evil.sh a.tar'], // old-style bundle: I is --use-compress-program
+    ['tar cFf ./evil.sh a.tar .'],
+    ['git help -w log'], // opens the browser or man viewer the repository configures
+    ['git log --help'],
   ])('program-running options and outside paths are asked about: %s', (command) => {
     expect(level(command)).toBe('confirm');
   });

@@ -64,6 +64,21 @@ describe('neutralGitEnv', () => {
     expect(existsSync(marker)).toBe(true);
   });
 
+  it('also blanks interactive.diffFilter, core.alternateRefsCommand and man/browser commands a repository sets', async () => {
+    const dir = await makeTempDir('lwyrm-git-keys-');
+    const opts = { cwd: dir, env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: dir } };
+    await run('git', ['init', '-q'], opts);
+    for (const key of ['interactive.diffFilter', 'core.alternateRefsCommand', 'man.evil.cmd', 'browser.evil.path']) {
+      await run('git', ['config', key, './evil.sh'], opts);
+    }
+    const env = await neutralGitEnv(dir);
+    const overrides = new Map<string, string | undefined>();
+    for (let i = 0; i < Number(env['GIT_CONFIG_COUNT']); i++) overrides.set(env[`GIT_CONFIG_KEY_${i}`] as string, env[`GIT_CONFIG_VALUE_${i}`]);
+    for (const key of ['interactive.difffilter', 'core.alternaterefscommand', 'man.evil.cmd', 'browser.evil.path']) {
+      expect(overrides.get(key)).toBe('');
+    }
+  });
+
   it('leaves git diff working in a repository that sets nothing', async () => {
     const clean = await makeTempDir('lwyrm-git-clean-');
     const opts = { cwd: clean, env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: clean } };
