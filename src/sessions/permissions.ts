@@ -2,7 +2,7 @@
  * Sessions hold whatever the agent read (source code, sometimes more): folders are 0700 and files
  * 0600. Anything looser, say after a copy with the wrong umask, is tightened at start.
  */
-import { closeSync, fchmodSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fchmodSync, fstatSync, openSync, readSync } from 'node:fs';
 import { chmod, lstat, mkdir, readdir } from 'node:fs/promises';
 import { SessionFileError } from './errors.js';
 import { join } from 'node:path';
@@ -73,7 +73,8 @@ function octal(mode: number): string {
 export function readPrivateFileSync(path: string): { data: Buffer; repaired?: string } {
   let fd: number | undefined;
   try {
-    fd = openSync(path, 'r');
+    // No following links: the chmod below must never land on a file outside the sessions folder.
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
     const info = fstatSync(fd);
     const mode = info.mode & 0o777;
     if (!info.isFile()) throw new Error('not a regular file');

@@ -1,4 +1,4 @@
-import { chmod, readdir, stat } from 'node:fs/promises';
+import { chmod, readdir, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSessionStore } from '../../src/sessions/session-store.js';
@@ -55,6 +55,22 @@ describe('permissions', () => {
     await createSessionStore({ dir: t.sessionsDir, projectRoot: t.project, onNotice: (l) => notices.push(l) }).load('perm03');
     expect(await mode(join(folder, 'perm03.1.jsonl'))).toBe(0o600);
     expect(notices).toEqual([`sessions: tightened ${join(folder, 'perm03.1.jsonl')} from 0644 to 0600`]);
+  });
+
+  it('never follows a symlinked session file (no chmod on its target); it is reported instead', async () => {
+    const first = createSessionStore({ dir: t.sessionsDir, projectRoot: t.project });
+    await first.save(makeRecord('perm04', t.project, [userText('x')]));
+    await first.close();
+    const folder = join(t.sessionsDir, (await readdir(t.sessionsDir))[0]!);
+    const outside = join(t.root, 'dotfile');
+    await writeFile(outside, '{}');
+    await chmod(outside, 0o644);
+    await symlink(outside, join(folder, 'link05.meta.json'));
+    const { sessions, problems } = await createSessionStore({ dir: t.sessionsDir, projectRoot: t.project }).list();
+    expect(sessions.map((s) => s.id)).toEqual(['perm04']);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain('link05.meta.json');
+    expect(await mode(outside)).toBe(0o644);
   });
 
   it('creates missing parents private and keeps new files 0600 under a loose umask', async () => {
