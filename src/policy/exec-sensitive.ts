@@ -44,7 +44,8 @@ export function isExecSensitive(realPath: string, projectRoot: string): boolean 
   const rel = realPath === projectRoot || realPath.startsWith(projectRoot + path.sep)
     ? path.relative(projectRoot, realPath)
     : realPath;
-  const parts = rel.split(path.sep).filter((p) => p !== '');
+  // Case-folded: on macOS and Windows file systems `.GIT/hooks` is the same folder as `.git/hooks`.
+  const parts = rel.toLowerCase().split(path.sep).filter((p) => p !== '');
   if (parts.length === 0) return false;
   for (const part of parts.slice(0, -1)) if (SENSITIVE_DIRS.has(part)) return true;
   const last = parts[parts.length - 1] as string;
