@@ -41,6 +41,15 @@ function countLines(text: string): number {
   return text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
 }
 
+/** The nearest existing ancestor of `dir` when it is not a folder (a file in the way), else undefined. */
+async function fileInTheWay(dir: string): Promise<string | undefined> {
+  for (let at = dir; ; at = path.dirname(at)) {
+    const info = await stat(at).catch(() => undefined);
+    if (info !== undefined) return info.isDirectory() ? undefined : at;
+    if (path.dirname(at) === at) return undefined;
+  }
+}
+
 export async function applyChange(ctx: ToolContext, change: PlannedChange): Promise<ToolResult> {
   const { access, typed, tool } = change;
   const shown = displayPath(access.resolved);
@@ -52,6 +61,10 @@ export async function applyChange(ctx: ToolContext, change: PlannedChange): Prom
   const parent = path.dirname(access.resolved.realPath);
   if (!access.resolved.inside && !(await stat(parent).then((s) => s.isDirectory(), () => false))) {
     return failure(`${tool}: the folder ${parent} does not exist; folders are only created inside the project.`);
+  }
+  const blocker = access.resolved.exists ? undefined : await fileInTheWay(parent);
+  if (blocker !== undefined) {
+    return failure(`${tool}: cannot create ${shown}: ${blocker} is a file, not a folder.`);
   }
   const gate = await gatePath(ctx, tool, 'write', access, `${verb} ${shown} (${counts})`, shownDiff);
   if (!gate.ok) return gate.result;

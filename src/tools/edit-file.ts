@@ -94,6 +94,9 @@ export const editFileTool: ToolDefinition = {
         ? before.split(oldString).join(newString)
         : before.slice(0, hits[0]) + newString + before.slice((hits[0] as number) + oldString.length);
       const after = keepTrailingNewline(before, replaced, eol);
+      if (after === before) {
+        return failure(`edit_file: this edit leaves ${shown} unchanged (edit_file keeps the final newline as it was); nothing was written. To add or remove only the final newline, use write_file.`);
+      }
       return applyChange(ctx, { tool: 'edit_file', typed, access, before, after });
     });
   },

@@ -28,6 +28,7 @@ export const writeFileTool: ToolDefinition = {
       const args = asObject(input);
       typed = requireString(args, 'path', { nonEmpty: true });
       const content = requireString(args, 'content');
+      if (/\/\.?$/.test(typed)) return failure(`write_file: ${typed} ends with "/", which names a folder; give a file name.`);
       const access = await accessPath(ctx, 'write', typed);
       const shown = displayPath(access.resolved);
       if (access.resolved.isDirectory) return failure(`write_file: ${shown} is a directory.`);

@@ -85,6 +85,20 @@ describe('write_file', () => {
     expect(ctx.asked).toHaveLength(0);
   });
 
+  it('refuses a path ending in "/" and a path through a file, before asking', async () => {
+    await writeFile(at('plain.txt'), 'x\n');
+    const ctx = makeContext(root);
+    const slash = await writeFileTool.run({ path: 'newdir/', content: 'x' }, ctx);
+    expect(slash.ok).toBe(false);
+    expect(slash.content).toMatch(/ends with "\/", which names a folder/);
+    await expect(stat(at('newdir'))).rejects.toThrow();
+    const through = await writeFileTool.run({ path: 'plain.txt/deeper/f.txt', content: 'x' }, ctx);
+    expect(through.ok).toBe(false);
+    expect(through.content).toBe(`write_file: cannot create plain.txt/deeper/f.txt: ${at('plain.txt')} is a file, not a folder.`);
+    expect(ctx.asked).toEqual([]);
+    expect(await readFile(at('plain.txt'), 'utf8')).toBe('x\n');
+  });
+
   it('validates content', async () => {
     expect((await writeFileTool.run({ path: 'a' }, makeContext(root))).content).toMatch(/missing required argument "content"/);
   });
@@ -134,6 +148,15 @@ describe('edit_file', () => {
     await writeFile(at('u.txt'), 'a\nlast');
     await editFileTool.run({ path: 'u.txt', old_string: 'last', new_string: 'final\n' }, makeContext(root));
     expect(await readFile(at('u.txt'), 'utf8')).toBe('a\nfinal');
+  });
+
+  it('says so instead of reporting an edit when the kept final newline makes it a no-op', async () => {
+    await writeFile(at('v.txt'), 'a\nb');
+    const ctx = makeContext(root);
+    const r = await editFileTool.run({ path: 'v.txt', old_string: 'b', new_string: 'b\n' }, ctx);
+    expect(r.ok).toBe(false);
+    expect(r.content).toMatch(/leaves v\.txt unchanged.*use write_file/);
+    expect(ctx.asked).toEqual([]);
   });
 
   it('does not treat $ in new_string as a replacement pattern', async () => {
