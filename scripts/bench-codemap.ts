@@ -63,7 +63,12 @@ async function main(): Promise<void> {
   const env = { HOME: join(work, 'home'), XDG_CACHE_HOME: join(work, 'cache'), XDG_CONFIG_HOME: join(work, 'config') };
   const corpus = join(work, 'corpus');
   try {
+    // The figures scale with how busy the machine is: print a fixed CPU loop's time to compare runs.
     let t0 = performance.now();
+    let x = 0;
+    for (let i = 0; i < 1e8; i++) x += i;
+    console.log(`cpu calibration: 1e8-step loop ${ms(t0)} (about 70 ms on an idle modern core)${x < 0 ? '' : ''}`);
+    t0 = performance.now();
     const { files, bytes } = await buildCorpus(corpus, wanted);
     console.log(`corpus: ${files} files, ${(bytes / 1e6).toFixed(1)} MB from node_modules (copied in ${ms(t0)})`);
     const config = await loadConfig({ cwd: corpus, env });

@@ -106,7 +106,17 @@ export function createNameResolver(input: ResolverInput): NameResolver {
     return id ?? head;
   };
 
+  const uniqueCache = new Map<string, number | undefined>();
   const unique = (file: string, name: string, moduleScoped: boolean): number | undefined => {
+    const entry = files.get(file);
+    const key = `${entry?.plugin?.name}\0${moduleScoped}\0${entry?.index.packageScoped === true}\0${posix.dirname(file)}\0${name}`;
+    if (uniqueCache.has(key)) return uniqueCache.get(key);
+    const found = uniqueUncached(file, name, moduleScoped);
+    uniqueCache.set(key, found);
+    return found;
+  };
+  const uniqueUncached = (file: string, name: string, moduleScoped: boolean): number | undefined => {
+    if (!byName.has(name)) return undefined;
     const plugin = files.get(file)?.plugin?.name;
     const candidates = (byName.get(name) ?? []).filter((id) => {
       const s = symbols[id]!;

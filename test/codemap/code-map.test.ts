@@ -35,7 +35,10 @@ afterEach(async () => {
 
 describe('indexing a TypeScript project', () => {
   it('indexes the sources and skips ignored, dependency, minified and generated files', async () => {
-    const map = await openMap();
+    const progress: [number, number][] = [];
+    const map = await openMap({ onProgress: (done, total) => progress.push([done, total]) });
+    expect(progress.at(-1)).toEqual([11, 11]);
+    expect(map.stats).toEqual({ files: 11, reparsed: 11, failed: 0 });
     const text = map.mapText(4000);
     expect(text).toContain('src/index.ts');
     expect(text).not.toContain('shouldNotBeIndexed');
