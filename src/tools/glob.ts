@@ -40,8 +40,16 @@ export const globTool: ToolDefinition = {
     let typed = '';
     return guarded('glob', () => typed, async () => {
       const args = asObject(input);
-      const pattern = requireString(args, 'pattern', { nonEmpty: true });
-      typed = optionalString(args, 'path') ?? '.';
+      let pattern = requireString(args, 'pattern', { nonEmpty: true });
+      const typedPath = optionalString(args, 'path');
+      typed = typedPath ?? '.';
+      // Patterns match paths below `path`, so "/etc/*.conf" or "../x/*.ts" would never match:
+      // their fixed leading folders become the path instead.
+      if (typedPath === undefined && /^(\/|~\/|\.\.(\/|$))/.test(pattern)) {
+        const { base, glob } = picomatch.scan(pattern);
+        typed = glob === '' ? path.dirname(base) : base;
+        pattern = glob === '' ? path.basename(base) : glob;
+      }
       const scope = await openSearch(ctx, 'glob', typed, `glob ${pattern}`);
       if (!isScope(scope)) return scope;
       if (!scope.access.resolved.isDirectory) return failure(`glob: ${typed} is not a folder.`);

@@ -67,6 +67,17 @@ describe('glob', () => {
     expect((await globTool.run({ pattern: 'art/*.so' }, ctxWith())).content).toBe('art/lib.so');
   });
 
+  it('takes the folder of an absolute or ../ pattern as the path (and asks to read outside)', async () => {
+    const ctx = ctxWith();
+    const abs = await globTool.run({ pattern: `${outside}/*.txt` }, ctx);
+    expect(abs.content).toBe(path.join(outside, 'o.txt'));
+    expect(ctx.asked.map((a) => [a.kind, a.path])).toEqual([['read', outside]]);
+    const up = await globTool.run({ pattern: `../${path.basename(outside)}/**/*.txt` }, ctxWith());
+    expect(up.content).toBe(path.join(outside, 'o.txt'));
+    const exact = await globTool.run({ pattern: path.join(outside, 'o.txt') }, ctxWith());
+    expect(exact.content).toBe(path.join(outside, 'o.txt'));
+  });
+
   it('validates the pattern', async () => {
     expect((await globTool.run({}, ctxWith())).content).toMatch(/missing required argument "pattern"/);
   });
