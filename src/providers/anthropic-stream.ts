@@ -4,6 +4,7 @@
  */
 import type { StreamAssembler } from './stream-runner.js';
 import type { SseMessage } from './sse-reader.js';
+import { clip, unreadableEvent } from './errors.js';
 import { generateToolId, parseToolInput } from './tool-input.js';
 import { ProviderError, ZERO_USAGE, type AssistantMessage, type ContentBlock, type StopReason, type StreamEvent, type Usage } from './types.js';
 import { mergeAnthropicUsage } from './usage.js';
@@ -39,7 +40,7 @@ export class AnthropicAssembler implements StreamAssembler {
     try {
       data = JSON.parse(msg.data) as Obj;
     } catch {
-      throw new ProviderError('malformed', `The provider sent an unreadable stream event: ${clip(msg.data)}`, undefined, this.partial());
+      throw unreadableEvent(msg, this.partial());
     }
     const type = msg.event === 'error' ? 'error' : typeof data['type'] === 'string' ? data['type'] : msg.event;
     switch (type) {
@@ -170,8 +171,4 @@ export class AnthropicAssembler implements StreamAssembler {
 
 function str(v: unknown): string {
   return typeof v === 'string' ? v : '';
-}
-
-function clip(s: string): string {
-  return s.length > 200 ? `${s.slice(0, 200)}…` : s;
 }

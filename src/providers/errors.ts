@@ -3,6 +3,7 @@
  * provider's own error text where it gave one.
  */
 import type { Preset } from '../config/types.js';
+import type { SseMessage } from './sse-reader.js';
 import { ProviderError, type AssistantMessage } from './types.js';
 
 /** Pulls a message out of either error shape ({error:{message}} or {type:'error',error:{...}}) or plain text. */
@@ -18,7 +19,7 @@ export function providerErrorText(body: string): string {
   } catch {
     // not JSON: fall through to the raw text
   }
-  return trimmed.length > 500 ? `${trimmed.slice(0, 500)}…` : trimmed;
+  return clip(trimmed, 500);
 }
 
 /**
@@ -93,4 +94,20 @@ export function errorCode(err: unknown): string | undefined {
     e = (e as { cause?: unknown }).cause;
   }
   return undefined;
+}
+
+/** Shortens provider text quoted in a message. */
+export function clip(text: string, max = 200): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+/**
+ * A stream event whose data is not JSON. Under `event: error` it is still the server's error
+ * (proxies send plain text there), so it is reported, and retried, as one.
+ */
+export function unreadableEvent(msg: SseMessage, partial: AssistantMessage | undefined): ProviderError {
+  if (msg.event === 'error') {
+    return new ProviderError('server', `The provider reported an error mid-answer: ${clip(msg.data) || '(no details)'}`, undefined, partial);
+  }
+  return new ProviderError('malformed', `The provider sent an unreadable stream event: ${clip(msg.data)}`, undefined, partial);
 }

@@ -5,7 +5,7 @@
  */
 import type { StreamAssembler } from './stream-runner.js';
 import type { SseMessage } from './sse-reader.js';
-import { messageOf } from './errors.js';
+import { clip, messageOf, unreadableEvent } from './errors.js';
 import { generateToolId, parseToolInput } from './tool-input.js';
 import { ProviderError, ZERO_USAGE, type AssistantMessage, type ContentBlock, type ReasoningEcho, type StopReason, type StreamEvent, type Usage } from './types.js';
 import { openaiUsage } from './usage.js';
@@ -40,7 +40,7 @@ export class OpenAiAssembler implements StreamAssembler {
     try {
       chunk = JSON.parse(msg.data) as Obj;
     } catch {
-      throw new ProviderError('malformed', `The provider sent an unreadable stream event: ${clip(msg.data)}`, undefined, this.partial());
+      throw unreadableEvent(msg, this.partial());
     }
     if (msg.event === 'error' || chunk['error'] !== undefined || chunk['object'] === 'error') {
       const text = messageOf(chunk) ?? clip(msg.data);
@@ -200,8 +200,4 @@ function mergeDetail(into: Obj[], d: Obj): void {
     if ((k === 'text' || k === 'summary' || k === 'data') && typeof v === 'string') prev[k] = String(prev[k] ?? '') + v;
     else if (v !== null && v !== undefined) prev[k] = v;
   }
-}
-
-function clip(s: string): string {
-  return s.length > 200 ? `${s.slice(0, 200)}…` : s;
 }

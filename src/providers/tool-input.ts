@@ -3,6 +3,7 @@
  * must get a tool error it can correct, not crash the turn, so failures come back as a message.
  */
 import { randomBytes } from 'node:crypto';
+import { clip } from './errors.js';
 
 /**
  * For servers that send a tool call without an id: the tool result still needs one to point at.
@@ -17,8 +18,6 @@ export interface ParsedToolInput {
   readonly inputError?: string;
 }
 
-const SHOWN = 200;
-
 export function parseToolInput(text: string): ParsedToolInput {
   if (text.trim().length === 0) return { input: {} };
   let value: unknown;
@@ -32,8 +31,4 @@ export function parseToolInput(text: string): ParsedToolInput {
     return { input: {}, inputError: `The tool arguments must be a JSON object, got: ${clip(text)}` };
   }
   return { input: value as Record<string, unknown> };
-}
-
-function clip(text: string): string {
-  return text.length > SHOWN ? `${text.slice(0, SHOWN)}…` : text;
 }
