@@ -3,13 +3,13 @@
  * to the user. Returns either permission to go ahead or the ToolResult to hand the model.
  */
 import { randomUUID } from 'node:crypto';
-import type { PathKind, ToolKind } from '../config/types.js';
+import type { PathKind, PolicySettings, ToolKind } from '../config/types.js';
 import type { ToolContext, ToolResult } from '../tools/types.js';
 import type { ApprovalDecision, Decision } from './types.js';
 import { writeAudit } from './audit-log.js';
 import { escapeForDisplay } from './escape.js';
 import { decidePathWithFloor } from './path-policy.js';
-import type { ResolvedPath } from './resolve-path.js';
+import { realRulePath, type ResolvedPath } from './resolve-path.js';
 
 export interface GateRequest {
   readonly kind: ToolKind;
@@ -36,8 +36,14 @@ export function secretNames(ctx: ToolContext): string[] {
   return [...ctx.config.secretEnvNames, ...ctx.config.presets.flatMap((p) => p.apiKeyEnv)];
 }
 
+/** Rules with their paths made real, like the path they are matched against. */
+function withRealRules(settings: PolicySettings, root: string): PolicySettings {
+  return { ...settings, rules: settings.rules.map((rule) => ({ ...rule, path: realRulePath(rule.path, root) })) };
+}
+
 export function decideForPath(ctx: ToolContext, kind: PathKind, resolved: ResolvedPath): Decision {
-  return decidePathWithFloor(kind, resolved.realPath, ctx.config.policy, ctx.config.policyFloor, {
+  const floor = ctx.config.policyFloor === undefined ? undefined : withRealRules(ctx.config.policyFloor, resolved.root);
+  return decidePathWithFloor(kind, resolved.realPath, withRealRules(ctx.config.policy, resolved.root), floor, {
     projectRoot: resolved.root,
     inside: resolved.inside,
     multiLinked: resolved.multiLinked,

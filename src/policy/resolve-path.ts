@@ -5,6 +5,7 @@
  * and for a file that does not exist yet, the nearest existing parent's real path plus the rest.
  * Every permission check runs on the result, so a link cannot dodge a rule.
  */
+import { realpathSync } from 'node:fs';
 import { lstat, readlink, realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
@@ -64,6 +65,24 @@ async function realRoot(root: string): Promise<string> {
   }
   rootCache.set(root, real);
   return real;
+}
+
+/**
+ * A rule's path as a real path, so it is compared like with like: a rule naming a symlinked folder
+ * (a dotfile manager's ~/.ssh, a linked home) must still match the real paths of what is inside.
+ * The part that does not exist yet is kept as written.
+ */
+export function realRulePath(rulePath: string, projectRoot: string, home?: string): string {
+  const absolute = path.resolve(projectRoot, expandHome(rulePath, home));
+  const rest: string[] = [];
+  for (let existing = absolute; ; existing = path.dirname(existing)) {
+    try {
+      return path.join(realpathSync.native(existing), ...rest);
+    } catch {
+      if (path.dirname(existing) === existing) return absolute;
+      rest.unshift(path.basename(existing));
+    }
+  }
 }
 
 export function isWithin(child: string, parent: string): boolean {

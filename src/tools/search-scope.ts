@@ -1,6 +1,5 @@
 /** The common start of glob and grep: where to search, whether that may be read, what to leave out. */
-import path from 'node:path';
-import { expandHome, isWithin } from '../policy/resolve-path.js';
+import { isWithin, realRulePath } from '../policy/resolve-path.js';
 import type { ToolResult, ToolContext } from './types.js';
 import { accessPath, displayPath, gatePath, specialFileError, type PathAccess } from './path-access.js';
 import { failure } from './results.js';
@@ -21,7 +20,7 @@ export function policyExclusions(ctx: ToolContext, base: string): string[] {
   const out = new Set<string>();
   for (const rule of rules) {
     if (rule.read === undefined || rule.read === 'allow') continue;
-    const at = path.resolve(ctx.projectRoot, expandHome(rule.path));
+    const at = realRulePath(rule.path, ctx.projectRoot);
     if (at !== base && isWithin(at, base)) out.add(at);
   }
   return [...out];

@@ -1,6 +1,7 @@
 import { link, mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { grepTool } from '../../src/tools/grep.js';
 import { readFileTool } from '../../src/tools/read-file.js';
 import { makePolicy } from './make-config.js';
 import { makeContext, makeTempDir } from './make-context.js';
@@ -108,5 +109,24 @@ describe('read_file', () => {
     expect(r.ok).toBe(false);
     expect(r.content).toMatch(/Denied by policy/);
     expect(ctx.asked).toHaveLength(0);
+  });
+  it('a rule naming a symlinked folder (a linked ~/.ssh) still guards what is inside it', async () => {
+    await mkdir(path.join(outside, 'real-keys'));
+    await writeFile(path.join(outside, 'real-keys', 'id'), 'KEY');
+    await symlink(path.join(outside, 'real-keys'), path.join(outside, 'keys'));
+    await mkdir(path.join(root, 'vault-real'));
+    await writeFile(path.join(root, 'vault-real', 'v.txt'), 'VAULT needle');
+    await symlink('vault-real', path.join(root, 'vault'));
+    const rules = [{ path: path.join(outside, 'keys'), read: 'deny' as const }, { path: 'vault', read: 'deny' as const }];
+    for (const typed of [path.join(outside, 'keys', 'id'), path.join(outside, 'real-keys', 'id'), 'vault/v.txt', 'vault-real/v.txt']) {
+      const ctx = makeContext(root, { config: { policy: makePolicy({ readOutside: 'allow', rules }) } });
+      const r = await readFileTool.run({ path: typed }, ctx);
+      expect(r.content, typed).toMatch(/Denied by policy/);
+      expect(ctx.asked).toHaveLength(0);
+    }
+    // grep leaves the real folder out too.
+    const ctx = makeContext(root, { config: { policy: makePolicy({ rules }) } });
+    const found = await grepTool.run({ pattern: 'VAULT' }, ctx);
+    expect(found.content).not.toContain('VAULT needle');
   });
 });
