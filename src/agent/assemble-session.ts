@@ -9,6 +9,7 @@ import { appPaths } from '../config/paths.js';
 import { ConfigError } from '../config/errors.js';
 import { missingKeyMessage, resolveApiKey, resolvePreset } from '../config/presets.js';
 import type { Config, Preset } from '../config/types.js';
+import type { ToolSchema } from '../providers/types.js';
 import { createContextManager } from '../context/create-context-manager.js';
 import { createOffloadStore, sweepOrphanedOffloads } from '../context/offload-store.js';
 import type { Approver } from '../policy/types.js';
@@ -17,14 +18,16 @@ import { computeCost } from '../providers/cost.js';
 import { SessionLockedError } from '../sessions/errors.js';
 import { savedSessionIds } from '../sessions/saved-ids.js';
 import { createSessionStore } from '../sessions/session-store.js';
-import { SESSION_FORMAT_VERSION, type SessionRecord, type SessionStore } from '../sessions/types.js';
+import type { SessionRecord, SessionStore } from '../sessions/types.js';
 import type { ToolDefinition } from '../tools/types.js';
-import { createEngine, newSessionData, type LindwyrmEngine, type SessionData, type SessionRuntime } from './engine.js';
+import { createEngine, newSessionData, type LindwyrmEngine, type SessionRuntime } from './engine.js';
 import { loadInstructions } from './instructions.js';
 import type { CodeMapPort, ToolRunner } from './ports.js';
+import { recordOf, recordToData } from './session-record.js';
 import { createSlashHandler } from './slash-commands.js';
 import { createSummarizer } from './summarizer.js';
 import { addCost, addUsage } from './usage.js';
+import { collectSessionSecrets } from './session-secrets.js';
 import { buildSystemPrompt, newSessionMarker } from './system-prompt.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -50,23 +53,15 @@ export function codeMapBudget(config: Config, window: number): number {
   return config.codeMap.budgetTokens ?? Math.min(8_000, Math.max(1_000, Math.floor(window / 64)));
 }
 
-function recordToData(record: SessionRecord): SessionData {
-  return {
-    id: record.id,
-    createdAt: record.createdAt,
-    firstPrompt: record.firstPrompt,
-    turns: record.turns,
-    history: [...record.messages],
-    usage: record.usage,
-    cost: record.cost,
-  };
-}
-
 export async function assembleSession(cli: CliOptions, config: Config, deps: SessionDeps): Promise<LindwyrmEngine> {
   const env = deps.env ?? process.env;
   const paths = appPaths(env);
   const log = deps.log ?? (cli.verbose ? (line: string) => process.stderr.write(`[lwyrm] ${line}\n`) : undefined);
   const notices: string[] = [...config.warnings];
+  // The store's notices (a redaction, a repaired permission, a sweep) are startup notices until
+  // the engine exists, then go to the transcript.
+  let storeNotice = (line: string): void => void notices.push(line);
+  const secrets = await collectSessionSecrets({ config, env, ...(cli.proxy ? { cliProxy: cli.proxy } : {}) });
 
   const store: SessionStore | undefined =
     cli.save || cli.resume || cli.continueLast
@@ -74,7 +69,8 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
           dir: paths.sessionsDir,
           projectRoot: config.projectRoot,
           offloadDir: paths.offloadDir,
-          onNotice: (line) => notices.push(line),
+          secrets: secrets.values,
+          onNotice: (line) => storeNotice(line),
         })
       : undefined;
   let record: SessionRecord | undefined;
@@ -97,6 +93,7 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
   const preset: Preset = await resolvePreset(config, presetName);
   const apiKey = await resolveApiKey(preset, env);
   if (!apiKey && !preset.keyOptional) throw new ConfigError(missingKeyMessage(preset));
+  secrets.add(apiKey);
   const makeClient = (p: Preset, key: string | undefined) =>
     createModelClient(p, {
       ...(key ? { apiKey: key } : {}),
@@ -136,7 +133,10 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
     }
   }
 
-  const marker = newSessionMarker();
+  // The resumed session's own marker: its stubs still count as stubs and the system prompt is the
+  // one its history was sent with (a new marker would be a cache miss on all of it).
+  const marker = session.marker ?? newSessionMarker();
+  session.marker = marker;
   const instructions = await loadInstructions({
     projectRoot: config.projectRoot,
     userFile: paths.userInstructionsFile,
@@ -145,21 +145,23 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
   });
   notices.push(...instructions.notes);
 
-  const buildParts = (p: Preset): { tools: ToolRunner; system: string } => {
-    const tools = deps.createTools({ config, vision: p.vision, readOnly: cli.readOnly, ...(codeMap ? { extraTools: codeMap.tools() } : {}) });
-    const system = buildSystemPrompt({
+  // The code map's text is read here only: when a session starts, and when the prefix changes anyway.
+  const buildSystem = (p: Preset, m: string): string =>
+    buildSystemPrompt({
       projectRoot: config.projectRoot,
       model: p.model,
       presetName: p.name,
       readOnly: cli.readOnly,
-      marker,
+      marker: m,
       instructions,
       ...(config.commitTrailer ? { commitTrailer: config.commitTrailer } : {}),
       ...(codeMap ? { codeMap: codeMap.mapText(codeMapBudget(config, p.contextWindow)) } : {}),
     });
-    return { tools, system };
+  const buildParts = (p: Preset, m: string): { tools: ToolRunner; system: string } => {
+    const tools = deps.createTools({ config, vision: p.vision, readOnly: cli.readOnly, ...(codeMap ? { extraTools: codeMap.tools() } : {}) });
+    return { tools, system: buildSystem(p, m) };
   };
-  const parts = buildParts(preset);
+  const parts = buildParts(preset, marker);
 
   // The runtime is filled in below; the summarizer reads it only when a reclaim runs.
   // eslint-disable-next-line prefer-const -- assigned once, after the context manager that needs it
@@ -182,18 +184,19 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
     },
   }));
   const toolSchemas = Object.freeze([...parts.tools.schemas()]);
-  const makeContext = (store: typeof offload) =>
+  // Window and thresholds come from the preset in use: /model builds a new one.
+  const makeContext = (store: typeof offload, p: Preset, m: string, schemas: readonly ToolSchema[]) =>
     createContextManager({
-      window: preset.contextWindow,
+      window: p.contextWindow,
       ...(config.offloadEagerTokens !== undefined ? { eagerTokens: config.offloadEagerTokens } : {}),
       ...(config.offloadThresholdTokens !== undefined ? { thresholdTokens: config.offloadThresholdTokens } : {}),
       ...(config.protectedTokens !== undefined ? { protectedTokens: config.protectedTokens } : {}),
       offload: store,
       summarize,
-      marker,
-      tools: toolSchemas,
+      marker: m,
+      tools: schemas,
     });
-  let context = makeContext(offload);
+  let context = makeContext(offload, preset, marker, toolSchemas);
   const thinkingEffort = cli.thinkingEffort ?? preset.thinkingEffort;
   rt = {
     config,
@@ -224,24 +227,12 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
     ...(codeMap ? { onFileChanged: (path: string) => void codeMap!.fileChanged(path).catch(() => undefined) } : {}),
     persist: async (r) => {
       if (!store || !cli.save) return;
-      const now = new Date().toISOString();
       const offloadRefs = (await r.offload.list()).map((o) => o.ref);
-      await store.save({
-        formatVersion: SESSION_FORMAT_VERSION,
-        id: r.session.id,
-        projectRoot: r.config.projectRoot,
-        preset: r.preset.name,
-        model: r.preset.model,
-        createdAt: r.session.createdAt,
-        updatedAt: now,
-        firstPrompt: r.session.firstPrompt,
-        turns: r.session.turns,
-        messages: r.session.history,
-        usage: r.session.usage,
-        cost: r.session.cost,
-        offloadRefs,
-      });
+      await store.save(recordOf(r, offloadRefs));
       saved = true;
+    },
+    refreshPrompt: (r) => {
+      r.system = buildSystem(r.preset, r.marker);
     },
     slash: createSlashHandler({
       cli,
@@ -251,20 +242,38 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
         const p = await resolvePreset(config, name);
         const key = await resolveApiKey(p, env);
         if (!key && !p.keyOptional) throw new ConfigError(missingKeyMessage(p));
-        return { preset: p, client: makeClient(p, key), ...buildParts(p) };
+        secrets.add(key);
+        return { preset: p, client: makeClient(p, key), ...buildParts(p, rt.marker) };
+      },
+      presetSwitched: async (eng) => {
+        const r = eng.runtime;
+        const old = await r.context.stats(r.session.history, r.system).catch(() => undefined);
+        context = makeContext(offload, r.preset, r.marker, r.toolSchemas);
+        // The session's totals for /context carry over; only the window and thresholds change.
+        if (old) {
+          const cacheRead = old.cacheReadTokens;
+          context.recordSideUsage({ input: old.inputTokensTotal - cacheRead, cacheRead, cacheWrite: 0, output: old.outputTokens });
+        }
+        r.context = context;
+        eng.store.dispatch({ type: 'context', gauge: context.gauge(r.session.history, r.system) });
       },
       openSession: async (eng, data) => {
         const id = data === 'new' ? (store?.newId() ?? `tmp-${randomBytes(6).toString('hex')}`) : data.id;
         if (store && cli.save && data !== 'new') await store.lock(id);
-        const old = eng.runtime.session.id;
+        const r = eng.runtime;
+        const old = r.session.id;
         await offload.dispose(saved && cli.save).catch(() => undefined);
         if (store && cli.save) await store.unlock(old).catch(() => undefined);
+        // A saved session brings back its own marker; a new one keeps the current marker.
+        r.marker = data === 'new' ? r.marker : (data.marker ?? newSessionMarker());
+        // The prefix changes here anyway: the moment to refresh the code map in the prompt.
+        r.system = buildSystem(r.preset, r.marker);
         offload = createOffloadStore({ dir: paths.offloadDir, sessionId: id });
-        context = makeContext(offload);
-        eng.runtime.offload = offload;
-        eng.runtime.context = context;
+        context = makeContext(offload, r.preset, r.marker, r.toolSchemas);
+        r.offload = offload;
+        r.context = context;
         saved = data !== 'new';
-        eng.replaceSession(data === 'new' ? newSessionData(id) : data);
+        eng.replaceSession(data === 'new' ? { ...newSessionData(id), marker: r.marker } : { ...data, marker: r.marker });
       },
     }),
     onDispose: async () => {
@@ -282,6 +291,8 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
     const blockId = i < config.warnings.length ? `${CONFIG_WARNING_PREFIX}${i}` : `startup-${i}`;
     engine.store.dispatch({ type: 'notice', blockId, level: 'warning', text });
   });
+  let later = 0;
+  storeNotice = (text) => engine.store.dispatch({ type: 'notice', blockId: `store-notice-${++later}`, level: 'warning', text });
   engine.store.flush();
   return engine;
 }

@@ -26,6 +26,8 @@ export interface SessionData {
   history: Message[];
   usage: Usage;
   cost: number | null;
+  /** The marker its stubs and summaries carry (a saved session's); the runtime's when absent. */
+  marker?: string;
 }
 
 /** Everything a session runs with. Slash commands replace parts of it between turns. */
@@ -62,6 +64,8 @@ export interface EngineServices {
   /** See ToolCallsEnv.takeDenialNote. */
   readonly takeDenialNote?: () => string | undefined;
   readonly onDispose?: () => Promise<void>;
+  /** Rebuilds rt.system with fresh snapshots (the code map): only where the prefix changes anyway. */
+  readonly refreshPrompt?: (runtime: SessionRuntime) => void;
 }
 
 export interface LindwyrmEngine extends Engine {
@@ -76,6 +80,11 @@ export interface LindwyrmEngine extends Engine {
   persist(): Promise<void>;
   /** The running turn's abort signal (a summary made mid-turn stops with it). */
   turnSignal(): AbortSignal | undefined;
+  /**
+   * The prompt prefix was rewritten (a summary, /clear): refresh what the system prompt snapshots.
+   * Never call it otherwise: a changed system prompt re-charges the whole conversation.
+   */
+  refreshPrompt(): void;
 }
 
 export function permissionSummary(rt: Pick<SessionRuntime, 'config' | 'readOnly'>): string {
@@ -191,6 +200,10 @@ export function createEngine(rt: SessionRuntime, services: EngineServices): Lind
           describe: services.describe,
           onUsage,
           safePoint: persist,
+          afterSummary: () => {
+            services.refreshPrompt?.(rt);
+            return rt.system;
+          },
           ...(services.log ? { log: services.log } : {}),
           ...(services.takeDenialNote ? { takeDenialNote: services.takeDenialNote } : {}),
         },
@@ -261,6 +274,7 @@ export function createEngine(rt: SessionRuntime, services: EngineServices): Lind
     },
     busy: () => running !== undefined,
     persist,
+    refreshPrompt: () => services.refreshPrompt?.(rt),
     turnSignal: () => controller?.signal,
     async dispose() {
       interrupt();

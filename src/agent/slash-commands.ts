@@ -11,6 +11,7 @@ import type { ModelClient, ThinkingEffort } from '../providers/types.js';
 import type { SessionStore } from '../sessions/types.js';
 import type { LindwyrmEngine, SessionData } from './engine.js';
 import type { ToolRunner } from './ports.js';
+import { recordToData } from './session-record.js';
 import type { SlashResult } from './state.js';
 
 export interface SlashDeps {
@@ -19,6 +20,8 @@ export interface SlashDeps {
   readonly projectRoot: string;
   /** A preset made ready to use: client, tools and prompt for it. */
   resolvePreset(name: string): Promise<{ preset: Preset; client: ModelClient; tools: ToolRunner; system: string }>;
+  /** After /model changed the runtime's preset: the context manager takes the new window. */
+  presetSwitched?(engine: LindwyrmEngine): Promise<void>;
   /** Switches the engine to another conversation (offloads and context follow it). */
   openSession(engine: LindwyrmEngine, data: SessionData | 'new'): Promise<void>;
 }
@@ -95,6 +98,7 @@ export function createSlashHandler(deps: SlashDeps): (command: string, engine: L
           rt.system = next.system;
           rt.thinking = deps.cli.thinking ?? next.preset.thinking;
           rt.thinkingEffort = deps.cli.thinkingEffort ?? next.preset.thinkingEffort;
+          await deps.presetSwitched?.(engine);
           engine.refreshSettings();
           return { output: `Switched to ${next.preset.name} (${next.preset.format}, ${next.preset.model}).` };
         } catch (err) {
@@ -153,6 +157,8 @@ export function createSlashHandler(deps: SlashDeps): (command: string, engine: L
         const result = await rt.context.compact(rt.session.history, rt.system, rest || undefined);
         if (result.action === 'none') return { output: result.detail ?? 'Nothing to compact yet.' };
         rt.session.history.splice(0, rt.session.history.length, ...result.messages);
+        // A summary rewrote the prefix: refresh the prompt's snapshots (an offload alone did not).
+        if (result.action === 'summarized') engine.refreshPrompt();
         await engine.persist();
         return { output: result.detail ?? `Context ${result.action}.` };
       }
@@ -204,15 +210,7 @@ async function sessionsCommand(deps: SlashDeps, engine: LindwyrmEngine, args: re
         return { output: `Deleted session ${id}.` };
       }
       const record = await store.load(id);
-      await deps.openSession(engine, {
-        id: record.id,
-        createdAt: record.createdAt,
-        firstPrompt: record.firstPrompt,
-        turns: record.turns,
-        history: [...record.messages],
-        usage: record.usage,
-        cost: record.cost,
-      });
+      await deps.openSession(engine, recordToData(record));
       return { output: `Resumed session ${record.id} (${record.turns} turns).` };
     } catch (err) {
       return { output: err instanceof Error ? err.message : String(err) };

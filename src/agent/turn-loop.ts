@@ -37,6 +37,11 @@ export interface TurnEnv {
   readonly safePoint: () => Promise<void>;
   readonly log?: (line: string) => void;
   readonly takeDenialNote?: () => string | undefined;
+  /**
+   * After a summary the prompt prefix has changed anyway: the moment to refresh what the system
+   * prompt snapshots (the code map). Returns the system prompt to send from now on.
+   */
+  readonly afterSummary?: () => string;
 }
 
 /** Adds the user's text, merging into a trailing user message (tool results of a stopped turn). */
@@ -61,21 +66,29 @@ export async function runTurn(env: TurnEnv, text: string): Promise<TurnOutcome> 
   const loopWarnings = { count: 0 };
   let steps = 0;
   let lastText = '';
+  let system = env.system;
+  // A note that comes back unchanged before every step of a turn (summarizing paused, nothing left
+  // to reclaim) is shown once per turn.
+  let lastNote: string | undefined;
   for (;;) {
-    const reclaim = await env.context.beforeRequest(env.history, env.system);
-    if (reclaim.action !== 'none') {
-      env.history.splice(0, env.history.length, ...reclaim.messages);
-      env.dispatch({ type: 'notice', blockId: env.newId('notice'), level: 'info', text: reclaim.detail ?? `Context ${reclaim.action}.` });
+    const reclaim = await env.context.beforeRequest(env.history, system);
+    if (reclaim.action !== 'none') env.history.splice(0, env.history.length, ...reclaim.messages);
+    if (reclaim.action === 'summarized' && env.afterSummary) system = env.afterSummary();
+    const note = reclaim.detail ?? (reclaim.action !== 'none' ? `Context ${reclaim.action}.` : undefined);
+    if (note && (reclaim.action !== 'none' || note !== lastNote)) {
+      const level = reclaim.failed || reclaim.action === 'none' ? 'warning' : 'info';
+      env.dispatch({ type: 'notice', blockId: env.newId('notice'), level, text: note });
+      lastNote = note;
     }
     const started = Date.now();
     if (env.log) {
-      const bytes = Buffer.byteLength(JSON.stringify(env.history)) + Buffer.byteLength(env.system);
+      const bytes = Buffer.byteLength(JSON.stringify(env.history)) + Buffer.byteLength(system);
       env.log(`request: ${env.history.length} messages, ${(bytes / 1024).toFixed(1)} KB`);
     }
     let outcome;
     try {
       outcome = await streamRequest(env, {
-        system: env.system,
+        system,
         tools: env.toolSchemas,
         messages: env.history,
         maxTokens: env.maxTokens,
