@@ -38,11 +38,15 @@ const tools: ToolDefinition[] = [
   },
 ];
 
-/**
- * The conversation of a request. The openai format carries the system prompt as a message; it holds
- * the per-session marker, which the engine regenerates on resume (reported), so it is compared apart.
- */
+/** The conversation of a request, without the system prompt (the openai format sends it as a message). */
 const messagesOf = (body: unknown): Json[] => (body as { messages: Json[] }).messages.filter((m) => m['role'] !== 'system');
+/** Everything a request sends as its messages: the openai system message included. */
+const allMessagesOf = (body: unknown): Json[] => (body as { messages: Json[] }).messages;
+/** The system prompt as sent: anthropic's `system` field, or openai's system message. */
+const systemOf = (body: unknown): string => {
+  const b = body as Json & { messages: Json[] };
+  return JSON.stringify(b['system'] ?? b.messages.filter((m) => m['role'] === 'system'));
+};
 
 describe.each(['anthropic', 'openai'] as const)('resume end to end (%s)', (format) => {
   it('sends the saved history byte for byte plus the new message, and offload stubs still resolve', async () => {
@@ -68,10 +72,13 @@ describe.each(['anthropic', 'openai'] as const)('resume end to end (%s)', (forma
     expect((await first.submit('read big.txt and tell me what it holds')).status).toBe('finished');
     const id = first.getSnapshot().sessionId;
     const before = fake.requests.at(-1)!;
+    const marker = first.runtime.marker;
     await first.dispose();
 
     const resumed = await startEngine(sandbox, tools, { resume: id.slice(0, 5) });
     expect(resumed.getSnapshot().sessionId).toBe(id);
+    // The stubs and the summary carry this marker: the resumed session must recognise them.
+    expect(resumed.runtime.marker).toBe(marker);
     expect((await resumed.submit('now read it back')).status).toBe('finished');
     const requestsAfter = fake.requests.slice(fake.requests.indexOf(before) + 1);
     const after = requestsAfter[0]!;
@@ -79,14 +86,22 @@ describe.each(['anthropic', 'openai'] as const)('resume end to end (%s)', (forma
 
     const was = messagesOf(before.body);
     const now = messagesOf(after.body);
-    // Everything sent before, in the very same bytes, then the reply it got, then the new prompt.
-    const prefix = JSON.stringify(was).slice(1, -1);
+    // The same system prompt (the session's marker is restored, not made anew) and tools: the
+    // provider's cache still holds the whole prefix.
+    expect(systemOf(after.body)).toBe(systemOf(before.body));
+    expect(systemOf(before.body)).toMatch(/lw-[0-9a-f]{18}/);
+    expect(JSON.stringify((after.body as Json)['tools'])).toBe(JSON.stringify((before.body as Json)['tools']));
+    // Everything sent before, in the very same bytes (system message included), then the reply it
+    // got, then the new prompt.
+    const prefix = JSON.stringify(allMessagesOf(before.body)).slice(1, -1);
     expect(after.raw).toContain(prefix);
+    expect(allMessagesOf(after.body).slice(0, allMessagesOf(before.body).length)).toStrictEqual(allMessagesOf(before.body));
     expect(now.slice(0, was.length)).toStrictEqual(was);
     expect(now).toHaveLength(was.length + 2);
     expect(JSON.stringify(now.at(-2))).toContain(`Reply`);
     expect(JSON.stringify(now.at(-1))).toContain('now read it back');
     expect(JSON.stringify(was)).toContain('Summary: the user asked about big.txt twice.');
+    expect(JSON.stringify(was)).toContain(`[offloaded ${marker}`);
     if (format === 'anthropic') expect(JSON.stringify(was)).toContain('"signature"');
 
     // The stub of the offloaded result still resolves after the resume.
