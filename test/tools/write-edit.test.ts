@@ -1,4 +1,4 @@
-import { chmod, mkdir, readFile, readdir, stat, symlink, unlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, readdir, rmdir, stat, symlink, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { deleteFileTool } from '../../src/tools/delete-file.js';
@@ -222,6 +222,27 @@ describe('delete_file', () => {
     expect(r.ok).toBe(true);
     expect(await readFile(path.join(outside, 'precious.txt'), 'utf8')).toBe('keep');
     expect(ctx.asked[0]?.path).toBe(at('link'));
+  });
+
+  it('refuses when a parent folder is swapped for a link out between approval and delete', async () => {
+    await mkdir(at('sub'));
+    await writeFile(at('sub/d.txt'), 'mine');
+    await writeFile(path.join(outside, 'd.txt'), 'theirs');
+    const ctx = makeContext(root);
+    const swapCtx = {
+      ...ctx,
+      approve: async (req: Parameters<typeof ctx.approve>[0]) => {
+        await unlink(at('sub/d.txt'));
+        await rmdir(at('sub'));
+        await symlink(outside, at('sub'));
+        ctx.asked.push(req);
+        return 'yes' as const;
+      },
+    };
+    const r = await deleteFileTool.run({ path: 'sub/d.txt' }, swapCtx);
+    expect(r.ok).toBe(false);
+    expect(r.content).toMatch(/now resolves to .*nothing was deleted/);
+    expect(await readFile(path.join(outside, 'd.txt'), 'utf8')).toBe('theirs');
   });
 
   it('refuses folders and a declined delete keeps the file', async () => {
