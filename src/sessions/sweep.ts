@@ -6,8 +6,9 @@
  */
 import { lstat, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isTempName, lockName, parseHistoryName } from './layout.js';
-import { liveOtherOwner } from './lock.js';
+import { isTempName, lockName, metaName, parseHistoryName } from './layout.js';
+import { acquireLock, releaseLock } from './lock.js';
+import { readMeta } from './meta-file.js';
 import { scanProject } from './session-reader.js';
 import type { SweepResult } from './types.js';
 
@@ -36,7 +37,7 @@ export async function sweepProject(ctx: SweepContext): Promise<SweepResult> {
     for (const meta of scan.metas) {
       const id = meta.record.id;
       if (id === ctx.keepId || ctx.held.has(id) || Date.parse(meta.record.updatedAt) >= cutoff) continue;
-      if (await liveOtherOwner(join(ctx.projectDir, lockName(id)))) continue;
+      if (!(await lockIfStillIdle(ctx, id, cutoff))) continue;
       await ctx.removeFiles(id);
       removed.push(id);
     }
@@ -59,4 +60,22 @@ export async function sweepProject(ctx: SweepContext): Promise<SweepResult> {
     }
   }
   return { removed, problems: [...scan.bad.values()].sort() };
+}
+
+/**
+ * Takes the session's lock for the removal, so a process resuming it meanwhile is refused rather
+ * than left writing into deleted files, and checks under the lock that no save made it recent
+ * since the scan. False (lock released) when the session is in use or no longer idle.
+ */
+async function lockIfStillIdle(ctx: SweepContext, id: string, cutoff: number): Promise<boolean> {
+  const lock = join(ctx.projectDir, lockName(id));
+  try {
+    await acquireLock(lock, id);
+  } catch {
+    return false; // a live owner, or a lock we cannot take: not ours to remove
+  }
+  const meta = await readMeta(join(ctx.projectDir, metaName(id)), id, ctx.projectRoot).catch(() => undefined);
+  if (meta && Date.parse(meta.record.updatedAt) < cutoff) return true;
+  await releaseLock(lock);
+  return false;
 }

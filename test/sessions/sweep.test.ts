@@ -1,8 +1,10 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { realProjectRoot } from '../../src/sessions/layout.js';
 import { createSessionStore } from '../../src/sessions/session-store.js';
+import { sweepProject } from '../../src/sessions/sweep.js';
 import type { SessionStore } from '../../src/sessions/types.js';
 import { makeRecord, userText } from './support/records.js';
 import { tempSetup, type TempSetup } from './support/temp.js';
@@ -54,6 +56,24 @@ describe('sweep', () => {
     await store.unlock('mine01');
     expect((await store.sweep(0)).removed).toEqual([]);
     expect((await store.sweep(30)).removed).toEqual(['mine01']);
+  });
+
+  it('holds the session lock while removing it, so a process resuming it meanwhile is refused', async () => {
+    await saveIdle('old003', 40);
+    const folder = join(t.sessionsDir, (await readdir(t.sessionsDir))[0]!);
+    const owners: unknown[] = [];
+    const result = await sweepProject({
+      projectDir: folder,
+      projectRoot: realProjectRoot(t.project),
+      retentionDays: 30,
+      held: new Set(),
+      notice: () => {},
+      removeFiles: async (id) => {
+        owners.push(JSON.parse(await readFile(join(folder, `${id}.lock`), 'utf8')).pid);
+      },
+    });
+    expect(result.removed).toEqual(['old003']);
+    expect(owners).toEqual([process.pid]);
   });
 
   it('clears leftovers of interrupted writes once they are an hour old', async () => {
