@@ -1,5 +1,5 @@
 /** The full-screen layout and the key routing; everything else lives in the panes. */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Box } from 'ink';
 import { useEngineState } from '../hooks/use-engine-state.js';
 import { useKeyRouter } from '../hooks/use-key-router.js';
@@ -15,6 +15,7 @@ import { StatusLine } from './status/status-line.js';
 import { ApprovalModal, approvalHeight } from './approval/approval-modal.js';
 import { ComposerArea, composerExtras, composerTextRows, type Flash } from './composer/composer-area.js';
 import { EMPTY_COMPOSER, type ComposerState } from './composer/composer-state.js';
+import { bufferOf } from './composer/edit-buffer.js';
 import { TextPanel } from './panels/text-panel.js';
 import { SessionsPanel } from './panels/sessions-panel.js';
 import { useAppKeys, type Panel } from './app-keys.js';
@@ -39,10 +40,11 @@ export function App({ size, initialPrompt, onExit }: AppProps) {
   const blocks = useEngineState(selectBlocks);
   const markdown = useEngineState(selectMarkdown);
   const approval = useEngineState(selectApproval);
-  const busy = useEngineState(selectBusy);
+  const storeBusy = useEngineState(selectBusy);
   const sessionId = useEngineState(selectSessionId);
   const reasoning = useEngineState(selectReasoning);
   const commands = useCommands();
+  const busy = storeBusy || commands.inflight;
 
   const composerRef = useRef<ComposerState>(EMPTY_COMPOSER);
   const [composer, setComposerState] = useState<ComposerState>(EMPTY_COMPOSER);
@@ -59,21 +61,32 @@ export function App({ size, initialPrompt, onExit }: AppProps) {
   const [queued, setQueued] = useState<string | null>(null);
   const [flash, setFlash] = useState<Flash | null>(null);
 
+  // Sends a prompt; if the engine refuses it, the text comes back to the input instead of vanishing.
+  const send = useCallback(
+    (text: string) =>
+      commands.submit(text, (detail) => {
+        setFlash({ text: `Not sent: ${detail}`, error: true });
+        if (composerRef.current.buffer.text === '') setComposer({ ...composerRef.current, buffer: bufferOf(text) });
+      }),
+    [commands, setComposer],
+  );
+  const keyCommands = useMemo(() => ({ ...commands, submit: send }), [commands, send]);
+
   useEffect(() => setModalScroll(0), [approval?.id]);
 
   // Text typed while a turn ran goes out when it ends.
   useEffect(() => {
     if (busy || queued === null) return;
     setQueued(null);
-    commands.submit(queued);
-  }, [busy, queued, commands]);
+    send(queued);
+  }, [busy, queued, send]);
 
   const started = useRef(false);
   useEffect(() => {
     if (started.current || initialPrompt === undefined || initialPrompt.trim() === '') return;
     started.current = true;
-    commands.submit(initialPrompt);
-  }, [initialPrompt, commands]);
+    send(initialPrompt);
+  }, [initialPrompt, send]);
 
   const layers = useAppKeys({
     approval,
@@ -89,7 +102,7 @@ export function App({ size, initialPrompt, onExit }: AppProps) {
     setModalScroll,
     setQueued,
     setFlash,
-    commands,
+    commands: keyCommands,
     onExit,
   });
   useKeyRouter(layers);

@@ -1,4 +1,4 @@
-import { useCallback } from 'react';
+import { useCallback, useState } from 'react';
 import { writeFile } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import type { SlashResult } from '../src/agent/state.js';
@@ -63,15 +63,29 @@ export function useCommands() {
     [engine, exportTranscript],
   );
 
+  // A turn counts as running from submit() until its promise settles: the store says a turn has
+  // ended a moment before the engine is ready for the next one (it still saves the session).
+  const [inflight, setInflight] = useState(0);
   const submit = useCallback(
-    (text: string): void => {
-      // The outcome also arrives through the store (turn_end block); errors are shown there.
-      engine.submit(text).catch(() => undefined);
+    (text: string, onRefused?: (detail: string) => void): void => {
+      const before = engine.getSnapshot().blocks.length;
+      setInflight((n) => n + 1);
+      engine
+        .submit(text)
+        .then(
+          (outcome) => {
+            // Errors of a turn that ran are in the transcript; a refusal leaves no trace there.
+            const started = engine.getSnapshot().blocks.slice(before).some((b) => b.kind === 'user');
+            if (!started && outcome.status === 'error') onRefused?.(outcome.detail ?? 'the engine did not take it');
+          },
+          (error: unknown) => onRefused?.(error instanceof Error ? error.message : String(error)),
+        )
+        .finally(() => setInflight((n) => n - 1));
     },
     [engine],
   );
 
   const interrupt = useCallback(() => engine.interrupt(), [engine]);
   const answer = useCallback((id: string, decision: ApprovalDecision) => engine.answer(id, decision), [engine]);
-  return { runSlash, submit, interrupt, answer };
+  return { runSlash, submit, interrupt, answer, inflight: inflight > 0 };
 }

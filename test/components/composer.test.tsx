@@ -72,6 +72,34 @@ describe('composer', () => {
     expect(r.engine.submitted).toEqual(['go', 'next step']);
   });
 
+  it('holds text typed after a turn ended until the engine has let go of that turn', async () => {
+    const r = renderApp();
+    let release: () => void = () => undefined;
+    r.engine.submit = (text) => {
+      r.engine.submitted.push(text);
+      r.engine.emit({ type: 'turn.start', blockId: r.engine.id('u'), text });
+      // The store reports the end before the engine's promise settles (it is still saving).
+      return new Promise((resolve) => (release = () => resolve({ status: 'finished', result: '', steps: 1 })));
+    };
+    await r.type('first', KEYS.enter);
+    r.engine.emit({ type: 'turn.end', blockId: 'e1', status: 'finished' });
+    await r.type('second', KEYS.enter);
+    expect(r.engine.submitted).toEqual(['first']);
+    expect(r.frame()).toContain('queued (sent when this turn ends): second');
+    release();
+    await settle();
+    expect(r.engine.submitted).toEqual(['first', 'second']);
+  });
+
+  it('puts a prompt the engine refused back into the input, with the reason', async () => {
+    const r = renderApp();
+    r.engine.submit = () => Promise.resolve({ status: 'error', result: '', detail: 'A turn is already running.', steps: 0 });
+    await r.type('do it', KEYS.enter);
+    await settle();
+    expect(r.frame()).toContain('Not sent: A turn is already running.');
+    expect(r.frame()).toMatch(/^› do it/m);
+  });
+
   it('Ctrl+C stops the turn and clears the line; a second Ctrl+C leaves', async () => {
     const r = renderApp();
     await r.type('go', KEYS.enter, 'half typed');
