@@ -50,8 +50,12 @@ export async function killGroup(pid: number, graceMs: number): Promise<void> {
   try {
     process.kill(-pid, 'SIGKILL');
   } catch {
-    // gone between the check and the kill
+    return; // gone between the check and the kill
   }
+  // SIGKILL is delivered asynchronously: on a loaded machine a member can still be running for a
+  // moment. Wait (briefly, bounded) until the group is empty so the result never beats the kill.
+  const killDeadline = Date.now() + graceMs;
+  while (Date.now() < killDeadline && groupAlive(pid)) await new Promise((r) => setTimeout(r, 20));
 }
 
 export function runInGroup(opts: RunOptions): Promise<RunOutcome> {
