@@ -1,8 +1,9 @@
 /** bash: runs a command in the project root under the bash policy, streaming its output live. */
 import { authorize } from '../policy/gate.js';
-import { decideBashWithFloor } from '../policy/bash-policy.js';
+import { decideBashWithFloor, type BashDecision } from '../policy/bash-policy.js';
 import { escapeForDisplay } from '../policy/escape.js';
 import { neutralGitEnv } from '../policy/git-env.js';
+import { resolvePath } from '../policy/resolve-path.js';
 import type { Config } from '../config/types.js';
 import { asObject, optionalInteger, requireString } from './args.js';
 import { findOnPath } from './find-on-path.js';
@@ -25,6 +26,24 @@ export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 async function shellPath(): Promise<string> {
   return (await findOnPath('bash')) ?? '/bin/sh';
+}
+
+/**
+ * An allowlisted command runs unseen, so its plain arguments must mean what they look like: a name
+ * inside the project that is a link out of it (a cloned repo can carry `notes.txt -> ~/.ssh/id_rsa`)
+ * or a hard-linked file would let `cat notes.txt` read outside without a prompt. Those are asked about.
+ */
+async function checkLinkedArguments(command: string, decision: BashDecision, projectRoot: string): Promise<BashDecision> {
+  if (decision.allowlisted === undefined) return decision;
+  for (const word of command.trim().split(/[ \t]+/).slice(1)) {
+    const value = word.startsWith('-') ? word.slice(word.indexOf('=') + 1) : word;
+    if (value === '' || value.startsWith('-')) continue;
+    const resolved = await resolvePath(value, projectRoot).catch(() => undefined);
+    if (resolved === undefined || !resolved.exists || (resolved.inside && !resolved.multiLinked)) continue;
+    const why = resolved.multiLinked ? 'is hard-linked (it may be a file outside the project)' : `leads outside the project, to ${resolved.realPath}`;
+    return { level: 'confirm', reason: `allowlist: ${decision.allowlisted}, but ${word} ${why}` };
+  }
+  return decision;
 }
 
 /** Past this, a line without its end is shown cut: waiting would hold (and re-copy) all of it. */
@@ -81,7 +100,7 @@ export const bashTool: ToolDefinition = {
       const command = requireString(args, 'command', { nonEmpty: true });
       // Node's timers overflow past 2^31-1 ms and then fire at once: a "longer" limit would kill at once.
       const timeoutMs = optionalInteger(args, 'timeout_ms', 1, MAX_TIMEOUT_MS) ?? Math.min(ctx.config.bashTimeoutMs, MAX_TIMEOUT_MS);
-      const decision = decideBashWithFloor(command, ctx.config.policy, ctx.config.policyFloor);
+      const decision = await checkLinkedArguments(command, decideBashWithFloor(command, ctx.config.policy, ctx.config.policyFloor), ctx.projectRoot);
       const firstLine = command.split('\n', 1)[0] ?? command;
       const gate = await authorize(ctx, {
         kind: 'bash',

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { link, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bashTool } from '../../src/tools/bash.js';
@@ -123,6 +123,27 @@ describe('bash', () => {
     expect(r.ok).toBe(false);
     expect(ctx.asked[0]?.command).toBe(`touch ${marker} #\\u202e`);
     await expect(readFile(marker)).rejects.toThrow();
+  });
+
+  it('an allowlisted command whose argument is a link out of the project (or hard-linked) is asked about', async () => {
+    const outside = await makeTempDir('lwyrm-bash-out-');
+    await writeFile(path.join(outside, 'id_rsa'), 'PRIVATE');
+    await mkdir(path.join(root, 'docs'), { recursive: true });
+    await symlink(path.join(outside, 'id_rsa'), path.join(root, 'docs', 'notes.txt'));
+    await symlink(outside, path.join(root, 'docs', 'more'));
+    await link(path.join(outside, 'id_rsa'), path.join(root, 'docs', 'hard.txt'));
+    await writeFile(path.join(root, 'docs', 'plain.txt'), 'fine');
+    const policy = makePolicy({ bashAllowlist: ['cat', 'ls'] });
+    for (const command of ['cat docs/notes.txt', 'ls docs/more', 'cat docs/hard.txt', 'cat docs/plain.txt docs/notes.txt']) {
+      const ctx = makeContext(root, { config: { policy }, answer: 'no' });
+      const r = await bashTool.run({ command }, ctx);
+      expect(r.content, command).not.toContain('PRIVATE');
+      expect(ctx.asked, command).toHaveLength(1);
+      expect(ctx.asked[0]?.reason).toMatch(/allowlist: (cat|ls), but docs\/\S+ (leads outside|is hard-linked)/);
+    }
+    const ctx = makeContext(root, { config: { policy } });
+    expect((await bashTool.run({ command: 'cat docs/plain.txt' }, ctx)).content).toBe('fine\n[exit code 0]');
+    expect(ctx.asked).toHaveLength(0);
   });
 
   it('the denylist blocks without asking; an allowlisted command runs without asking', async () => {
