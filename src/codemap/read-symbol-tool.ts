@@ -9,6 +9,8 @@ const MAX_SOURCE_LINES = 300;
 /** Containers longer than this are shown as an outline of their members. */
 const OUTLINE_AFTER_LINES = 120;
 const MAX_LIST = 25;
+/** How many referenced types are shown whole. */
+const FULL_TYPES = 3;
 const TYPE_KINDS = new Set(['references', 'extends', 'implements']);
 
 function uniqueTargets(graph: CodeGraph, id: number, kinds: (k: string) => boolean): ProjectSymbol[] {
@@ -34,7 +36,8 @@ function usedBy(graph: CodeGraph, id: number): string[] {
     const key = from ? `s${from.id}` : `f${edge.file}:${edge.line}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push(from ? `${describe(from, 140)}  (${edge.kind} at line ${edge.line})` : `${edge.file}:${edge.line} (${edge.kind}, top level)`);
+    // Callers by name and place only: their signatures are one read_symbol away, and this list can be long.
+    out.push(from ? `${edge.file}:${edge.line} ${from.qualified} (${edge.kind})` : `${edge.file}:${edge.line} (${edge.kind}, top level)`);
   }
   return out;
 }
@@ -46,10 +49,11 @@ function section(title: string, items: readonly string[]): string {
   return `${title} (${items.length}):\n${shown.join('\n')}`;
 }
 
-function typeEntry(s: ProjectSymbol): string {
-  const lines = s.signature.split('\n');
-  if (lines.length > 1 && lines.length <= 8) return `${s.file}:${s.startLine} ${s.kind} ${s.qualified}\n${lines.map((l) => `    ${l}`).join('\n')}`;
-  return describe(s);
+/** Small types are shown whole (their fields are what a reader needs); others by their signature. */
+function typeEntry(s: ProjectSymbol, index: number): string {
+  const lines = s.signature.replace(/^\/\*\*.*?\*\/\n/, '').split('\n');
+  if (index < FULL_TYPES && lines.length > 1 && lines.length <= 6) return `${s.file}:${s.startLine} ${s.kind} ${s.qualified}\n${lines.map((l) => `    ${l}`).join('\n')}`;
+  return describe(s, 120);
 }
 
 function sourceBlock(graph: CodeGraph, s: ProjectSymbol, lines: readonly string[]): string {
@@ -104,7 +108,7 @@ export function readSymbolTool(source: SymbolSource): ToolDefinition {
           `${s.file}:${s.startLine}-${s.endLine} ${s.kind} ${s.qualified}${s.exported ? ' (exported)' : ''}`,
           sourceBlock(graph, s, lines),
           section('Used by', usedBy(graph, s.id)),
-          section('Calls', uniqueTargets(graph, s.id, (k) => k === 'calls').map((t) => describe(t))),
+          section('Calls', uniqueTargets(graph, s.id, (k) => k === 'calls').map((t) => describe(t, 120))),
           section('Referenced types', uniqueTargets(graph, s.id, (k) => TYPE_KINDS.has(k)).map(typeEntry)),
         ];
         return { ok: true, content: parts.join('\n\n'), summary: `${s.qualified} (${s.file}:${s.startLine}-${s.endLine})` };

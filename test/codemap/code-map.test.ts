@@ -80,8 +80,8 @@ describe('the symbol tools', () => {
     expect(r.content).toContain('Referenced types (1):\n  src/config.ts:1 interface Config\n    export interface Config {\n      readonly verbose: boolean;');
     const cfg = await run(map, 'read_symbol', { name: 'parseConfig' });
     expect(cfg.content).toContain('Used by (2):');
-    expect(cfg.content).toContain('src/index.ts:6 function main');
-    expect(cfg.content).toContain('src/legacy.js:3 function legacy');
+    expect(cfg.content).toContain('src/index.ts:9 main (calls)');
+    expect(cfg.content).toContain('src/legacy.js:4 legacy (calls)');
   });
 
   it('never links a name imported from outside the project to a same-named project symbol', async () => {

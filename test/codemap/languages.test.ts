@@ -66,7 +66,7 @@ describe('Rust', () => {
     expect(text).toContain('  2: pub struct Client { … }  // A network client.');
     expect(text).toContain('    18: [Client] pub fn new(host: &str) -> Client  // Makes a client.');
     const connect = await tool(ctx, 'read_symbol', { name: 'connect' });
-    expect(connect).toContain('Used by (1):\n  src/main.rs:6 function main');
+    expect(connect).toContain('Used by (1):\n  src/main.rs:7 main (calls)');
     expect(connect).toContain('Calls (1):\n  src/net/client.rs:18 method Client.new');
     const sender = await tool(ctx, 'find_references', { name: 'Sender' });
     expect(sender).toContain('src/net/client.rs:10 Client [implements]: impl Sender for Client {');
