@@ -31,6 +31,22 @@ const RUNNING_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   make: ['-f', '--file', '--eval', '-E'],
 };
 
+/**
+ * Options that make a walk follow symlinks, so a link in the tree (a cloned repo can carry one to
+ * ~/.ssh) is read through unseen. Links named on the command line are checked by the bash tool.
+ */
+const FOLLOWING_OPTIONS: Readonly<Record<string, readonly string[]>> = {
+  grep: ['-R', '--dereference-recursive'],
+  egrep: ['-R', '--dereference-recursive'],
+  fgrep: ['-R', '--dereference-recursive'],
+  rg: ['-L', '--follow'],
+  find: ['-L', '-follow'],
+  tar: ['-h', '--dereference'],
+  du: ['-L', '--dereference'],
+  tree: ['-l'],
+  wc: ['--files0-from'],
+};
+
 /** git subcommands that may be run under an entry of plain `git`; anything else may be an alias. */
 const GIT_SAFE_SUBCOMMANDS = new Set([
   'status', 'log', 'diff', 'show', 'branch', 'tag', 'blame', 'shortlog', 'describe', 'rev-parse',
@@ -124,10 +140,12 @@ function sedScripts(args: readonly string[]): string[] {
 export function unsafeArgument(words: readonly string[], from: number): string | undefined {
   const program = words[0] as string;
   const listed = RUNNING_OPTIONS[program] ?? [];
+  const following = FOLLOWING_OPTIONS[program] ?? [];
   const args = words.slice(1);
   for (let i = from - 1; i < args.length; i++) {
     const arg = args[i] as string;
     if (hitsOption(arg, listed)) return `${program} ${arg} can run a program or write a file`;
+    if (program !== 'find' ? hitsOption(arg, following) : following.includes(arg)) return `${program} ${arg} follows links, maybe out of the project`;
     if (escapesProject(arg)) return `${arg} reaches outside the project`;
     if ((program === 'awk' || program === 'gawk' || program === 'mawk' || program === 'nawk') && /system|getline|print\s*>|\|/.test(arg)) {
       return `${program} program can run commands`;
@@ -140,7 +158,7 @@ export function unsafeArgument(words: readonly string[], from: number): string |
   }
   if (program === 'tar') {
     const bundle = tarBundle(args);
-    if (bundle !== undefined && hitsOption(bundle, listed)) return `tar ${args[0] as string} can run a program`;
+    if (bundle !== undefined && hitsOption(bundle, [...listed, ...following])) return `tar ${args[0] as string} can run a program or follow links`;
   }
   if (program === 'git') {
     const sub = args.find((a) => !a.startsWith('-'));

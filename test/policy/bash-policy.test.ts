@@ -53,6 +53,8 @@ describe('bash allowlist', () => {
     ['tar xf a.tar', 'allow'],
     ['git push -u origin main', 'allow'],
     ['git log --oneline', 'allow'],
+    ['rg -l secret', 'allow'],
+    ['find . -name id_rsa', 'allow'],
     ['npm test', 'allow'],
     ['npm install', 'confirm'],
   ])('%s → %s', (command, expected) => {
@@ -157,6 +159,13 @@ describe('bash allowlist', () => {
     ['tar cFf ./evil.sh a.tar .'],
     ['git help -w log'], // opens the browser or man viewer the repository configures
     ['git log --help'],
+    // Walks that follow links in the tree (a cloned repo can carry one to ~/.ssh).
+    ['rg -L secret'],
+    ['rg --follow secret'],
+    ['find -L . -name id_rsa'],
+    ['find . -follow -name id_rsa'],
+    ['tar -chf out.tar .'],
+    ['tar chf out.tar .'],
   ])('program-running options and outside paths are asked about: %s', (command) => {
     expect(level(command)).toBe('confirm');
   });
