@@ -12,7 +12,7 @@ export function isUnsafeCodePoint(cp: number): boolean {
   if (cp === 0x034f) return true; // combining grapheme joiner
   if (cp === 0x061c) return true; // Arabic letter mark (bidi)
   if (cp === 0x115f || cp === 0x1160 || cp === 0x3164 || cp === 0xffa0) return true; // Hangul fillers
-  if (cp === 0x180e) return true; // Mongolian vowel separator
+  if (cp >= 0x180b && cp <= 0x180f) return true; // Mongolian selectors and vowel separator
   if (cp >= 0x200b && cp <= 0x200f) return true; // zero-width space/joiners, LRM, RLM
   if (cp >= 0x2028 && cp <= 0x202e) return true; // line/paragraph separators, bidi embeddings/overrides
   if (cp >= 0x2060 && cp <= 0x2069) return true; // word joiner, invisible operators, bidi isolates
@@ -24,8 +24,12 @@ export function isUnsafeCodePoint(cp: number): boolean {
   // Supplementary variation selectors can smuggle bytes invisibly; the emoji selectors FE0E/FE0F
   // are left alone because they are common and render nothing surprising.
   if (cp >= 0xe0100 && cp <= 0xe01ef) return true;
-  return false;
+  // Every other invisible format character (Arabic number signs, musical and shorthand format
+  // controls, and whatever Unicode adds next) is caught by its category.
+  return FORMAT.test(String.fromCodePoint(cp));
 }
+
+const FORMAT = /^\p{Cf}$/u;
 
 function escapeCodePoint(cp: number): string {
   if (cp === 0x0d) return '\\r';
@@ -37,7 +41,7 @@ function escapeCodePoint(cp: number): string {
 // Fast path: most text has none of these, and the scan below is per code point.
 const UNSAFE_PROBE =
   // eslint-disable-next-line no-control-regex, no-misleading-character-class -- a list of exactly these characters
-  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufeff\ufff9-\ufffb\uffa0\ud800-\udfff]/u;
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufeff\ufff9-\ufffb\uffa0\ud800-\udfff\p{Cf}]/u;
 const LONE_SURROGATE = /[\ud800-\udfff]/;
 
 export function escapeForDisplay(text: string): string {

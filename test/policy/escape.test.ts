@@ -31,6 +31,11 @@ describe('escapeForDisplay', () => {
     expect(escapeForDisplay(hidden)).toBe('ok\\u{e0069}\\u{e0067}');
   });
 
+  it('escapes every other invisible format character by its category', () => {
+    const text = `a\u0600b\u180bc${String.fromCodePoint(0x1d173)}d${String.fromCodePoint(0x1bca0)}e\u2064f`;
+    expect(escapeForDisplay(text)).toBe('a\\u0600b\\u180bc\\u{1d173}d\\u{1bca0}e\\u2064f');
+  });
+
   it('escapes lone surrogates and line separators', () => {
     expect(escapeForDisplay('a\ud800b')).toBe('a\\ud800b');
     expect(escapeForDisplay('a\u2028b')).toBe('a\\u2028b');
