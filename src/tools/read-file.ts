@@ -27,16 +27,28 @@ function splitLines(text: string): string[] {
   return lines.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
 }
 
-/** For files over the size limit: only the window is kept in memory. */
-async function streamWindow(file: string, offset: number, limit: number): Promise<{ lines: string[]; total: number }> {
+/**
+ * For files over the size limit: only the window is kept in memory, and reading stops right after
+ * it (counting the rest of a multi-gigabyte log would take minutes), or at an interrupt.
+ * `total` is undefined when the file goes on past the window.
+ */
+async function streamWindow(file: string, offset: number, limit: number, signal: AbortSignal): Promise<{ lines: string[]; total: number | undefined }> {
   const lines: string[] = [];
-  let total = 0;
-  const rl = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
-  for await (const line of rl) {
-    total++;
-    if (total >= offset && lines.length < limit) lines.push(line);
+  let seen = 0;
+  const input = createReadStream(file, { encoding: 'utf8' });
+  const rl = createInterface({ input, crlfDelay: Infinity });
+  try {
+    for await (const line of rl) {
+      if (signal.aborted) throw new Error('interrupted');
+      if (lines.length >= limit) return { lines, total: undefined };
+      seen++;
+      if (seen >= offset) lines.push(line);
+    }
+  } finally {
+    rl.close();
+    input.destroy();
   }
-  return { lines, total };
+  return { lines, total: seen };
 }
 
 async function headBytes(file: string): Promise<Uint8Array> {
@@ -50,15 +62,17 @@ async function headBytes(file: string): Promise<Uint8Array> {
   }
 }
 
-function windowResult(shown: string, lines: string[], first: number, total: number, partial: boolean): ToolResult {
+function windowResult(shown: string, lines: string[], first: number, total: number | undefined, partial: boolean): ToolResult {
   if (total === 0) return success(`${shown} is empty (0 lines).`, 'empty file');
-  if (lines.length === 0) return failure(`read_file: offset ${first} is past the end of ${shown}, which has ${total} lines.`);
+  if (lines.length === 0) return failure(`read_file: offset ${first} is past the end of ${shown}, which has ${total ?? 'fewer'} lines.`);
   const last = first + lines.length - 1;
+  const more = total === undefined || last < total;
+  const of = total === undefined ? 'of more' : `of ${total}`;
   let body = numbered(lines, first);
-  if (partial || last < total) {
-    body += `\n[lines ${first}-${last} of ${total}${last < total ? `; continue with offset=${last + 1}` : ''}]`;
+  if (partial || more) {
+    body += `\n[lines ${first}-${last} ${of}${more ? `; continue with offset=${last + 1}` : ''}]`;
   }
-  return success(body, partial || last < total || first > 1 ? `lines ${first}-${last} of ${total}` : `${total} lines`);
+  return success(body, partial || more || first > 1 ? `lines ${first}-${last} ${of}` : `${total} lines`);
 }
 
 export const readFileTool: ToolDefinition = {
@@ -107,7 +121,7 @@ export const readFileTool: ToolDefinition = {
             `too large: ${shown}`,
           );
         }
-        const { lines, total } = await streamWindow(file, first, limit ?? 2000);
+        const { lines, total } = await streamWindow(file, first, limit ?? 2000, ctx.signal);
         return windowResult(shown, lines, first, total, true);
       }
       const all = splitLines(decodeText(await readFile(file)));

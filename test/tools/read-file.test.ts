@@ -71,6 +71,17 @@ describe('read_file', () => {
     expect(r.content).toMatch(/over the 1000 B limit.*offset and limit.*grep/s);
     const part = await read({ path: 'big.txt', offset: 4999, limit: 5 }, { config });
     expect(part.content).toBe('4999\tline 4999\n5000\tline 5000\n[lines 4999-5000 of 5000]');
+    // A window that ends before the file does stops reading there.
+    const head = await read({ path: 'big.txt', offset: 2, limit: 2 }, { config });
+    expect(head.content).toBe('2\tline 2\n3\tline 3\n[lines 2-3 of more; continue with offset=4]');
+  });
+
+  it('an interrupt stops a windowed read of a huge file', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const r = await read({ path: 'big.txt', offset: 4000, limit: 5 }, { config: { maxFileSizeBytes: 1000 }, signal: controller.signal });
+    expect(r.ok).toBe(false);
+    expect(r.content).toMatch(/interrupted/);
   });
 
   it('names a directory and a missing file clearly', async () => {
