@@ -41,12 +41,16 @@ export interface OpenCodeMapOptions {
   readonly onWarning?: (message: string) => void;
   /** 'auto' (default): a worker thread for large batches when the worker file exists. */
   readonly worker?: WorkerChoice;
+  /** At most this many files are indexed. @default 25000 */
+  readonly maxFiles?: number;
   /** How long a plugin may take on one file before it is skipped. @default 10000 */
   readonly pluginTimeoutMs?: number;
 }
 
 /** Files larger than this are not indexed (they are data or generated). */
 const MAX_INDEXED_FILE_BYTES = 512 * 1024;
+/** A project bigger than this is probably a home directory: index a part and say so. */
+const MAX_INDEXED_FILES = 25_000;
 /** Cache writes after agent edits are batched this long. */
 const SAVE_DELAY_MS = 2000;
 
@@ -77,6 +81,7 @@ export async function openCodeMap(opts: OpenCodeMapOptions): Promise<CodeMap> {
     plugins,
     maxFileBytes: Math.min(MAX_INDEXED_FILE_BYTES, opts.config.maxFileSizeBytes || MAX_INDEXED_FILE_BYTES),
     timeoutMs: opts.pluginTimeoutMs ?? 10_000,
+    maxFiles: opts.maxFiles ?? MAX_INDEXED_FILES,
     warn,
     runJobs: chooseRunner(opts.worker ?? 'auto', opts.projectRoot),
     ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),

@@ -18,6 +18,7 @@ export interface ProjectIndexOptions {
   readonly plugins: PluginSet;
   readonly maxFileBytes: number;
   readonly timeoutMs: number;
+  readonly maxFiles?: number;
   readonly onProgress?: (done: number, total: number) => void;
   readonly warn: (message: string) => void;
   /** Runs the batch of files that need parsing (in a worker or in this thread). */
@@ -53,12 +54,14 @@ export function toProjectPath(root: string, path: string): string | undefined {
 
 export async function openProjectIndex(opts: ProjectIndexOptions): Promise<ProjectIndex> {
   const { root, cacheDir, plugins } = opts;
-  const [walked, cache, facts] = await Promise.all([
-    walkProject(root, { extensions: plugins.extensions(), maxFileBytes: opts.maxFileBytes }),
+  const [walk, cache, facts] = await Promise.all([
+    walkProject(root, { extensions: plugins.extensions(), maxFileBytes: opts.maxFileBytes, maxFiles: opts.maxFiles }),
     loadCache(cacheDir, root),
     readProjectFacts(root, ['go.mod']),
   ]);
   if (cache.warning) opts.warn(cache.warning);
+  const walked = walk.files;
+  if (walk.truncated) opts.warn(`the code map covers only ${walked.length} files of this project (the limit); is ${root} really one project?`);
   const entries = new Map<string, CacheEntry>();
   const jobs: IndexJob[] = [];
   for (const f of walked) {

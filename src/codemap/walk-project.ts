@@ -15,6 +15,14 @@ export interface WalkOptions {
   /** With the dot, lower case. */
   readonly extensions: ReadonlySet<string>;
   readonly maxFileBytes: number;
+  /** Stop after this many files (a session started in ~ must not index the whole disk). */
+  readonly maxFiles?: number;
+}
+
+export interface WalkResult {
+  readonly files: WalkedFile[];
+  /** True when maxFiles cut the walk short. */
+  readonly truncated: boolean;
 }
 
 /** Directories that hold dependencies, vendored copies, caches or build output, never the project's own code. */
@@ -49,9 +57,15 @@ function ignored(stack: readonly Rules[], rel: string, isDir: boolean): boolean 
 }
 
 /** Walks `root` and returns its indexable files, sorted by path so every run sees the same order. */
-export async function walkProject(root: string, opts: WalkOptions): Promise<WalkedFile[]> {
+export async function walkProject(root: string, opts: WalkOptions): Promise<WalkResult> {
   const out: WalkedFile[] = [];
+  const limit = opts.maxFiles ?? Infinity;
+  let truncated = false;
   const visit = async (rel: string, stack: readonly Rules[]): Promise<void> => {
+    if (out.length >= limit) {
+      truncated = true;
+      return;
+    }
     const abs = rel ? join(root, rel) : root;
     let entries;
     try {
@@ -81,5 +95,7 @@ export async function walkProject(root: string, opts: WalkOptions): Promise<Walk
     await Promise.all([...stats, ...subdirs]);
   };
   await visit('', []);
-  return out.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+  const files = out.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+  if (files.length > limit) truncated = true;
+  return { files: files.slice(0, limit), truncated };
 }

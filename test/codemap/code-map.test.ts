@@ -48,6 +48,12 @@ describe('indexing a TypeScript project', () => {
     expect(map.warnings).toEqual([]);
   });
 
+  it('indexes at most maxFiles files and warns when the project is bigger', async () => {
+    const map = await openMap({ maxFiles: 3 });
+    expect(map.stats.files).toBe(3);
+    expect(map.warnings).toEqual([expect.stringContaining('the code map covers only 3 files of this project')]);
+  });
+
   it('prints per-file signatures with line numbers and first doc lines, byte-stable across opens', async () => {
     const cold = (await openMap()).mapText(4000);
     expect(cold).toContain('src/index.ts\n  6: export function main(argv: string[]): string  // Starts the application.');
