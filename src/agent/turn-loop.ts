@@ -62,6 +62,9 @@ export function stepCeilingMessage(max: number): string {
 
 export async function runTurn(env: TurnEnv, text: string): Promise<TurnOutcome> {
   appendUserText(env.history, text);
+  // Saved before anything can go wrong: a process killed while the model streams still leaves
+  // the prompt in the session, and `--continue` picks it up.
+  await env.safePoint();
   const loops = createLoopDetector(env.loopWindow);
   const loopWarnings = { count: 0 };
   let steps = 0;
@@ -135,6 +138,9 @@ export async function runTurn(env: TurnEnv, text: string): Promise<TurnOutcome> 
       await env.safePoint();
       return { status: 'incomplete', result: lastText, detail: stepCeilingMessage(env.maxToolSteps), steps };
     }
+    // A kill while a tool runs must not lose the reply that asked for it: the saved history ends
+    // with calls that have no result yet, which a resume answers as interrupted (repairHistory).
+    await env.safePoint();
     const ran = await runToolCalls({ ...env, loops }, calls, loopWarnings);
     env.history.push({ role: 'user', content: ran.results });
     steps++;

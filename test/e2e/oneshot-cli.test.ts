@@ -2,109 +2,29 @@
  * The built CLI (`node dist/cli.js -p …`) as a child process, against the fake provider over real
  * HTTP, in a temp project with a temp HOME and XDG dirs. Run `npm run build` first (CI does).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeProvider, type FakeFormat, type FakeProvider, type ScriptedReply } from '../support/fake-provider.js';
 import { assertValidHistory, readRequest } from '../agent/support/harness.js';
+import { makeEnv, snapshotBuild, start as startCli, waitFor, type Env, type Run } from './support/cli.js';
 
-const BUILT = resolve('dist');
-// A private copy of the build, one level below the package root like dist/ (cli.js reads
-// ../package.json), so a rebuild running elsewhere cannot pull files away mid-test.
-const SNAPSHOT = resolve(`.e2e-dist-${process.pid}`);
-const CLI = join(SNAPSHOT, 'cli.js');
-
-interface Run {
-  readonly status: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-interface Env {
-  readonly root: string;
-  readonly project: string;
-  readonly env: NodeJS.ProcessEnv;
-}
-
-async function makeEnv(format: FakeFormat, baseUrl: string): Promise<Env> {
-  const root = await mkdtemp(join(tmpdir(), 'lw-e2e-'));
-  const project = join(root, 'shop');
-  await mkdir(project, { recursive: true });
-  await mkdir(join(root, 'config', 'lindwyrm'), { recursive: true });
-  await writeFile(
-    join(root, 'config', 'lindwyrm', 'config.toml'),
-    `default_preset = "fake"
-max_retries = 0
-
-[code_map]
-enabled = false
-
-[[presets]]
-name = "fake"
-format = "${format}"
-base_url = "${baseUrl}"
-model = "fake-model"
-api_key_env = ["FAKE_API_KEY"]
-thinking = false
-context_window = 200000
-max_tokens = 4096
-`,
-  );
-  await writeFile(
-    join(project, 'prices.py'),
-    'def total(items):\n    result = 0\n    for item in items:\n        result = result + item["price"]\n    return result\n',
-  );
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env['PATH'],
-    HOME: root,
-    XDG_CONFIG_HOME: join(root, 'config'),
-    XDG_DATA_HOME: join(root, 'data'),
-    XDG_CACHE_HOME: join(root, 'cache'),
-    FAKE_API_KEY: 'test-key',
-  };
-  return { root, project, env };
-}
-
-function start(e: Env, args: readonly string[]): { child: ChildProcess; done: Promise<Run>; stdout: () => string; stderr: () => string } {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: e.project, env: e.env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
-  const done = new Promise<Run>((res) => child.on('close', (status) => res({ status, stdout, stderr })));
-  return { child, done, stdout: () => stdout, stderr: () => stderr };
-}
-
-const run = (e: Env, args: readonly string[]): Promise<Run> => start(e, args).done;
-
-/** Resolves once `read()` matches: the child's output is the event to wait for, not a timer. */
-function waitFor(read: () => string, pattern: RegExp, child: ChildProcess): Promise<void> {
-  return new Promise((res, rej) => {
-    const check = (): void => {
-      if (pattern.test(read())) {
-        child.stdout!.off('data', check);
-        child.stderr!.off('data', check);
-        res();
-      }
-    };
-    child.stdout!.on('data', check);
-    child.stderr!.on('data', check);
-    child.on('close', () => rej(new Error(`exited before ${pattern}; stderr: ${read()}`)));
-    check();
-  });
-}
-
+let CLI = '';
+let removeBuild: (() => Promise<void>) | undefined;
 beforeAll(async () => {
-  if (!existsSync(join(BUILT, 'cli.js'))) throw new Error('dist/cli.js is missing: run `npm run build` before the e2e tests');
-  await cp(BUILT, SNAPSHOT, { recursive: true });
+  const build = await snapshotBuild();
+  CLI = build.cli;
+  removeBuild = build.remove;
+});
+afterAll(async () => {
+  await removeBuild?.();
 });
 
-afterAll(async () => {
-  await rm(SNAPSHOT, { recursive: true, force: true });
-});
+const start = (e: Env, args: readonly string[]) => startCli(CLI, e, args);
+const run = (e: Env, args: readonly string[]): Promise<Run> => start(e, args).done;
 
 describe.each<FakeFormat>(['anthropic', 'openai'])('lwyrm -p over %s', (format) => {
   let fake: FakeProvider | undefined;

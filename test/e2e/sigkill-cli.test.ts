@@ -1,0 +1,133 @@
+/**
+ * The built CLI killed with SIGKILL in the middle of a turn (no handler runs, nothing is flushed):
+ * `-c -p` resumes to a valid history that the fake provider records, with nothing of the earlier
+ * turns lost. Run `npm run build` first (CI does).
+ */
+import { watch } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeProvider, type FakeFormat, type FakeProvider, type ScriptedReply } from '../support/fake-provider.js';
+import { assertValidHistory, readRequest } from '../agent/support/harness.js';
+import { makeEnv, run, snapshotBuild, start, waitFor, type Env } from './support/cli.js';
+
+// Three CLI runs a test: generous on a loaded 2-core machine.
+const RUNS_TIMEOUT = 60_000;
+
+let cli = '';
+let removeBuild: (() => Promise<void>) | undefined;
+beforeAll(async () => {
+  const build = await snapshotBuild();
+  cli = build.cli;
+  removeBuild = build.remove;
+});
+afterAll(async () => {
+  await removeBuild?.();
+});
+
+/** Resolves when `name` exists in `dir` with content (the event, not a poll). */
+function fileAppears(dir: string, name: string): Promise<string> {
+  return new Promise((res) => {
+    const check = (): void => {
+      readFile(join(dir, name), 'utf8').then(
+        (text) => {
+          if (!text.trim()) return;
+          watcher.close();
+          res(text.trim());
+        },
+        () => undefined,
+      );
+    };
+    const watcher = watch(dir, check);
+    check();
+  });
+}
+
+describe.each<FakeFormat>(['anthropic', 'openai'])('lwyrm killed with SIGKILL over %s', (format) => {
+  let fake: FakeProvider | undefined;
+  let e: Env | undefined;
+  let sleeper: number | undefined;
+
+  afterEach(async () => {
+    if (sleeper) {
+      try {
+        process.kill(sleeper, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
+    await fake?.close();
+    if (e) await rm(e.root, { recursive: true, force: true });
+    fake = e = sleeper = undefined;
+  });
+
+  async function setup(replies: ScriptedReply[]): Promise<Env> {
+    fake = await startFakeProvider({ format, replies });
+    e = await makeEnv(format, fake.baseUrl);
+    return e;
+  }
+
+  const request = (i: number) => readRequest(format, fake!.requests[i]!);
+
+  it('while a tool runs: the reply that asked for it is kept and the call comes back as interrupted', async () => {
+    const env = await setup([
+      { text: 'Looked.', toolCalls: [{ name: 'read_file', input: { path: 'prices.py' } }] },
+      { text: 'It sums prices.' },
+      // The shell writes its pid, then becomes the sleep: the tool is running from then on.
+      { toolCalls: [{ name: 'bash', input: { command: 'echo $$ > sleeper.pid; exec sleep 30' } }] },
+      { text: 'Carrying on.' },
+    ]);
+    expect((await run(cli, env, ['-p', 'what does prices.py do?'])).status).toBe(0);
+
+    const p = start(cli, env, ['-c', '-p', 'wait a while', '--allow', 'bash']);
+    sleeper = Number(await fileAppears(env.project, 'sleeper.pid'));
+    p.child.kill('SIGKILL');
+    expect((await p.done).signal).toBe('SIGKILL');
+
+    const next = await run(cli, env, ['-c', '-p', 'carry on']);
+    expect(next.stderr).not.toMatch(/No saved session/);
+    expect(next.status).toBe(0);
+    expect(next.stdout).toBe('Carrying on.\n');
+    const req = request(3);
+    assertValidHistory(req);
+    expect(req.messages.map((m) => m.role)).toEqual(
+      format === 'anthropic'
+        ? ['user', 'assistant', 'user', 'assistant', 'user', 'assistant', 'user']
+        : ['user', 'assistant', 'tool', 'assistant', 'user', 'assistant', 'tool', 'user'],
+    );
+    // The first turn in full, the killed turn's prompt and call, its result marked interrupted.
+    expect(req.messages[0]!.text).toBe('what does prices.py do?');
+    expect(JSON.stringify(req.messages)).toContain('It sums prices.');
+    expect(JSON.stringify(req.messages)).toContain('wait a while');
+    const results = req.messages.flatMap((m) => m.toolResults.map((r) => r.content));
+    expect(results[0]).toContain('result = result + item["price"]');
+    expect(results[1]).toMatch(/interrupted/i);
+    expect(req.messages.at(-1)!.text).toBe('carry on');
+  }, RUNS_TIMEOUT);
+
+  it('while the model streams: the prompt is kept and the next message carries on', async () => {
+    const env = await setup([
+      { text: 'First answer.' },
+      { text: 'token '.repeat(4000), chunkDelayMs: 5 },
+      { text: 'Shorter.' },
+    ]);
+    expect((await run(cli, env, ['-p', 'say hello'])).status).toBe(0);
+
+    const p = start(cli, env, ['-c', '-p', 'talk a lot']);
+    await waitFor(p.stdout, /token/, p.child);
+    p.child.kill('SIGKILL');
+    expect((await p.done).signal).toBe('SIGKILL');
+
+    const next = await run(cli, env, ['-c', '-p', 'shorter please']);
+    expect(next.status).toBe(0);
+    expect(next.stdout).toBe('Shorter.\n');
+    const req = request(2);
+    assertValidHistory(req);
+    expect(req.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(req.messages[0]!.text).toBe('say hello');
+    expect(req.messages[1]!.text).toBe('First answer.');
+    // The killed turn's prompt is there; what streamed before the kill was never saved.
+    expect(req.messages[2]!.text).toMatch(/talk a lot[\s\S]*shorter please/);
+    expect(req.messages[2]!.text).not.toContain('token');
+  }, RUNS_TIMEOUT);
+});

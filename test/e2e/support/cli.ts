@@ -1,0 +1,110 @@
+/**
+ * Running the built CLI as a child process against the fake provider, in a temp project with a
+ * temp HOME and XDG dirs. Each test file runs a private copy of dist/ (see snapshotBuild).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { FakeFormat } from '../../support/fake-provider.js';
+
+export interface Run {
+  readonly status: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export interface Env {
+  readonly root: string;
+  readonly project: string;
+  readonly env: NodeJS.ProcessEnv;
+}
+
+export interface Started {
+  readonly child: ChildProcess;
+  readonly done: Promise<Run>;
+  stdout(): string;
+  stderr(): string;
+}
+
+/**
+ * Copies dist/ to a folder of its own, one level below the package root like dist/ (cli.js reads
+ * ../package.json), so a rebuild running elsewhere cannot pull files away mid-test. Returns the
+ * path of cli.js and the function that removes the copy.
+ */
+export async function snapshotBuild(): Promise<{ cli: string; remove: () => Promise<void> }> {
+  const built = resolve('dist');
+  if (!existsSync(join(built, 'cli.js'))) throw new Error('dist/cli.js is missing: run `npm run build` before the e2e tests');
+  const dir = await mkdtemp(resolve('.e2e-dist-'));
+  await cp(built, dir, { recursive: true });
+  return { cli: join(dir, 'cli.js'), remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+export const PRICES_PY = 'def total(items):\n    result = 0\n    for item in items:\n        result = result + item["price"]\n    return result\n';
+
+export async function makeEnv(format: FakeFormat, baseUrl: string): Promise<Env> {
+  const root = await mkdtemp(join(tmpdir(), 'lw-e2e-'));
+  const project = join(root, 'shop');
+  await mkdir(project, { recursive: true });
+  await mkdir(join(root, 'config', 'lindwyrm'), { recursive: true });
+  await writeFile(
+    join(root, 'config', 'lindwyrm', 'config.toml'),
+    `default_preset = "fake"
+max_retries = 0
+
+[code_map]
+enabled = false
+
+[[presets]]
+name = "fake"
+format = "${format}"
+base_url = "${baseUrl}"
+model = "fake-model"
+api_key_env = ["FAKE_API_KEY"]
+thinking = false
+context_window = 200000
+max_tokens = 4096
+`,
+  );
+  await writeFile(join(project, 'prices.py'), PRICES_PY);
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env['PATH'],
+    HOME: root,
+    XDG_CONFIG_HOME: join(root, 'config'),
+    XDG_DATA_HOME: join(root, 'data'),
+    XDG_CACHE_HOME: join(root, 'cache'),
+    FAKE_API_KEY: 'test-key',
+  };
+  return { root, project, env };
+}
+
+export function start(cli: string, e: Env, args: readonly string[]): Started {
+  const child = spawn(process.execPath, [cli, ...args], { cwd: e.project, env: e.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  const done = new Promise<Run>((res) => child.on('close', (status, signal) => res({ status, signal, stdout, stderr })));
+  return { child, done, stdout: () => stdout, stderr: () => stderr };
+}
+
+export const run = (cli: string, e: Env, args: readonly string[]): Promise<Run> => start(cli, e, args).done;
+
+/** Resolves once `read()` matches: the child's output is the event to wait for, not a timer. */
+export function waitFor(read: () => string, pattern: RegExp, child: ChildProcess): Promise<void> {
+  return new Promise((res, rej) => {
+    const check = (): void => {
+      if (pattern.test(read())) {
+        child.stdout?.off('data', check);
+        child.stderr?.off('data', check);
+        res();
+      }
+    };
+    child.stdout?.on('data', check);
+    child.stderr?.on('data', check);
+    child.on('close', () => rej(new Error(`exited before ${pattern}; output: ${read()}`)));
+    check();
+  });
+}
