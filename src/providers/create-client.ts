@@ -4,7 +4,7 @@
 import type { Preset, ProxySetting } from '../config/types.js';
 import { createAnthropicClient } from './anthropic-client.js';
 import { createOpenAiClient } from './openai-client.js';
-import { chooseProxy, createDispatcher } from './proxy.js';
+import { chooseProxy, createDispatcher, redactProxyUrl } from './proxy.js';
 import type { ModelClient } from './types.js';
 
 export interface ModelClientOptions {
@@ -32,7 +32,7 @@ export function createModelClient(preset: Preset, opts: ModelClientOptions): Mod
     noProxy: opts.noProxy,
     env: opts.env ?? process.env,
   });
-  if (choice.kind === 'proxy') opts.log?.(`Using proxy ${redact(choice.url)} (${choice.source}) for ${preset.baseUrl}`);
+  if (choice.kind === 'proxy') opts.log?.(`Using proxy ${redactProxyUrl(choice.url)} (${choice.source}) for ${preset.baseUrl}`);
   const runner = {
     preset,
     dispatcher: createDispatcher(choice, { connectTimeoutMs: opts.connectTimeoutMs }),
@@ -43,15 +43,4 @@ export function createModelClient(preset: Preset, opts: ModelClientOptions): Mod
     log: opts.log,
   };
   return preset.format === 'anthropic' ? createAnthropicClient(preset, opts.apiKey, runner) : createOpenAiClient(preset, opts.apiKey, runner);
-}
-
-/** Proxy URLs can carry credentials: never log them. */
-function redact(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return url;
-  }
 }

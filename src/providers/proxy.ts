@@ -72,6 +72,17 @@ function splitList(value: string | undefined): string[] {
     .filter((s) => s.length > 0);
 }
 
+/** Proxy URLs can carry credentials: whatever shows or logs one gets it without its password. */
+export function redactProxyUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return url;
+  }
+}
+
 function validateProxyUrl(url: string, source: string): void {
   let parsed: URL;
   try {

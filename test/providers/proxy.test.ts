@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { createModelClient } from '../../src/providers/create-client.js';
 import { chooseProxy, isLoopback, matchesNoProxy, type ProxyInput } from '../../src/providers/proxy.js';
 import { startConnectProxy, type TestProxy } from '../support/connect-proxy.js';
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
@@ -64,6 +65,13 @@ describe('chooseProxy', () => {
     expect(via('http://[::ffff:192.168.1.5]:11434')).toBe('direct');
     expect(via('https://llm.corp.internal./v1')).toBe('direct');
     expect(via('http://ollama.box.:11434')).toBe('direct');
+  });
+
+  it('logs the proxy it uses without its password', () => {
+    const lines: string[] = [];
+    const preset = fakePreset({ baseUrl: 'https://api.example.com' }, 'openai', { proxy: 'http://me:s3cret-pass@proxy.corp:3128' });
+    createModelClient(preset, { noProxy: [], globalProxy: undefined, maxRetries: 0, idleTimeoutMs: 1000, log: (l) => lines.push(l) });
+    expect(lines).toEqual(['Using proxy http://me:***@proxy.corp:3128/ (preset proxy) for https://api.example.com']);
   });
 
   it('rejects proxy URLs it cannot use, naming the setting', () => {
