@@ -87,9 +87,14 @@ describe('starting a session', () => {
   });
 
   it('does not ask a local preset for a key', async () => {
-    const { stderr } = await run(['-m', 'ollama:some-model', '-p', 'hello'], { DEEPSEEK_API_KEY: undefined });
+    // A port nothing listens on (a developer's real Ollama must not answer), and no retries: the run
+    // gets as far as the request and fails there at once instead of backing off.
+    await t.writeUser('max_retries = 0\n[[presets]]\nname = "ollama"\nbase_url = "http://127.0.0.1:1/v1"\n');
+    const { code, stderr } = await run(['-m', 'ollama:some-model', '-p', 'hello'], { DEEPSEEK_API_KEY: undefined });
     expect(stderr).not.toContain('no API key');
-  });
+    // The one-shot runner reports the refused connection on the process's own stderr.
+    expect(code).toBe(1);
+  }, 20_000);
 
   it('treats an unknown preset as a usage error, exit 2', async () => {
     const { code, stderr } = await run(['-m', 'nonesuch', '-p', 'hello']);
