@@ -28,7 +28,11 @@ export function readLayer(table: Table, ctx: LayerContext, warnings: string[]): 
   const layer: ConfigLayer = {
     file: ctx.file,
     defaultPreset: r.nonEmptyString('default_preset'),
-    trustedProjects: r.stringList('trusted_projects')?.map((p) => resolveConfigPath(p, ctx.baseDir, ctx.home)),
+    trustedProjects: r.stringList('trusted_projects')?.map((p) => {
+      // "" would resolve to the base folder (HOME) and silently trust every project under it.
+      if (p.trim() === '') r.fail('trusted_projects', 'folder paths, none of them empty', p);
+      return resolveConfigPath(p, ctx.baseDir, ctx.home);
+    }),
     presets: r.tableList('presets')?.map((p: TableReader) => readPreset(p, ctx, warnings)),
     policy: readPolicy(r.subTable('policy'), ctx, warnings),
     proxy: readProxy(r, 'proxy'),

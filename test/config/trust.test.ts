@@ -135,6 +135,15 @@ describe('trust rules for the project file', () => {
     expect((await load()).trusted).toBe(true);
   });
 
+  it('refuses an empty trusted_projects entry instead of trusting everything under HOME', async () => {
+    await t.writeUser('trusted_projects = [""]\n');
+    await t.writeProject('proxy = "http://p.test:1"\n');
+    // With the project under HOME, "" resolved to HOME would have trusted it.
+    await expect(loadConfig({ cwd: t.project, env: { ...t.env, HOME: join(t.project, '..') } })).rejects.toThrow(
+      /config\.toml: key "trusted_projects": expected folder paths, none of them empty, got the string ""/,
+    );
+  });
+
   it('does not trust a sibling whose name merely starts with a trusted path', async () => {
     await t.writeUser(`trusted_projects = ["${t.project.slice(0, -1)}"]\n`);
     expect((await load()).trusted).toBe(false);
