@@ -23,7 +23,18 @@ export function mergePolicy(base: PolicySettings, layer: PolicyLayer | undefined
 export function mergePresets(layers: readonly (ConfigLayer | undefined)[]): Preset[] {
   const presets: Preset[] = [...BUILTIN_PRESETS];
   for (const layer of layers) {
+    const named = new Map<string, string>();
     for (const entry of layer?.presets ?? []) {
+      // Two entries with one name in a file: the second would silently replace fields of the first.
+      const earlier = named.get(entry.name);
+      if (earlier !== undefined) {
+        const file = layer?.file ?? '';
+        throw new ConfigError(
+          `${file}: key "${entry.where}.name": expected a name no other [[presets]] entry in this file uses (${earlier} is "${entry.name}")`,
+          { file, key: `${entry.where}.name` },
+        );
+      }
+      named.set(entry.name, entry.where);
       const index = presets.findIndex((p) => p.name === entry.name);
       const merged = overlayPreset(index >= 0 ? presets[index] : undefined, entry, layer?.file ?? '');
       if (index >= 0) presets[index] = merged;

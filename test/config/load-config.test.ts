@@ -114,6 +114,14 @@ describe('loadConfig: errors name the file, the key and what was expected', () =
     ['no_proxy = [1, 2]', 'no_proxy', 'a string or a list of strings'],
     ['default_preset = "missing"', 'default_preset', 'the name of a preset'],
     ['[[policy.rules]]\nwrite = "allow"', 'policy.rules[0].path', 'a path'],
+    ['[[policy.rules]]\npath = 3', 'policy.rules[0].path', 'a string, got the number 3'],
+    ['policy = ["deny"]', 'policy', 'a table, got a list'],
+    ['[presets]\nname = "x"', 'presets', 'a list of tables ([[presets]])'],
+    [
+      '[[presets]]\nname = "x"\nformat = "openai"\nbase_url = "https://a"\n[[presets]]\nname = "x"\nformat = "openai"\nbase_url = "https://b"',
+      'presets[1].name',
+      'a name no other [[presets]] entry in this file uses (presets[0] is "x")',
+    ],
   ])('%s', async (toml, key, expected) => {
     await t.writeUser(toml);
     const e = await configError();
