@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -62,22 +62,38 @@ describe('the lwyrm process', () => {
   });
 });
 
-describe('fast start', () => {
-  /** Modules reachable from src/cli.ts through static imports only (what --version/--help load). */
-  async function staticGraph(file: string, seen = new Set<string>()): Promise<Set<string>> {
-    if (seen.has(file)) return seen;
-    seen.add(file);
-    const text = await readFile(file, 'utf8');
-    for (const match of text.matchAll(/^\s*import\s+(?!type\b)[^'"]*?from\s+['"]([^'"]+)['"]/gm)) {
-      const spec = match[1] ?? '';
-      if (spec.startsWith('.')) await staticGraph(resolve(dirname(file), spec.replace(/\.js$/, '.ts')), seen);
-      else seen.add(spec);
+/**
+ * Modules reachable from `file` through static imports only (what --version/--help load): import
+ * with or without bindings, side-effect imports and `export … from`; not `import type`.
+ */
+async function staticGraph(file: string, seen = new Set<string>()): Promise<Set<string>> {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  const text = await readFile(file, 'utf8');
+  for (const match of text.matchAll(/^\s*(?:import|export)\s+(?!type\b)(?:[^'"]*?\sfrom\s+)?['"]([^'"]+)['"]/gm)) {
+    const spec = match[1] ?? '';
+    if (!spec.startsWith('.')) {
+      seen.add(spec);
+      continue;
     }
-    return seen;
+    const base = resolve(dirname(file), spec).replace(/\.js$/, '');
+    await staticGraph(existsSync(`${base}.tsx`) ? `${base}.tsx` : `${base}.ts`, seen);
   }
+  return seen;
+}
 
+describe('fast start', () => {
   it('loads no yargs, Ink, React, TypeScript or provider code for --version and --help', async () => {
     const graph = [...(await staticGraph(entry))];
+    expect(graph).toContain(join(root, 'src', 'cli', 'flags.ts'));
     expect(graph.filter((m) => /^(ink|react|typescript|yargs|undici|smol-toml)/.test(m) || m.includes('/providers/'))).toEqual([]);
+  });
+
+  it('the import scan sees every static form, so the check above can fail', async () => {
+    await writeFile(join(home, 'entry.ts'), "import { a } from './a.js';\nimport type { T } from 'typescript';\nconst later = () => import('undici');\n");
+    await writeFile(join(home, 'a.ts'), "import 'react';\nexport * from 'ink';\nexport { b } from './b.js';\nexport const a = 'from \\'x\\'';\n");
+    await writeFile(join(home, 'b.tsx'), "import {\n  render,\n} from 'ink-text-input';\nexport const b = 1;\n");
+    const graph = [...(await staticGraph(join(home, 'entry.ts')))].filter((m) => !m.startsWith('/'));
+    expect(graph.sort()).toEqual(['ink', 'ink-text-input', 'react']);
   });
 });
