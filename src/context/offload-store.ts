@@ -64,9 +64,16 @@ export function createOffloadStore(opts: { dir: string; sessionId: string }): Di
     const file = join(sessionDir, ref + FILE_SUFFIX);
     const temp = `${file}.${process.pid}.tmp`;
     // 'wx' refuses to follow a planted symlink or overwrite anything.
-    await writeFile(temp, content, { encoding: 'utf8', mode: 0o600, flag: 'wx' });
-    await chmod(temp, 0o600);
-    await rename(temp, file);
+    try {
+      await writeFile(temp, content, { encoding: 'utf8', mode: 0o600, flag: 'wx' });
+      await chmod(temp, 0o600);
+      await rename(temp, file);
+    } catch (err) {
+      // A kept session's folder must not collect half-written snapshots nothing points at (a full
+      // disk), nor keep a stale one of a crashed process with our pid.
+      await rm(temp, { force: true });
+      throw err;
+    }
     return ref;
   }
 

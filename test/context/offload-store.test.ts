@@ -1,4 +1,4 @@
-import { mkdir, stat, symlink, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createOffloadStore, sweepOrphanedOffloads } from '../../src/context/offload-store.js';
@@ -34,6 +34,17 @@ describe('offload store', () => {
       expect(await mode(root)).toBe(0o700);
       expect(await mode(store.path)).toBe(0o700);
       expect(await mode(join(store.path, 'off_0001.txt'))).toBe(0o600);
+    }));
+
+  it('a snapshot that cannot be put in place fails the put and leaves no temp file behind', () =>
+    withTempDir(async (dir) => {
+      const store = createOffloadStore({ dir: join(dir, 'offload'), sessionId: 'tmp1' });
+      expect(await store.put('bash', 'first')).toBe('off_0001');
+      // Something in the way of the next ref: the rename fails.
+      await mkdir(join(store.path, 'off_0002.txt'));
+      await expect(store.put('bash', 'second')).rejects.toThrow();
+      expect((await readdir(store.path)).sort()).toEqual(['off_0001.txt', 'off_0002.txt']);
+      expect(await store.put('bash', 'third')).toBe('off_0003');
     }));
 
   it('gives concurrent puts distinct refs', () =>
