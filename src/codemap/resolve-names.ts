@@ -132,9 +132,22 @@ export function createNameResolver(input: ResolverInput): NameResolver {
     return near.length === 1 ? near[0] : undefined;
   };
 
+  // Most names resolve the same wherever they sit in a file: cache per file and name.
+  const perFile = new Map<string, Map<string, number | undefined>>();
   const resolve = (file: string, from: string, name: string): number | undefined => {
     const entry = files.get(file);
     if (!entry) return undefined;
+    const dependsOnFrom = from.includes('.') && (SELF_NAMES.has(name.split('.', 1)[0]!) || entry.index.moduleScoped !== true);
+    if (dependsOnFrom) return resolveUncached(entry, file, from, name);
+    let cache = perFile.get(file);
+    if (!cache) perFile.set(file, (cache = new Map()));
+    if (cache.has(name)) return cache.get(name);
+    const id = resolveUncached(entry, file, from, name);
+    cache.set(name, id);
+    return id;
+  };
+
+  const resolveUncached = (entry: IndexedFile, file: string, from: string, name: string): number | undefined => {
     const parts = name.split('.');
     const fromParts = from ? from.split('.') : [];
     if (SELF_NAMES.has(parts[0]!)) {
