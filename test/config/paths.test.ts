@@ -16,4 +16,11 @@ describe('appPaths', () => {
     expect(p.userInstructionsFile).toBe('/h/.config/lindwyrm/AGENTS.md');
     expect(p.dataDir).toBe('/h/.local/share/lindwyrm');
   });
+
+  it('treats empty XDG values as unset', () => {
+    const p = appPaths({ HOME: '/h', XDG_CONFIG_HOME: '', XDG_DATA_HOME: '', XDG_CACHE_HOME: '' });
+    expect(p.userConfigFile).toBe('/h/.config/lindwyrm/config.toml');
+    expect(p.sessionsDir).toBe('/h/.local/share/lindwyrm/sessions');
+    expect(p.codeMapCacheDir).toBe('/h/.cache/lindwyrm/codemap');
+  });
 });
