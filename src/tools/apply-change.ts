@@ -21,15 +21,51 @@ export interface PlannedChange {
   readonly replacing?: string;
 }
 
+/**
+ * Past this edit distance (or time) the line diff gives up: its cost grows with size times edit
+ * distance, and rewriting a 20,000-line file blocked the event loop for minutes.
+ */
+export const MAX_DIFF_EDITS = 2000;
+const MAX_DIFF_MS = 1500;
+
+export const FULL_REPLACEMENT_NOTE = '(too different to diff line by line: shown as a full replacement)';
+
+function splitForDiff(text: string): string[] {
+  if (text === '') return [];
+  const lines = text.split('\n');
+  if (text.endsWith('\n')) lines.pop();
+  return lines;
+}
+
+/** Every old line removed, every new one added: linear, for when the real diff gives up. */
+function replacementPatch(name: string, a: string, b: string): string {
+  const old = splitForDiff(a);
+  const neu = splitForDiff(b);
+  const range = (n: number) => `${n === 0 ? 0 : 1},${n}`;
+  return [
+    FULL_REPLACEMENT_NOTE,
+    `--- ${name}`,
+    `+++ ${name}`,
+    `@@ -${range(old.length)} +${range(neu.length)} @@`,
+    ...old.map((l) => `-${l}`),
+    ...neu.map((l) => `+${l}`),
+  ].join('\n') + '\n';
+}
+
 export function unifiedDiff(name: string, before: string, after: string): { text: string; added: number; removed: number } {
   // CRLF is shown as plain lines: an escaped \r on every line would bury the change.
   const a = before.replace(/\r\n/g, '\n');
   const b = after.replace(/\r\n/g, '\n');
-  const text = createPatch(name, a, b, undefined, undefined, { context: 3 });
+  const text =
+    createPatch(name, a, b, undefined, undefined, { context: 3, maxEditLength: MAX_DIFF_EDITS, timeout: MAX_DIFF_MS }) ??
+    replacementPatch(name, a, b);
   let added = 0;
   let removed = 0;
+  // Counted from the first hunk on: a removed "-- comment" line looks like a header line.
+  let inHunks = false;
   for (const line of text.split('\n')) {
-    if (line.startsWith('+++') || line.startsWith('---')) continue;
+    if (line.startsWith('@@')) inHunks = true;
+    if (!inHunks) continue;
     if (line.startsWith('+')) added++;
     else if (line.startsWith('-')) removed++;
   }

@@ -85,6 +85,21 @@ describe('write_file', () => {
     expect(ctx.asked).toHaveLength(0);
   });
 
+  it('shows a file too different to diff quickly as a full replacement, and counts lines that look like headers', async () => {
+    const lines = (tag: string, n: number) => Array.from({ length: n }, (_, i) => `${tag} ${i}`).join('\n') + '\n';
+    await writeFile(at('big.txt'), lines('old', 1100));
+    const ctx = makeContext(root);
+    const r = await writeFileTool.run({ path: 'big.txt', content: lines('new', 1100) }, ctx);
+    expect(r.ok).toBe(true);
+    expect(ctx.asked[0]?.summary).toBe('overwrite big.txt (+1100 -1100)');
+    expect(ctx.asked[0]?.diff).toContain('full replacement');
+    expect(ctx.asked[0]?.diff).toContain('\n-old 1099\n+new 0\n');
+    await writeFile(at('q.sql'), '-- a comment\n++ x\nselect 1;\n');
+    const sql = makeContext(root);
+    await writeFileTool.run({ path: 'q.sql', content: 'select 1;\n' }, sql);
+    expect(sql.asked[0]?.summary).toBe('overwrite q.sql (+0 -2)');
+  });
+
   it('refuses a path ending in "/" and a path through a file, before asking', async () => {
     await writeFile(at('plain.txt'), 'x\n');
     const ctx = makeContext(root);
