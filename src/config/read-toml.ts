@@ -14,6 +14,8 @@ export async function readTomlFile(file: string): Promise<Table | undefined> {
     const why = code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : String(code ?? error);
     throw new ConfigError(`${file}: cannot read the config file (${why})`, { file });
   }
+  // Editors on Windows save UTF-8 with a byte-order mark; TOML parsers read it as part of the first key.
+  if (text.startsWith('\uFEFF')) text = text.slice(1);
   try {
     return parse(text) as Table;
   } catch (error) {

@@ -86,6 +86,11 @@ describe('loadConfig: defaults and merging', () => {
     expect((await load()).codeMap).toEqual({ enabled: true, budgetTokens: 3000 });
   });
 
+  it('reads a file saved with a UTF-8 byte-order mark and CRLF line ends', async () => {
+    await t.writeUser('\uFEFFmax_tool_steps = 7\r\nmarkdown = false\r\n');
+    expect(await load()).toMatchObject({ maxToolSteps: 7, markdown: false });
+  });
+
   it('never reads a project .env file', async () => {
     await writeFile(join(t.project, '.env'), 'DEEPSEEK_API_KEY=sk-from-dotenv\nmax_tool_steps = 3\n');
     const c = await load();
