@@ -22,6 +22,7 @@ const SENSITIVE_DIRS = new Set([
   '.cursor',
   '.gemini',
   '.codex',
+  '.ssh', // authorized_keys lets others in; config's ProxyCommand runs on every ssh
 ]);
 
 const SENSITIVE_FILES = new Set([
@@ -34,10 +35,24 @@ const SENSITIVE_FILES = new Set([
   '.pnpmfile.mjs',
   '.pre-commit-config.yaml',
   '.gitconfig',
+  // Shell start-up files run on every new shell (outside the project, reached through a path rule).
+  '.bashrc',
+  '.bash_profile',
+  '.bash_login',
+  '.bash_logout',
+  '.profile',
+  '.zshrc',
+  '.zshenv',
+  '.zprofile',
+  '.zlogin',
 ]);
 
 /** Paths inside these two-level folders (relative names) are in scope. */
-const SENSITIVE_SUBDIRS: readonly string[] = ['.github/workflows', '.cargo/config', '.cargo/config.toml'];
+const SENSITIVE_SUBDIRS: readonly string[] = [
+  '.github/workflows', '.cargo/config', '.cargo/config.toml',
+  // lindwyrm's own user config and plugins, git's global config, shells' and the desktop's autostart.
+  '.config/lindwyrm', '.config/git', '.config/fish', '.config/autostart', '.config/systemd',
+];
 
 /** `realPath` is absolute and real; `projectRoot` real. Judged on the part below the root when inside. */
 export function isExecSensitive(realPath: string, projectRoot: string): boolean {
