@@ -2,7 +2,7 @@
 import { ConfigError } from './errors.js';
 import type { ConfigLayer, PolicyLayer, PresetLayer } from './layer.js';
 import { resolveConfigPath } from './resolve-path.js';
-import { TableReader, type Table } from './toml-reader.js';
+import { isTable, TableReader, type Table } from './toml-reader.js';
 import type { CodeMapSettings, Level, PathRule, ProxySetting } from './types.js';
 
 const LEVELS: readonly Level[] = ['allow', 'confirm', 'deny'];
@@ -172,6 +172,7 @@ function readCodeMap(r: TableReader, warnings: string[]): CodeMapSettings | unde
   if (!r.has('code_map')) return r.raw('code_map') as undefined;
   const value = r.raw('code_map');
   if (typeof value === 'boolean') return { enabled: value };
+  if (!isTable(value)) r.fail('code_map', 'true, false or a table ([code_map])', value);
   const sub = r.subTable('code_map');
   if (!sub) return undefined;
   const enabled = sub.boolean('enabled') ?? true;

@@ -121,6 +121,7 @@ describe('loadConfig: errors name the file, the key and what was expected', () =
     ['[[policy.rules]]\nwrite = "allow"', 'policy.rules[0].path', 'a path'],
     ['[[policy.rules]]\npath = 3', 'policy.rules[0].path', 'a string, got the number 3'],
     ['policy = ["deny"]', 'policy', 'a table, got a list'],
+    ['code_map = [1]', 'code_map', 'true, false or a table ([code_map]), got a list'],
     ['[presets]\nname = "x"', 'presets', 'a list of tables ([[presets]])'],
     [
       '[[presets]]\nname = "x"\nformat = "openai"\nbase_url = "https://a"\n[[presets]]\nname = "x"\nformat = "openai"\nbase_url = "https://b"',
