@@ -60,6 +60,11 @@ export function estimateMessage(message: Message): number {
   if (known !== undefined) return known;
   let total = MESSAGE_OVERHEAD;
   for (const block of message.content) total += estimateBlock(block);
+  // OpenAI-format reasoning goes back with the turn (DeepSeek, Kimi): often the largest part of it.
+  if (message.role === 'assistant' && message.reasoningEcho) {
+    const { value } = message.reasoningEcho;
+    total += typeof value === 'string' ? estimateText(value) : estimateJson(value);
+  }
   cache.set(message, total);
   return total;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createContextManager } from '../../src/context/create-context-manager.js';
-import { estimateMessages } from '../../src/context/estimate-tokens.js';
+import { estimateMessage, estimateMessages } from '../../src/context/estimate-tokens.js';
 import { isPrompt, protectedStart } from '../../src/context/history-shape.js';
 import { createOffloadStore } from '../../src/context/offload-store.js';
 import type { Message } from '../../src/providers/types.js';
@@ -35,6 +35,17 @@ function conversation(turns: number, resultLines: number): Message[] {
 
 const toolResults = (messages: readonly Message[]): string[] =>
   messages.flatMap((m) => m.content.flatMap((b) => (b.type === 'tool_result' ? [b.content] : [])));
+
+describe('token estimates', () => {
+  it('count the reasoning an OpenAI-format turn carries back, as text or as reasoning_details', () => {
+    const reasoning = 'Let me think about the parser. '.repeat(200);
+    const bare: Message = { role: 'assistant', content: [{ type: 'tool_use', id: 'c1', name: 'read_file', input: { path: 'a.ts' } }] };
+    const withText: Message = { ...bare, reasoningEcho: { field: 'reasoning_content', value: reasoning } };
+    const withDetails: Message = { ...bare, reasoningEcho: { field: 'reasoning_details', value: [{ type: 'reasoning.text', text: reasoning }] } };
+    expect(estimateMessage(withText) - estimateMessage(bare)).toBeGreaterThanOrEqual(reasoning.length / 4);
+    expect(estimateMessage(withDetails) - estimateMessage(bare)).toBeGreaterThanOrEqual(reasoning.length / 4);
+  });
+});
 
 describe('offload on arrival', () => {
   it('replaces a large read with a stub whose ref reads back byte for byte', () =>
