@@ -8,7 +8,7 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { findOnPath } from './find-on-path.js';
-import { looksBinary } from './text-file.js';
+import { formatBytes, looksBinary } from './text-file.js';
 import { VENDORED_DIRS, walkFiles } from './walk-files.js';
 
 export interface GrepQuery {
@@ -53,7 +53,9 @@ export async function ripgrepPath(): Promise<string | undefined> {
 
 export function grepWithRipgrep(rg: string, q: GrepQuery): Promise<GrepOutcome> {
   const args = ['--no-config', '--no-heading', '--with-filename', '--line-number', '--color', 'never', '--null', '--hidden',
-    '--no-require-git', '--no-ignore-global', '--no-messages', '--max-filesize', '20M'];
+    '--no-require-git', '--no-ignore-global', '--no-messages'];
+  // The size cap keeps a tree walk from wading through dumps; a file named outright is searched.
+  if (q.baseIsDir) args.push('--max-filesize', '20M');
   if (q.ignoreCase) args.push('--ignore-case');
   for (const dir of VENDORED_DIRS) args.push('--glob', `!${dir}/`);
   for (const ex of q.excluded) {
@@ -131,6 +133,15 @@ export async function grepInProcess(q: GrepQuery): Promise<GrepOutcome> {
       },
     });
   } else {
+    // A file named outright is never skipped silently: "no matches" would be a wrong answer.
+    const size = statSync(q.base).size;
+    if (size > MAX_FILE_BYTES) {
+      return {
+        hits: [],
+        truncated: false,
+        error: `the file is ${formatBytes(size)}, over the ${formatBytes(MAX_FILE_BYTES)} the built-in search reads; install ripgrep (rg) to search it, or read parts of it with read_file offset and limit`,
+      };
+    }
     files.push({ abs: q.base, rel: '' });
   }
   const hits: GrepHit[] = [];

@@ -131,6 +131,15 @@ describe('grep engines', () => {
     if (rg !== undefined) expect(formatHits((await grepWithRipgrep(rg, q)).hits, '')).toEqual(own);
   });
 
+  it('a file named outright is searched whatever its size, or the size is named: never a silent "no matches"', async () => {
+    const big = path.join(outside, 'huge.log');
+    await writeFile(big, Buffer.concat([Buffer.alloc(21 * 1024 * 1024, 'x\n'), Buffer.from('needle at the end\n')]));
+    const q = query({ root: outside, base: big, baseIsDir: false });
+    expect((await grepInProcess(q)).error).toMatch(/21\.0 MB, over the 20\.0 MB the built-in search reads; install ripgrep/);
+    const rg = await ripgrepPath();
+    if (rg !== undefined) expect(formatHits((await grepWithRipgrep(rg, q)).hits, '')).toEqual([':11010049:needle at the end']);
+  });
+
   it('reports a bad regular expression as an error', async () => {
     const own = await grepInProcess(query({ pattern: '(' }));
     expect(own.error).toMatch(/invalid regular expression/);
