@@ -1,4 +1,5 @@
 /** The plugins that ship with lindwyrm: the TypeScript compiler for TS/JS, tree-sitter grammars for the rest. */
+import { genericPlugins } from './lang-generic.js';
 import { goPlugin } from './lang-go.js';
 import { javaPlugin } from './lang-java.js';
 import { pythonPlugin } from './lang-python.js';
@@ -7,5 +8,5 @@ import { typescriptPlugin } from './ts-plugin.js';
 import type { LanguagePlugin } from './types.js';
 
 export function builtinPlugins(): LanguagePlugin[] {
-  return [typescriptPlugin, pythonPlugin, goPlugin, rustPlugin, javaPlugin];
+  return [typescriptPlugin, pythonPlugin, goPlugin, rustPlugin, javaPlugin, ...genericPlugins];
 }

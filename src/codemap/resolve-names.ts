@@ -158,10 +158,12 @@ export function createNameResolver(input: ResolverInput): NameResolver {
     const direct = local(file, name);
     if (direct !== undefined) return direct;
     const moduleScoped = entry.index.moduleScoped === true;
-    // Class-scoped languages see sibling members without `this.` (Java, C#, C++).
-    if (!moduleScoped && fromParts.length >= 2) {
-      const sibling = local(file, `${fromParts.slice(0, -1).join('.')}.${name}`);
-      if (sibling !== undefined) return sibling;
+    // Class- and namespace-scoped languages (Java, C#, C++) see enclosing scopes' names unqualified.
+    if (!moduleScoped) {
+      for (let i = fromParts.length - 1; i >= 1; i--) {
+        const enclosing = local(file, `${fromParts.slice(0, i).join('.')}.${name}`);
+        if (enclosing !== undefined) return enclosing;
+      }
     }
     const head = local(file, parts[0]!);
     if (head !== undefined) return member(head, parts.slice(1));

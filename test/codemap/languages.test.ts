@@ -92,3 +92,21 @@ describe('Java', () => {
     expect(priced).toContain('src/main/java/com/acme/model/Order.java:4 Order [implements]');
   });
 });
+
+describe('C#, C++, Ruby, PHP and Bash', () => {
+  it('maps their declarations and resolves calls and base classes inside the project', async () => {
+    const ctx = await openFixture('misc-project');
+    const text = ctx.map.mapText(3000);
+    expect(text).toContain('Shop.cs\n  1: namespace Shop\n    2: public class Cart : Basket, ICart');
+    expect(text).toContain('geometry.cpp\n  3: namespace geo\n    4: class Shape');
+    expect(text).toContain('greeter.rb\n  1: module Greeting\n    2: class Greeter < Base\n    3: [Greeting.Greeter] def greet(name)');
+    expect(text).toContain('deploy.sh\n  2: build()\n  6: deploy()\n  11: upload()');
+    expect(await tool(ctx, 'read_symbol', { name: 'Cart.Total' })).toMatch(/Calls \(2\):\n {2}Shop\.cs:9 method Shop\.Cart\.Log[^\n]*\n {2}Shop\.cs:13 class Shop\.Item/);
+    expect(await tool(ctx, 'read_symbol', { name: 'Circle.area' })).toContain('geometry.cpp:16 function square');
+    expect(await tool(ctx, 'read_symbol', { name: 'Greeter.greet' })).toContain('greeter.rb:7 method Greeting.Greeter.format_name');
+    expect(await tool(ctx, 'read_symbol', { name: 'deploy' })).toContain('Calls (2):\n  deploy.sh:2 function build');
+    expect(await tool(ctx, 'find_references', { name: 'Handler' })).toContain('app.php:2 Controller [implements]');
+    expect(await tool(ctx, 'find_references', { name: 'Shape' })).toContain('geometry.cpp:9 geo.Circle [extends]');
+    expect(await tool(ctx, 'find_references', { name: 'helper' })).toContain('app.php:4 Controller.handle [calls]');
+  });
+});
