@@ -53,7 +53,10 @@ export async function ripgrepPath(): Promise<string | undefined> {
 
 export function grepWithRipgrep(rg: string, q: GrepQuery): Promise<GrepOutcome> {
   const args = ['--no-config', '--no-heading', '--with-filename', '--line-number', '--color', 'never', '--null', '--hidden',
-    '--no-require-git', '--no-ignore-global', '--no-messages'];
+    '--no-require-git', '--no-ignore-global', '--no-messages',
+    // A minified bundle's one 20 MB line would be piped whole (15 s of re-splitting); a preview of
+    // 2000 bytes is at least MAX_TEXT_CHARS characters, so the clipped text is the same.
+    '--max-columns', '2000', '--max-columns-preview'];
   // The size cap keeps a tree walk from wading through dumps; a file named outright is searched.
   if (q.baseIsDir) args.push('--max-filesize', '20M');
   if (q.ignoreCase) args.push('--ignore-case');

@@ -140,6 +140,15 @@ describe('grep engines', () => {
     if (rg !== undefined) expect(formatHits((await grepWithRipgrep(rg, q)).hits, '')).toEqual([':11010049:needle at the end']);
   });
 
+  it('shows a match in a very long (minified) line the same way in both engines', async () => {
+    await put('min/bundle.js', `${'é'.repeat(800)}needle${'x'.repeat(300_000)}\nshort needle\n`);
+    const q = query({ base: path.join(root, 'min') });
+    const own = formatHits((await grepInProcess(q)).hits, '');
+    expect(own).toEqual([`bundle.js:1:${'é'.repeat(500)}…`, 'bundle.js:2:short needle']);
+    const rg = await ripgrepPath();
+    if (rg !== undefined) expect(formatHits((await grepWithRipgrep(rg, q)).hits, '')).toEqual(own);
+  });
+
   it('reports a bad regular expression as an error', async () => {
     const own = await grepInProcess(query({ pattern: '(' }));
     expect(own.error).toMatch(/invalid regular expression/);
