@@ -39,7 +39,8 @@ async function checkLinkedArguments(command: string, decision: BashDecision, pro
     const value = word.startsWith('-') ? word.slice(word.indexOf('=') + 1) : word;
     if (value === '' || value.startsWith('-')) continue;
     const resolved = await resolvePath(value, projectRoot).catch(() => undefined);
-    if (resolved === undefined || !resolved.exists || (resolved.inside && !resolved.multiLinked)) continue;
+    // Not only existing names: `touch docs/more/x` through a link out would create a file outside.
+    if (resolved === undefined || (resolved.inside && !resolved.multiLinked)) continue;
     const why = resolved.multiLinked ? 'is hard-linked (it may be a file outside the project)' : `leads outside the project, to ${resolved.realPath}`;
     return { level: 'confirm', reason: `allowlist: ${decision.allowlisted}, but ${word} ${why}` };
   }

@@ -134,7 +134,7 @@ describe('bash', () => {
     await link(path.join(outside, 'id_rsa'), path.join(root, 'docs', 'hard.txt'));
     await writeFile(path.join(root, 'docs', 'plain.txt'), 'fine');
     const policy = makePolicy({ bashAllowlist: ['cat', 'ls'] });
-    for (const command of ['cat docs/notes.txt', 'ls docs/more', 'cat docs/hard.txt', 'cat docs/plain.txt docs/notes.txt']) {
+    for (const command of ['cat docs/notes.txt', 'ls docs/more', 'cat docs/hard.txt', 'cat docs/plain.txt docs/notes.txt', 'ls docs/more/not-yet']) {
       const ctx = makeContext(root, { config: { policy }, answer: 'no' });
       const r = await bashTool.run({ command }, ctx);
       expect(r.content, command).not.toContain('PRIVATE');
