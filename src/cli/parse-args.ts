@@ -75,6 +75,10 @@ function parseOrThrow(argv: readonly string[], ctx: ParseContext): ParsedCommand
   if (a['continue'] === true && resume !== undefined) throw new UsageError('use either --continue or --resume, not both');
   const model = lastString(a['model']);
   if (model === '') throw new UsageError('-m/--model needs a preset name');
+  if (model?.endsWith(':')) {
+    const name = model.slice(0, -1);
+    throw new UsageError(`-m ${model} names no model after the ":"; write -m ${name}:MODEL, or just -m ${name}`);
+  }
   const proxy = lastString(a['proxy']);
   if (proxy !== undefined) checkProxy(proxy);
 

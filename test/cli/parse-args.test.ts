@@ -37,6 +37,10 @@ describe('parseArgs: usage errors', () => {
     [['-C', '/definitely/not/here', 'task'], /no such directory/],
     [['-c', '--resume', 'abc', 'task'], /either --continue or --resume/],
     [['--proxy', 'not a url', 'task'], /--proxy not a url: expected a URL/],
+    [['--resume'], /--resume needs a session id/],
+    [['-m', '', 'task'], /-m\/--model needs a preset name/],
+    // Typically `-m ollama:$MODEL` with MODEL unset: running some other model silently would be worse.
+    [['-m', 'ollama:', 'task'], /-m ollama: names no model after the ":"/],
   ])('%j', (argv, message) => {
     const result = tty(argv);
     expect(result.kind).toBe('usage-error');
