@@ -52,6 +52,11 @@ export const editFileTool: ToolDefinition = {
       const shown = displayPath(access.resolved);
       // Match counts and the nearest-lines hint reveal the contents: the file must be readable too,
       // or edit_file becomes a silent way to read a file the read policy guards.
+      if (access.decision.level === 'deny' || ctx.readOnly) {
+        // Refused whatever the read answer would be: deny now rather than ask to read first.
+        const gate = await gatePath(ctx, 'edit_file', 'write', access, `edit ${shown}`);
+        if (!gate.ok) return gate.result;
+      }
       const readDecision = decideForPath(ctx, 'read', access.resolved);
       if (readDecision.level !== 'allow') {
         const gate = await gatePath(ctx, 'edit_file', 'read', { resolved: access.resolved, decision: readDecision }, `read ${shown} (to edit it)`);

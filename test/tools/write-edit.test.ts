@@ -211,6 +211,11 @@ describe('edit_file', () => {
     expect(guess.content).toMatch(/Denied by policy/);
     expect(deny.asked).toEqual([]);
     expect(await readFile(key, 'utf8')).toBe('SECRETKEY line one\n');
+    // A write the policy denies is denied at once, without first asking to read.
+    const writeDenied = makeContext(root, { config: { policy: { ...makeContext(root).config.policy, rules: [{ path: outside, write: 'deny' }] } } });
+    const denied = await editFileTool.run({ path: key, old_string: 'SECRET', new_string: 'x' }, writeDenied);
+    expect(denied.content).toMatch(/Denied by policy.*write/);
+    expect(writeDenied.asked).toEqual([]);
   });
 
   it('validates arguments', async () => {
