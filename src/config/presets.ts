@@ -52,6 +52,8 @@ export async function resolveApiKey(
     text = await readFile(preset.keyFile, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+    // Not written yet: simply no key, so the caller names the variable to set and the file (exit 1).
+    if (code === 'ENOENT') return undefined;
     throw new ConfigError(`preset "${preset.name}": key_file ${preset.keyFile} cannot be read (${code})`, {
       key: 'key_file',
     });

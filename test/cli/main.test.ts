@@ -86,6 +86,13 @@ describe('starting a session', () => {
     expect(stderr).toContain('set one of K1, K2');
   });
 
+  it('a key_file not written yet is a missing key: exit 1, naming the variable and the file', async () => {
+    await t.writeUser('[[presets]]\nname = "flash"\nkey_file = "~/deepseek.key"\n');
+    const { code, stderr } = await run(['-p', 'hello']);
+    expect(code).toBe(1);
+    expect(stderr).toContain(`set DEEPSEEK_API_KEY or put the key in ${join(t.home, 'deepseek.key')}`);
+  });
+
   it('does not ask a local preset for a key', async () => {
     // A port nothing listens on (a developer's real Ollama must not answer), and no retries: the run
     // gets as far as the request and fails there at once instead of backing off.

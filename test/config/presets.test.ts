@@ -1,4 +1,4 @@
-import { chmod, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -103,8 +103,17 @@ describe('resolveApiKey', () => {
   });
 
   it('reports a key_file that cannot be read', async () => {
-    const p = await preset('key_file = "~/missing.txt"\n');
-    await expect(resolveApiKey(p, {})).rejects.toThrow(/missing\.txt cannot be read \(ENOENT\)/);
+    await mkdir(join(t.home, 'keys'));
+    const p = await preset('key_file = "~/keys"\n');
+    await expect(resolveApiKey(p, {})).rejects.toThrow(/keys cannot be read \(EISDIR\)/);
+  });
+
+  it('takes a key_file that does not exist, or holds only whitespace, as no key: the message names the variable and the file', async () => {
+    const p = await preset('api_key_env = ["MY_KEY"]\nkey_file = "~/missing.txt"\n');
+    expect(await resolveApiKey(p, {})).toBeUndefined();
+    await writeFile(join(t.home, 'missing.txt'), '\n\n');
+    expect(await resolveApiKey(p, {})).toBeUndefined();
+    expect(missingKeyMessage(p)).toBe(`no API key for preset "p": set MY_KEY or put the key in ${join(t.home, 'missing.txt')} (for example: export MY_KEY=...)`);
   });
 
   it('needs no key for the local presets', async () => {
