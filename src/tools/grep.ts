@@ -1,4 +1,6 @@
 /** grep: a regex over file contents; ripgrep when present, the in-process engine otherwise. */
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
 import { asObject, optionalBoolean, optionalString, requireString } from './args.js';
 import { grepInProcess, grepWithRipgrep, ripgrepPath, type GrepHit, type GrepQuery } from './grep-engines.js';
 import { failure, guarded, success } from './results.js';
@@ -10,6 +12,21 @@ export const MAX_GREP_LINES = 250;
 export function formatHits(hits: GrepHit[], prefix: string): string[] {
   const sorted = [...hits].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
   return sorted.map((h) => `${prefix}${h.file}:${h.line}:${h.text}`);
+}
+
+/**
+ * A file with several hard links may be one outside the project under another name, so its
+ * contents are not handed over silently (ripgrep cannot be told to skip them; they are dropped here).
+ */
+async function withoutHardLinked(hits: GrepHit[], base: string): Promise<{ hits: GrepHit[]; linked: number }> {
+  const linked = new Set<string>();
+  await Promise.all(
+    [...new Set(hits.map((h) => h.file))].map(async (file) => {
+      const info = await stat(path.join(base, file)).catch(() => undefined);
+      if (info !== undefined && info.isFile() && info.nlink > 1) linked.add(file);
+    }),
+  );
+  return linked.size === 0 ? { hits, linked: 0 } : { hits: hits.filter((h) => !linked.has(h.file)), linked: linked.size };
 }
 
 export const grepTool: ToolDefinition = {
@@ -52,13 +69,15 @@ export const grepTool: ToolDefinition = {
       const rg = await ripgrepPath();
       const outcome = rg !== undefined ? await grepWithRipgrep(rg, query) : await grepInProcess(query);
       if (outcome.error !== undefined) return failure(`grep: ${outcome.error}`);
-      if (outcome.hits.length === 0) return success(`No matches for ${pattern} in ${scope.prefix || '.'}`, 'no matches');
-      const lines = formatHits(outcome.hits, scope.prefix);
+      const { hits, linked } = query.baseIsDir ? await withoutHardLinked(outcome.hits, scope.base) : { hits: outcome.hits, linked: 0 };
+      const linkedNote = linked > 0 ? `\n[${linked} hard-linked files left out: each may be a file outside the project; read_file asks before reading one]` : '';
+      if (hits.length === 0) return success(`No matches for ${pattern} in ${scope.prefix || '.'}${linkedNote}`, 'no matches');
+      const lines = formatHits(hits, scope.prefix);
       const shown = lines.slice(0, MAX_GREP_LINES);
-      const total = outcome.hits.length;
-      let note = cappedNote(shown.length, total, 'matching lines', 'narrow with path or glob, or a more specific pattern');
+      const total = hits.length;
+      let note = cappedNote(shown.length, total, 'matching lines', 'narrow with path or glob, or a more specific pattern') + linkedNote;
       if (outcome.truncated) note += `\n[the search stopped after ${total} matches; there are more]`;
-      const files = new Set(outcome.hits.map((h) => h.file)).size;
+      const files = new Set(hits.map((h) => h.file)).size;
       return success(shown.join('\n') + note, `${total}${outcome.truncated ? '+' : ''} matches in ${files} files`);
     });
   },

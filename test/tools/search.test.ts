@@ -1,4 +1,4 @@
-import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { globTool } from '../../src/tools/glob.js';
@@ -166,6 +166,15 @@ describe('grep tool', () => {
     const policy = makePolicy({ rules: [{ path: path.join(root, 'secrets'), read: 'deny' }] });
     const r = await grepTool.run({ pattern: 'secret' }, ctxWith({ config: { policy } }));
     expect(r.content).not.toContain('needle secret');
+  });
+
+  it('leaves out hard-linked files (each may be a file outside the project), saying so', async () => {
+    await writeFile(path.join(outside, 'hl-secret.txt'), 'hardneedle outside\n');
+    await mkdir(path.join(root, 'hl'), { recursive: true });
+    await link(path.join(outside, 'hl-secret.txt'), path.join(root, 'hl', 'innocent.txt'));
+    await put('hl/own.txt', 'hardneedle mine\n');
+    const r = await grepTool.run({ pattern: 'hardneedle', path: 'hl' }, ctxWith());
+    expect(r.content).toBe('hl/own.txt:1:hardneedle mine\n[1 hard-linked files left out: each may be a file outside the project; read_file asks before reading one]');
   });
 
   it('asks before searching outside the project', async () => {
