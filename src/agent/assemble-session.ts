@@ -107,6 +107,14 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
       ...deps.clientOptions,
     });
 
+  // The code map opens (an index walk, a cache read) while the sweeps and instructions run.
+  const codeMapOpening: Promise<CodeMapPort | undefined> =
+    config.codeMap.enabled && deps.openCodeMap
+      ? deps.openCodeMap({ projectRoot: config.projectRoot, cacheDir: paths.codeMapCacheDir, config }).catch((err: unknown) => {
+          notices.push(`The code map is unavailable: ${err instanceof Error ? err.message : String(err)}`);
+          return undefined;
+        })
+      : Promise.resolve(undefined);
   const sessionId = record?.id ?? store?.newId() ?? `tmp-${randomBytes(6).toString('hex')}`;
   const session = record ? recordToData(record) : newSessionData(sessionId);
   if (store && cli.save) {
@@ -124,15 +132,6 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
   }
   let offload = createOffloadStore({ dir: paths.offloadDir, sessionId });
 
-  let codeMap: CodeMapPort | undefined;
-  if (config.codeMap.enabled && deps.openCodeMap) {
-    try {
-      codeMap = await deps.openCodeMap({ projectRoot: config.projectRoot, cacheDir: paths.codeMapCacheDir, config });
-    } catch (err) {
-      notices.push(`The code map is unavailable: ${err instanceof Error ? err.message : String(err)}`);
-    }
-  }
-
   // The resumed session's own marker: its stubs still count as stubs and the system prompt is the
   // one its history was sent with (a new marker would be a cache miss on all of it).
   const marker = session.marker ?? newSessionMarker();
@@ -143,6 +142,7 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
     ...(config.contextFile ? { contextFile: config.contextFile } : {}),
     trusted: config.trusted,
   });
+  const codeMap = await codeMapOpening;
   notices.push(...instructions.notes);
 
   // The code map's text is read here only: when a session starts, and when the prefix changes anyway.

@@ -2,7 +2,6 @@
  * The engine's entry point for the CLI: a session with the real tool registry and code map.
  */
 import type { CliOptions } from '../cli/options.js';
-import { codeMapCacheDirFor, openCodeMap } from '../codemap/code-map.js';
 import type { Config } from '../config/types.js';
 import type { Approver } from '../policy/types.js';
 import { describeToolCall } from '../tools/describe-call.js';
@@ -21,8 +20,12 @@ export async function startSession(cli: CliOptions, config: Config, hooks: Sessi
   return assembleSession(cli, config, {
     createTools: (opts) => createToolRegistry(opts),
     describe: describeToolCall,
-    openCodeMap: ({ projectRoot, config: c }) =>
-      openCodeMap({ projectRoot, cacheDir: codeMapCacheDirFor(projectRoot), config: c }),
+    // Loaded only when the code map is on: `code_map = false` (and one-shot runs that turn it
+    // off) never load the indexer and its plugins.
+    openCodeMap: async ({ projectRoot, config: c }) => {
+      const { codeMapCacheDirFor, openCodeMap } = await import('../codemap/code-map.js');
+      return openCodeMap({ projectRoot, cacheDir: codeMapCacheDirFor(projectRoot), config: c });
+    },
     ...(hooks.approver ? { approver: hooks.approver } : {}),
     ...(hooks.takeDenialNote ? { takeDenialNote: hooks.takeDenialNote } : {}),
   });
