@@ -7,10 +7,13 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startFakeProvider, type FakeFormat, type FakeProvider, type ScriptedReply } from '../support/fake-provider.js';
 import { assertValidHistory, readRequest } from '../agent/support/harness.js';
 import { makeEnv, snapshotBuild, start as startCli, waitFor, type Env, type Run } from './support/cli.js';
+
+// Each test starts the CLI once or twice; on a loaded 2-core machine one start can take seconds.
+vi.setConfig({ testTimeout: 60_000 });
 
 let CLI = '';
 let removeBuild: (() => Promise<void>) | undefined;

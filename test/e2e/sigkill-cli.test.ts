@@ -6,13 +6,13 @@
 import { watch } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startFakeProvider, type FakeFormat, type FakeProvider, type ScriptedReply } from '../support/fake-provider.js';
 import { assertValidHistory, readRequest } from '../agent/support/harness.js';
 import { makeEnv, run, snapshotBuild, start, waitFor, type Env } from './support/cli.js';
 
 // Three CLI runs a test: generous on a loaded 2-core machine.
-const RUNS_TIMEOUT = 60_000;
+vi.setConfig({ testTimeout: 60_000 });
 
 let cli = '';
 let removeBuild: (() => Promise<void>) | undefined;
@@ -103,7 +103,7 @@ describe.each<FakeFormat>(['anthropic', 'openai'])('lwyrm killed with SIGKILL ov
     expect(results[0]).toContain('result = result + item["price"]');
     expect(results[1]).toMatch(/interrupted/i);
     expect(req.messages.at(-1)!.text).toBe('carry on');
-  }, RUNS_TIMEOUT);
+  });
 
   it('while the model streams: the prompt is kept and the next message carries on', async () => {
     const env = await setup([
@@ -129,5 +129,5 @@ describe.each<FakeFormat>(['anthropic', 'openai'])('lwyrm killed with SIGKILL ov
     // The killed turn's prompt is there; what streamed before the kill was never saved.
     expect(req.messages[2]!.text).toMatch(/talk a lot[\s\S]*shorter please/);
     expect(req.messages[2]!.text).not.toContain('token');
-  }, RUNS_TIMEOUT);
+  });
 });
