@@ -26,16 +26,16 @@ export function buildGraph(files: ReadonlyMap<string, IndexedFile>, facts: Proje
   const outgoing: number[][] = symbols.map(() => []);
   const incoming: number[][] = symbols.map(() => []);
   for (const file of paths) {
-    const seen = new Set<string>();
+    let last: GraphEdge | undefined;
     for (const raw of files.get(file)!.index.edges) {
       const from = raw.from ? resolver.local(file, raw.from) ?? -1 : -1;
       const to = resolver.resolve(file, raw.from, raw.to);
       if (to === undefined || to === from) continue;
-      const key = `${from}:${to}:${raw.kind}:${raw.line}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
+      // Plugins list raw edges once per line; two names on a line that meet in one symbol are adjacent.
+      if (last && last.from === from && last.to === to && last.kind === raw.kind && last.line === raw.line) continue;
       const index = edges.length;
-      edges.push({ from, to, kind: raw.kind, file, line: raw.line });
+      last = { from, to, kind: raw.kind, file, line: raw.line };
+      edges.push(last);
       if (from >= 0) outgoing[from]!.push(index);
       incoming[to]!.push(index);
     }

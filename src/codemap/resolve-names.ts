@@ -73,7 +73,16 @@ export function createNameResolver(input: ResolverInput): NameResolver {
   };
 
   /** A name as seen from outside `file`: its own top-level declaration, or one it re-exports. */
+  const exportedCache = new Map<string, number | undefined>();
+  // Barrels re-export barrels: remember answers, or `export *` chains are walked again and again.
   const exported = (file: string, name: string, depth: number): number | undefined => {
+    const key = `${file}\0${name}`;
+    if (exportedCache.has(key)) return exportedCache.get(key);
+    const id = exportedUncached(file, name, depth);
+    if (depth === 0 || id !== undefined) exportedCache.set(key, id);
+    return id;
+  };
+  const exportedUncached = (file: string, name: string, depth: number): number | undefined => {
     if (depth > MAX_REEXPORT_DEPTH) return undefined;
     const entry = files.get(file);
     if (!entry) return undefined;
