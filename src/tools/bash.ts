@@ -9,7 +9,7 @@ import { asObject, optionalInteger, requireString } from './args.js';
 import { findOnPath } from './find-on-path.js';
 import { OutputCapture } from './output-capture.js';
 import { runInGroup } from './process-group.js';
-import { guarded } from './results.js';
+import { failure, guarded } from './results.js';
 import type { ToolDefinition } from './types.js';
 
 /** The environment for a command: the user's, minus every variable that may hold a provider key. */
@@ -99,6 +99,8 @@ export const bashTool: ToolDefinition = {
     return guarded('bash', () => 'command', async () => {
       const args = asObject(input);
       const command = requireString(args, 'command', { nonEmpty: true });
+      // A process argument cannot hold NUL: refuse it before asking, not after the user said yes.
+      if (command.includes('\0')) return failure('bash: argument "command" contains a NUL character, which no command line can carry.');
       // Node's timers overflow past 2^31-1 ms and then fire at once: a "longer" limit would kill at once.
       const timeoutMs = optionalInteger(args, 'timeout_ms', 1, MAX_TIMEOUT_MS) ?? Math.min(ctx.config.bashTimeoutMs, MAX_TIMEOUT_MS);
       const decision = await checkLinkedArguments(command, decideBashWithFloor(command, ctx.config.policy, ctx.config.policyFloor), ctx.projectRoot);

@@ -159,6 +159,10 @@ describe('bash', () => {
     const ctx = makeContext(root, { config: allowAll });
     expect((await bashTool.run({}, ctx)).content).toMatch(/missing required argument "command"/);
     expect((await bashTool.run({ command: 'ls', timeout_ms: 'soon' }, ctx)).content).toMatch(/"timeout_ms" must be an integer/);
+    const asking = makeContext(root);
+    const nul = await bashTool.run({ command: 'echo a\0b' }, asking);
+    expect(nul.content).toMatch(/contains a NUL character/);
+    expect(asking.asked).toHaveLength(0);
   });
 
   it('keeps memory bounded when a command prints one enormous line', async () => {
