@@ -7,6 +7,7 @@ import { writeStarterAgentsFile } from '../cli/init-agents.js';
 import { resolveConfigPath } from '../config/resolve-path.js';
 import type { Level, PathKind, PathRule, PolicySettings, Preset } from '../config/types.js';
 import { formatContextPanel } from '../context/format-context-panel.js';
+import { redactProxyUrl } from '../providers/proxy.js';
 import type { ModelClient, ThinkingEffort } from '../providers/types.js';
 import type { SessionStore } from '../sessions/types.js';
 import type { LindwyrmEngine, SessionData } from './engine.js';
@@ -171,7 +172,7 @@ export function createSlashHandler(deps: SlashDeps): (command: string, engine: L
       case '/proxy': {
         const setting = deps.cli.proxy ?? rt.preset.proxy ?? rt.config.proxy;
         const where = deps.cli.proxy ? '--proxy' : rt.preset.proxy !== undefined ? `preset ${rt.preset.name}` : 'global setting';
-        const shown = setting === undefined || setting === false ? 'direct (no proxy)' : setting === 'system' ? 'the system proxy variables' : redact(setting);
+        const shown = setting === undefined || setting === false ? 'direct (no proxy)' : setting === 'system' ? 'the system proxy variables' : redactProxyUrl(setting);
         return { output: `${rt.preset.name} → ${rt.preset.baseUrl}: ${shown} (${where}). localhost is always reached directly.` };
       }
       case '/clear': {
@@ -184,16 +185,6 @@ export function createSlashHandler(deps: SlashDeps): (command: string, engine: L
         return { output: `Unknown command ${name}. /help lists the commands.` };
     }
   };
-}
-
-function redact(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return url;
-  }
 }
 
 async function sessionsCommand(deps: SlashDeps, engine: LindwyrmEngine, args: readonly string[]): Promise<SlashResult> {
