@@ -1,14 +1,27 @@
 /** Reads and parses one TOML file; a missing file is simply absent, anything else is a ConfigError. */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { parse, TomlError } from 'smol-toml';
 import { ConfigError } from './errors.js';
 import type { Table } from './toml-reader.js';
 
+/** Far above any real config; a bigger file is a mistake or a trap. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
+
 export async function readTomlFile(file: string): Promise<Table | undefined> {
   let text: string;
   try {
+    // A cloned repository can make .lindwyrm.toml a link to /dev/zero, /dev/tty or a FIFO: reading
+    // one would exhaust memory or wait forever, so only a regular file of sane size is opened.
+    const info = await stat(file);
+    if (!info.isFile() && !info.isDirectory()) {
+      throw new ConfigError(`${file}: cannot read the config file (it is not a regular file)`, { file });
+    }
+    if (info.size > MAX_CONFIG_BYTES) {
+      throw new ConfigError(`${file}: cannot read the config file (${info.size} bytes; the limit is ${MAX_CONFIG_BYTES})`, { file });
+    }
     text = await readFile(file, 'utf8');
   } catch (error) {
+    if (error instanceof ConfigError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return undefined;
     const why = code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : String(code ?? error);

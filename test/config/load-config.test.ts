@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -148,6 +149,18 @@ describe('loadConfig: errors name the file, the key and what was expected', () =
       expect(e.message).toContain('api_key_env');
     },
   );
+
+  it.skipIf(!existsSync('/dev/zero'))('refuses a project file that links to a device instead of reading it forever', async () => {
+    await symlink('/dev/zero', t.projectFile);
+    const e = await configError();
+    expect(e.message).toBe(`${t.projectFile}: cannot read the config file (it is not a regular file)`);
+  });
+
+  it('refuses a config file over 1 MiB', async () => {
+    await t.writeProject(`# ${'x'.repeat(1024 * 1024)}\n`);
+    const e = await configError();
+    expect(e.message).toContain(`${t.projectFile}: cannot read the config file (1048579 bytes`);
+  });
 
   it('refuses a key pasted into api_key_env', async () => {
     await t.writeUser('[[presets]]\nname = "flash"\napi_key_env = ["sk-abc123-def"]\n');
