@@ -2,6 +2,7 @@
 import { loadConfig } from '../config/load-config.js';
 import { findPreset, missingKeyMessage, resolveApiKey } from '../config/presets.js';
 import type { Config } from '../config/types.js';
+import { escapeForDisplay } from '../policy/escape.js';
 import { helpText } from './flags.js';
 import { writeStarterAgentsFile } from './init-agents.js';
 import { loadPrintMap, loadRunOneShot, loadRunTui, loadStartSession } from './lazy-modules.js';
@@ -63,7 +64,8 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
  * in src/agent/assemble-session.ts).
  */
 function printWarnings(config: Config, io: MainIo): void {
-  for (const warning of config.warnings) io.stderr(`lwyrm: warning: ${warning}\n`);
+  // Warnings quote key names and values from a cloned project file: escape codes stay visible.
+  for (const warning of config.warnings) io.stderr(`lwyrm: warning: ${escapeForDisplay(warning)}\n`);
 }
 
 async function run(options: CliOptions, io: MainIo): Promise<number> {
@@ -90,7 +92,7 @@ async function run(options: CliOptions, io: MainIo): Promise<number> {
 function reportError(error: unknown, io: MainIo, verbose: boolean): number {
   const err = error instanceof Error ? error : new Error(String(error));
   const exitCode = (err as { exitCode?: unknown }).exitCode;
-  io.stderr(`lwyrm: ${err.message}\n`);
+  io.stderr(`lwyrm: ${escapeForDisplay(err.message)}\n`);
   if (verbose && err.stack) io.stderr(`${err.stack}\n`);
   return typeof exitCode === 'number' ? exitCode : 1;
 }

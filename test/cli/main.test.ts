@@ -28,6 +28,14 @@ async function run(argv: string[], env: Record<string, string | undefined> = {})
   return { code, stdout, stderr };
 }
 
+/** C0 (but newline and tab) and C1 control characters: what could drive the terminal. */
+function controlCharacters(text: string): string[] {
+  return [...text].filter((c) => {
+    const cp = c.codePointAt(0) ?? 0;
+    return (cp < 0x20 && c !== '\n' && c !== '\t') || (cp >= 0x7f && cp <= 0x9f);
+  });
+}
+
 describe('--help', () => {
   // The contract in DESIGN.md: every one of these must be listed.
   const contract = ['-m', '--model', '-C', '--cwd', '-p', '--print', '--oneshot', '-1', '--json', '--out', '-c', '--continue', '--resume', '--no-save', '--read-only', '--thinking', '--no-thinking', '--thinking-effort', '--allow', '--proxy', '--init', '--map', '-v', '--verbose', '--version', '--help'];
@@ -124,6 +132,19 @@ describe('starting a session', () => {
     expect(stdout).toBe('');
     expect(stderr.match(/unknown key "colour"/g)).toHaveLength(1);
     expect(stderr.match(/may not set these/g)).toHaveLength(1);
+  });
+
+  it('shows control characters from a project file escaped, in warnings and errors', async () => {
+    await t.writeProject('"\\u001b]0;owned\\u0007" = 1\n"evil\\u009b2J" = "x"\n');
+    const warned = await run(['-p', 'hello']);
+    expect(warned.stderr).toContain('unknown key');
+    expect(controlCharacters(warned.stderr)).toEqual([]);
+    await t.writeProject('');
+    await t.writeUser('default_preset = "\\u001b[2Jx"\n');
+    const failed = await run(['-p', 'hello']);
+    expect(failed.code).toBe(2);
+    expect(failed.stderr).toContain('"default_preset"');
+    expect(controlCharacters(failed.stderr)).toEqual([]);
   });
 
   it('prints usage errors with a pointer to --help, exit 2', async () => {
