@@ -6,7 +6,8 @@
  * no_proxy included.
  */
 import { isIP } from 'node:net';
-import { Agent, ProxyAgent, Socks5ProxyAgent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { Agent, ProxyAgent, Socks5ProxyAgent } from './undici-parts.js';
 import type { ProxySetting } from '../config/types.js';
 import { ProviderError } from './types.js';
 

@@ -4,7 +4,8 @@
  * caller's abort signal, and retry transient failures — but only while nothing of the answer
  * has reached the caller.
  */
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { request } from './undici-parts.js';
 import type { Preset } from '../config/types.js';
 import { htmlPage, httpError, messageOf, networkError } from './errors.js';
 import { isRetryableStatus, retryDelayMs, sleep, type HeaderBag } from './retry.js';
