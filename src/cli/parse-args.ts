@@ -58,7 +58,10 @@ function parseOrThrow(argv: readonly string[], ctx: ParseContext): ParsedCommand
 
   if (a['help']) return { kind: 'help' };
   if (a['version']) return { kind: 'version' };
-  const cwd = resolveCwd(typeof a['cwd'] === 'string' ? a['cwd'] : undefined, ctx.cwd);
+  const cwdFlag = lastString(a['cwd']);
+  // Usually `-C "$DIR"` with DIR unset: working in the current directory instead would be a surprise.
+  if (cwdFlag === '') throw new UsageError('-C/--cwd needs a directory');
+  const cwd = resolveCwd(cwdFlag, ctx.cwd);
   if (a['init']) return { kind: 'init', cwd };
 
   const printGiven = a['print'] !== undefined;

@@ -38,6 +38,8 @@ describe('parseArgs: usage errors', () => {
     [['-c', '--resume', 'abc', 'task'], /either --continue or --resume/],
     [['--proxy', 'not a url', 'task'], /--proxy not a url: expected a URL/],
     [['--resume'], /--resume needs a session id/],
+    [['-C', '', 'task'], /-C\/--cwd needs a directory/],
+    [['--init', '--cwd='], /-C\/--cwd needs a directory/],
     [['-m', '', 'task'], /-m\/--model needs a preset name/],
     // Typically `-m ollama:$MODEL` with MODEL unset: running some other model silently would be worse.
     [['-m', 'ollama:', 'task'], /-m ollama: names no model after the ":"/],
