@@ -24,6 +24,7 @@ import { createEngine, newSessionData, type LindwyrmEngine, type SessionRuntime 
 import { loadInstructions } from './instructions.js';
 import type { CodeMapPort, ToolRunner } from './ports.js';
 import { recordOf, recordToData } from './session-record.js';
+import { deferredCodeMapTools, waitForCodeMap } from './late-code-map.js';
 import { createSlashHandler } from './slash-commands.js';
 import { createSummarizer } from './summarizer.js';
 import { addCost, addUsage } from './usage.js';
@@ -39,6 +40,14 @@ export interface SessionDeps {
   readonly createTools: (opts: { config: Config; vision: boolean; readOnly: boolean; extraTools?: readonly ToolDefinition[] }) => ToolRunner;
   readonly describe: (name: string, input: unknown) => string;
   readonly openCodeMap?: (opts: { projectRoot: string; cacheDir: string; config: Config }) => Promise<CodeMapPort>;
+  /**
+   * The code map's tools as the model sees them (name, description, schema), available before the
+   * index is: a session that starts while the map is still indexing registers these, and their
+   * calls wait for the index. Without it such a session goes without the symbol tools.
+   */
+  readonly codeMapToolShapes?: (projectRoot: string) => Promise<readonly ToolDefinition[]>;
+  /** How long the session start waits for the code map; default CODE_MAP_WAIT_MS (tests shorten it). */
+  readonly codeMapWaitMs?: number;
   readonly approver?: Approver;
   readonly takeDenialNote?: () => string | undefined;
   readonly env?: Env;
@@ -115,6 +124,11 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
           return undefined;
         })
       : Promise.resolve(undefined);
+  const codeMapReady = waitForCodeMap(codeMapOpening, deps.codeMapWaitMs);
+  const toolShapes =
+    config.codeMap.enabled && deps.openCodeMap && deps.codeMapToolShapes
+      ? deps.codeMapToolShapes(config.projectRoot).catch(() => [])
+      : Promise.resolve([]);
   const sessionId = record?.id ?? store?.newId() ?? `tmp-${randomBytes(6).toString('hex')}`;
   const session = record ? recordToData(record) : newSessionData(sessionId);
   if (store && cli.save) {
@@ -142,7 +156,18 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
     ...(config.contextFile ? { contextFile: config.contextFile } : {}),
     trusted: config.trusted,
   });
-  const codeMap = await codeMapOpening;
+  // A cold index can take many seconds: the session starts without it, its prompt without the
+  // map text (the prompt is fixed for the session; the map joins at the next prefix rewrite —
+  // a summary, /clear — through buildSystem below), and the symbol tools wait for it when called.
+  let codeMap = await codeMapReady;
+  let closed = false;
+  const lateTools = codeMap ? undefined : deferredCodeMapTools(await toolShapes, codeMapOpening);
+  if (!codeMap) {
+    void codeMapOpening.then(async (m) => {
+      if (closed) await m?.close();
+      else codeMap = m;
+    });
+  }
   notices.push(...instructions.notes);
 
   // The code map's text is read here only: when a session starts, and when the prefix changes anyway.
@@ -158,7 +183,8 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
       ...(codeMap ? { codeMap: codeMap.mapText(codeMapBudget(config, p.contextWindow)) } : {}),
     });
   const buildParts = (p: Preset, m: string): { tools: ToolRunner; system: string } => {
-    const tools = deps.createTools({ config, vision: p.vision, readOnly: cli.readOnly, ...(codeMap ? { extraTools: codeMap.tools() } : {}) });
+    const extraTools = lateTools ?? codeMap?.tools();
+    const tools = deps.createTools({ config, vision: p.vision, readOnly: cli.readOnly, ...(extraTools?.length ? { extraTools } : {}) });
     return { tools, system: buildSystem(p, m) };
   };
   const parts = buildParts(preset, marker);
@@ -224,7 +250,7 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
     costOf: computeCost,
     describe: deps.describe,
     ...(log ? { log } : {}),
-    ...(codeMap ? { onFileChanged: (path: string) => void codeMap!.fileChanged(path).catch(() => undefined) } : {}),
+    ...(config.codeMap.enabled && deps.openCodeMap ? { onFileChanged: (path: string) => void codeMap?.fileChanged(path).catch(() => undefined) } : {}),
     persist: async (r) => {
       if (!store || !cli.save) return;
       const offloadRefs = (await r.offload.list()).map((o) => o.ref);
@@ -279,6 +305,8 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
     onDispose: async () => {
       await store?.close().catch(() => undefined);
       await offload.dispose(saved && cli.save).catch(() => undefined);
+      // A map still indexing is closed when it opens (a one-shot process exits before that).
+      closed = true;
       await codeMap?.close();
     },
   });

@@ -26,6 +26,23 @@ export async function startSession(cli: CliOptions, config: Config, hooks: Sessi
       const { codeMapCacheDirFor, openCodeMap } = await import('../codemap/code-map.js');
       return openCodeMap({ projectRoot, cacheDir: codeMapCacheDirFor(projectRoot), config: c });
     },
+    // The symbol tools' names and schemas, for a session that starts before the index is ready;
+    // their calls go to the real tools once it is (src/agent/late-code-map.ts).
+    codeMapToolShapes: async (projectRoot) => {
+      const [{ readSymbolTool }, { findReferencesTool }, { getDependenciesTool }] = await Promise.all([
+        import('../codemap/read-symbol-tool.js'),
+        import('../codemap/find-references-tool.js'),
+        import('../codemap/get-dependencies-tool.js'),
+      ]);
+      const notReady = {
+        root: projectRoot,
+        graph: (): never => {
+          throw new Error('the code map is still indexing');
+        },
+        ensureFresh: async () => undefined,
+      };
+      return [readSymbolTool(notReady), findReferencesTool(notReady), getDependenciesTool(notReady)];
+    },
     ...(hooks.approver ? { approver: hooks.approver } : {}),
     ...(hooks.takeDenialNote ? { takeDenialNote: hooks.takeDenialNote } : {}),
   });

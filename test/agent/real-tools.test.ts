@@ -36,6 +36,9 @@ describe.each<FakeFormat>(['anthropic', 'openai'])('engine with the real tools o
       createTools: (opts) => createToolRegistry(opts),
       describe: describeToolCall,
       openCodeMap: ({ projectRoot, config: c }) => openCodeMap({ projectRoot, cacheDir: join(sandbox!.root, 'cache', 'map'), config: c }),
+      // These tests read the map's contents: loading TypeScript alone can outlast the start-up wait
+      // on a busy machine (the wait itself is test/agent/late-code-map.test.ts's subject).
+      codeMapWaitMs: 120_000,
       env: sandbox.env,
       clientOptions: { retryBaseMs: 1, maxRetries: 0 },
     });
