@@ -6,9 +6,10 @@
 import './terminal/yoga-fetch-guard.js';
 import { render } from 'ink';
 import './terminal/restore-fetch.js';
-import type { Engine } from '../src/agent/state.js';
+import type { Engine, SessionState } from '../src/agent/state.js';
 import { EngineProvider } from '../hooks/engine-context.js';
 import { paceEngine } from '../hooks/paced-engine.js';
+import { startingEngine, type StartingEngine } from '../hooks/starting-engine.js';
 import { App } from './app.js';
 import { lastAnswer } from './export-markdown.js';
 import { FrameStdout } from './terminal/frame-stdout.js';
@@ -39,12 +40,31 @@ export interface RunTuiOptions {
   readonly renderMs?: number;
   /** Receives the frame writer, whose counters the render benchmark reads. */
   readonly onFrameWriter?: (writer: FrameWriter) => void;
+  /**
+   * What to show while the engine passed as a promise is still starting (header, empty
+   * transcript). Required with a promise; the first frame then does not wait for the engine.
+   */
+  readonly startingState?: SessionState;
+}
+
+/** The start-up failed before the session existed: the screen is restored, the caller reports it. */
+export class EngineStartError extends Error {
+  constructor(readonly reason: unknown) {
+    super('the session did not start');
+  }
 }
 
 const SIGNAL_STATUS = { SIGTERM: 143, SIGHUP: 129, SIGINT: 130 } as const;
 const DISPOSE_TIMEOUT_MS = 10_000;
 
-export async function runTui(engine: Engine, opts: RunTuiOptions = {}): Promise<number> {
+export async function runTui(engineOrPending: Engine | Promise<Engine>, opts: RunTuiOptions = {}): Promise<number> {
+  let starting: StartingEngine | undefined;
+  if (engineOrPending instanceof Promise) {
+    if (!opts.startingState) throw new Error('runTui: a starting engine needs opts.startingState');
+    starting = startingEngine(opts.startingState, engineOrPending);
+  }
+  const engine: Engine = starting ?? (engineOrPending as Engine);
+  let startError: EngineStartError | undefined;
   const real = opts.output === undefined;
   const stray: StrayOutput | undefined = real ? holdStrayOutput() : undefined;
   const output: TuiOutput = opts.output ?? process.stdout;
@@ -56,12 +76,12 @@ export async function runTui(engine: Engine, opts: RunTuiOptions = {}): Promise<
   const onResize = (): void => frames.setSize(output.columns || 80, output.rows || 24);
 
   let finish: (status: number, error?: unknown) => void = () => undefined;
-  const done = new Promise<number>((resolve) => {
+  const done = new Promise<number>((resolve, reject) => {
     let finished = false;
     finish = (status, error) => {
       if (finished) return;
       finished = true;
-      void leave(status, error).then(resolve, () => resolve(status === 0 ? 1 : status));
+      void leave(status, error).then(resolve, (e: unknown) => (e instanceof EngineStartError ? reject(e.reason) : resolve(status === 0 ? 1 : status)));
     };
   });
 
@@ -94,6 +114,10 @@ export async function runTui(engine: Engine, opts: RunTuiOptions = {}): Promise<
     },
   );
   instance.waitUntilExit().catch(onCrash);
+  void starting?.failed.then((reason) => {
+    startError = new EngineStartError(reason);
+    finish(1);
+  });
 
   async function leave(status: number, error?: unknown): Promise<number> {
     try {
@@ -112,6 +136,8 @@ export async function runTui(engine: Engine, opts: RunTuiOptions = {}): Promise<
     const held = stray?.release();
     if (held?.stdout) process.stdout.write(held.stdout);
     if (held?.stderr) process.stderr.write(held.stderr);
+    // No session to save or say goodbye from: the caller reports the error as before the screen.
+    if (startError) throw startError;
 
     const state = engine.getSnapshot();
     let disposeError: unknown;

@@ -3,7 +3,7 @@
  * for Ink, React, TypeScript or the providers. Each loader names the module's contract as a type,
  * and turns "this build does not contain it" into a clear message instead of a stack trace.
  */
-import type { Engine } from '../agent/state.js';
+import type { Engine, SessionState } from '../agent/state.js';
 import type { Approver } from '../policy/types.js';
 import type { Config } from '../config/types.js';
 import type { CliOptions } from './options.js';
@@ -15,7 +15,8 @@ export interface RunOneShotModule {
   runOneShot(cli: CliOptions, config: Config): Promise<number>;
 }
 export interface RunTuiModule {
-  runTui(engine: Engine, opts: { initialPrompt?: string }): Promise<number>;
+  /** With a promise, the first frame shows `startingState` while the engine starts. */
+  runTui(engine: Engine | Promise<Engine>, opts: { initialPrompt?: string; startingState?: SessionState }): Promise<number>;
 }
 export interface PrintMapModule {
   printCodeMap(config: Config): Promise<string>;

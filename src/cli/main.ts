@@ -8,6 +8,7 @@ import { writeStarterAgentsFile } from './init-agents.js';
 import { loadPrintMap, loadRunOneShot, loadRunTui, loadStartSession } from './lazy-modules.js';
 import type { CliOptions } from './options.js';
 import { parseArgs } from './parse-args.js';
+import { startingState } from './starting-state.js';
 
 export interface MainIo {
   readonly cwd: string;
@@ -80,13 +81,23 @@ async function run(options: CliOptions, io: MainIo): Promise<number> {
     const { runOneShot } = await loadRunOneShot();
     return await runOneShot(options, config);
   }
-  // Start loading the view while the engine starts: they do not depend on each other.
-  const tui = loadRunTui();
-  tui.catch(() => undefined);
-  const { startSession } = await loadStartSession();
-  const engine = await startSession(options, config);
-  const { runTui } = await tui;
-  return await runTui(engine, options.prompt !== undefined ? { initialPrompt: options.prompt } : {});
+  // Paint first, then start the engine: both are CPU-bound in one thread, and evaluating the
+  // engine's modules beside the view's would only delay the first frame. The screen shows the
+  // header from the config at once; a start-up error leaves it and is reported as before.
+  const { runTui } = await loadRunTui();
+  const engine = afterFirstFrame().then(async () => {
+    const { startSession } = await loadStartSession();
+    return await startSession(options, config);
+  });
+  return await runTui(engine, {
+    ...(options.prompt !== undefined ? { initialPrompt: options.prompt } : {}),
+    startingState: startingState(options, config, preset),
+  });
+}
+
+/** Ink writes the first frame synchronously in render(); one macrotask later it is on screen. */
+function afterFirstFrame(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 function reportError(error: unknown, io: MainIo, verbose: boolean): number {
