@@ -8,9 +8,10 @@ import type { ToolDefinition } from '../tools/types.js';
 import { findEntryFiles } from './entry-points.js';
 import { findReferencesTool } from './find-references-tool.js';
 import { getDependenciesTool } from './get-dependencies-tool.js';
-import type { CodeGraph, ProjectSymbol } from './graph-types.js';
+import type { ProjectSymbol } from './graph-types.js';
 import { renderMap } from './map-text.js';
 import { loadPlugins } from './load-plugins.js';
+import { MAP_RENDER_VERSION, openMapCache } from './map-cache.js';
 import { openProjectIndex, type OpenStats } from './project-index.js';
 import { scoreSymbols } from './rank.js';
 import { readSymbolTool } from './read-symbol-tool.js';
@@ -75,6 +76,7 @@ export async function openCodeMap(opts: OpenCodeMapOptions): Promise<CodeMap> {
     opts.onWarning?.(message);
   };
   const plugins = await loadPlugins(opts.config, opts.projectRoot, warn);
+  const mapsLoading = openMapCache(opts.cacheDir, opts.projectRoot);
   const index = await openProjectIndex({
     root: opts.projectRoot,
     cacheDir: opts.cacheDir,
@@ -89,14 +91,23 @@ export async function openCodeMap(opts: OpenCodeMapOptions): Promise<CodeMap> {
   let entryFiles: Set<string> | undefined;
   const entries = async (): Promise<Set<string>> => (entryFiles ??= await findEntryFiles(opts.projectRoot, new Set(index.files().keys())));
   await entries();
+  const maps = await mapsLoading;
   const rendered = new Map<string, string>();
-  let renderedFor: CodeGraph | undefined;
+  let renderedFor: string | undefined;
+  /** Everything the rendered map depends on: the index (stamps, plugins, facts), entry points, the renderer. */
+  const mapKey = (): string => createHash('sha1')
+    .update(`${MAP_RENDER_VERSION}\0${index.fingerprint()}\0${[...(entryFiles ?? [])].sort().join('\0')}`)
+    .digest('hex');
+  const saveAll = async (): Promise<void> => {
+    await index.flush();
+    await maps.save().catch((err: unknown) => warn(`could not write the code map cache: ${(err as Error).message}`));
+  };
   let saveTimer: NodeJS.Timeout | undefined;
   const scheduleSave = (): void => {
     if (saveTimer) return;
     saveTimer = setTimeout(() => {
       saveTimer = undefined;
-      void index.flush();
+      void saveAll();
     }, SAVE_DELAY_MS);
     saveTimer.unref();
   };
@@ -117,18 +128,20 @@ export async function openCodeMap(opts: OpenCodeMapOptions): Promise<CodeMap> {
     warnings,
     stats: index.stats,
     mapText(budgetTokens) {
-      const graph = index.graph();
-      if (graph !== renderedFor) {
+      const key = mapKey();
+      if (key !== renderedFor) {
         rendered.clear();
-        renderedFor = graph;
+        renderedFor = key;
       }
-      const key = String(budgetTokens);
-      let text = rendered.get(key);
+      let text = rendered.get(String(budgetTokens)) ?? maps.get(key, budgetTokens);
       if (text === undefined) {
+        const graph = index.graph();
         const scores = scoreSymbols({ graph, entryFiles: entryFiles ?? new Set() });
         text = renderMap({ graph, scores, budgetTokens });
-        rendered.set(key, text);
+        maps.set(key, budgetTokens, text);
+        scheduleSave();
       }
+      rendered.set(String(budgetTokens), text);
       return text;
     },
     tools: () => tools,
@@ -140,7 +153,7 @@ export async function openCodeMap(opts: OpenCodeMapOptions): Promise<CodeMap> {
     async close() {
       if (saveTimer) clearTimeout(saveTimer);
       saveTimer = undefined;
-      await index.flush();
+      await saveAll();
     },
   };
 }

@@ -1,13 +1,20 @@
-/** The on-disk index cache: one JSON file per project, one entry per source file. */
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+/**
+ * The on-disk index cache: one file per project. A magic line, a small JSON header (per file: path,
+ * size, mtime, plugin, byte length) and then every file's index as JSON, back to back. Opening
+ * reads the header only; a file's index is parsed the first time something asks for it, and
+ * entries never parsed are written back as the same bytes. That keeps a warm start from paying
+ * for a 10 MB JSON.parse and the garbage it makes.
+ */
 import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FileIndex } from './types.js';
 
-const CACHE_FORMAT = 1;
+const MAGIC = 'lindwyrm-codemap-index 2\n';
+const MAGIC_BYTES = Buffer.from(MAGIC);
 
 /** Named by the project, so two projects never share a file even if handed the same directory. */
-function cacheFile(cacheDir: string, root: string): string {
+export function cacheFile(cacheDir: string, root: string): string {
   return join(cacheDir, `index-${createHash('sha256').update(root).digest('hex').slice(0, 16)}.json`);
 }
 
@@ -16,7 +23,10 @@ export interface CacheEntry {
   readonly mtimeMs: number;
   /** `name@version` of the plugin that produced it: a new plugin version reparses. */
   readonly plugin: string;
-  readonly index: FileIndex;
+  /** The parsed index (parsed from the cache on first use). */
+  index(): FileIndex;
+  /** The index as JSON bytes (as read from the cache, or encoded once). */
+  bytes(): Buffer;
 }
 
 export interface LoadedCache {
@@ -25,56 +35,131 @@ export interface LoadedCache {
   readonly warning?: string;
 }
 
-interface CacheFile {
-  readonly format: number;
+/** Header row: [path, size, mtimeMs, plugin index, byte length]. */
+type Row = [string, number, number, number, number];
+
+interface Header {
   readonly root: string;
-  readonly files: Record<string, CacheEntry>;
+  readonly plugins: readonly string[];
+  readonly files: readonly Row[];
+  /** sha1 of the body: a torn or flipped cache is caught at open, not in the middle of a tool call. */
+  readonly digest: string;
 }
 
-function isCacheFile(value: unknown, root: string): value is CacheFile {
-  if (!value || typeof value !== 'object') return false;
-  const v = value as Partial<CacheFile>;
-  return v.format === CACHE_FORMAT && v.root === root && typeof v.files === 'object' && v.files !== null;
+const EMPTY: FileIndex = { symbols: [], edges: [], imports: [] };
+
+function isIndex(value: unknown): value is FileIndex {
+  const i = value as Partial<FileIndex> | null;
+  return !!i && Array.isArray(i.symbols) && Array.isArray(i.edges) && Array.isArray(i.imports);
 }
 
-function isEntry(value: unknown): value is CacheEntry {
-  const e = value as Partial<CacheEntry> | null;
-  return !!e && typeof e.size === 'number' && typeof e.mtimeMs === 'number' && typeof e.plugin === 'string'
-    && !!e.index && Array.isArray(e.index.symbols) && Array.isArray(e.index.edges) && Array.isArray(e.index.imports);
+export function freshEntry(size: number, mtimeMs: number, plugin: string, index: FileIndex): CacheEntry {
+  let encoded: Buffer | undefined;
+  return { size, mtimeMs, plugin, index: () => index, bytes: () => (encoded ??= Buffer.from(JSON.stringify(index))) };
+}
+
+function lazyEntry(size: number, mtimeMs: number, plugin: string, raw: Buffer): CacheEntry {
+  let parsed: FileIndex | undefined;
+  return {
+    size, mtimeMs, plugin,
+    index() {
+      if (!parsed) {
+        // The digest matched, so this is what we wrote; a shape we cannot use still must not throw.
+        try {
+          const value: unknown = JSON.parse(raw.toString('utf8'));
+          parsed = isIndex(value) ? value : EMPTY;
+        } catch {
+          parsed = EMPTY;
+        }
+      }
+      return parsed;
+    },
+    bytes: () => raw,
+  };
+}
+
+function isHeader(value: unknown): value is Header {
+  const h = value as Partial<Header> | null;
+  return !!h && typeof h.root === 'string' && typeof h.digest === 'string' && Array.isArray(h.plugins) && Array.isArray(h.files);
+}
+
+function isRow(row: unknown, plugins: number): row is Row {
+  return Array.isArray(row) && row.length === 5 && typeof row[0] === 'string' && typeof row[1] === 'number'
+    && typeof row[2] === 'number' && Number.isInteger(row[3]) && row[3] >= 0 && row[3] < plugins
+    && Number.isInteger(row[4]) && row[4] >= 0;
+}
+
+const corrupt = (why: string): LoadedCache => ({ entries: new Map(), warning: `code map cache is corrupt (${why}); rebuilding it` });
+
+export function decodeCache(data: Buffer, root: string): LoadedCache {
+  if (!data.subarray(0, MAGIC_BYTES.length).equals(MAGIC_BYTES)) {
+    const start = data.subarray(0, 64).toString('utf8');
+    return /^\{"format":\d+,/.test(start) && data.length > 0 && data[data.length - 1] === 0x7d
+      ? { entries: new Map(), warning: 'code map cache has an older format; rebuilding it' }
+      : corrupt('unknown format');
+  }
+  const headerEnd = data.indexOf(0x0a, MAGIC_BYTES.length);
+  if (headerEnd < 0) return corrupt('no header');
+  let header: unknown;
+  try {
+    header = JSON.parse(data.toString('utf8', MAGIC_BYTES.length, headerEnd));
+  } catch (err) {
+    return corrupt((err as Error).message);
+  }
+  if (!isHeader(header)) return corrupt('bad header');
+  if (header.root !== root) return { entries: new Map(), warning: 'code map cache belongs to another project; rebuilding it' };
+  const body = data.subarray(headerEnd + 1);
+  if (createHash('sha1').update(body).digest('hex') !== header.digest) return corrupt('checksum mismatch');
+  const entries = new Map<string, CacheEntry>();
+  let offset = 0;
+  for (const row of header.files) {
+    if (!isRow(row, header.plugins.length) || offset + row[4] > body.length) return corrupt('bad file entry');
+    entries.set(row[0], lazyEntry(row[1], row[2], header.plugins[row[3]]!, body.subarray(offset, offset + row[4])));
+    offset += row[4];
+  }
+  if (offset !== body.length) return corrupt('trailing bytes');
+  return { entries };
 }
 
 export async function loadCache(cacheDir: string, root: string): Promise<LoadedCache> {
-  let text: string;
+  let data: Buffer;
   try {
-    text = await readFile(cacheFile(cacheDir, root), 'utf8');
+    data = await readFile(cacheFile(cacheDir, root));
   } catch {
     return { entries: new Map() };
   }
-  try {
-    const parsed: unknown = JSON.parse(text);
-    if (!isCacheFile(parsed, root)) {
-      const stale = (parsed as Partial<CacheFile> | null)?.format !== CACHE_FORMAT;
-      return stale ? { entries: new Map() } : { entries: new Map(), warning: 'code map cache belongs to another project; rebuilding it' };
+  return decodeCache(data, root);
+}
+
+export function encodeCache(root: string, entries: ReadonlyMap<string, CacheEntry>): Buffer {
+  const plugins: string[] = [];
+  const pluginIds = new Map<string, number>();
+  const files: Row[] = [];
+  const parts: Buffer[] = [];
+  for (const [rel, entry] of entries) {
+    let pid = pluginIds.get(entry.plugin);
+    if (pid === undefined) {
+      pid = plugins.length;
+      plugins.push(entry.plugin);
+      pluginIds.set(entry.plugin, pid);
     }
-    const entries = new Map<string, CacheEntry>();
-    for (const [rel, entry] of Object.entries(parsed.files)) {
-      if (!isEntry(entry)) return { entries: new Map(), warning: `code map cache entry for ${rel} is malformed; rebuilding the cache` };
-      entries.set(rel, entry);
-    }
-    return { entries };
-  } catch (err) {
-    return { entries: new Map(), warning: `code map cache is corrupt (${(err as Error).message}); rebuilding it` };
+    const bytes = entry.bytes();
+    files.push([rel, entry.size, entry.mtimeMs, pid, bytes.length]);
+    parts.push(bytes);
   }
+  const body = Buffer.concat(parts);
+  const header: Header = { root, plugins, files, digest: createHash('sha1').update(body).digest('hex') };
+  return Buffer.concat([MAGIC_BYTES, Buffer.from(`${JSON.stringify(header)}\n`), body]);
 }
 
 /** Written to a temp file and renamed, so a crash mid-write leaves the old cache intact. */
 export async function saveCache(cacheDir: string, root: string, entries: ReadonlyMap<string, CacheEntry>): Promise<void> {
   await mkdir(cacheDir, { recursive: true, mode: 0o700 });
-  const files: Record<string, CacheEntry> = {};
-  for (const [rel, entry] of entries) files[rel] = entry;
-  const body: CacheFile = { format: CACHE_FORMAT, root, files };
-  const target = cacheFile(cacheDir, root);
+  await writeAtomic(cacheFile(cacheDir, root), encodeCache(root, entries));
+}
+
+export async function writeAtomic(target: string, data: Buffer | string): Promise<void> {
   const temp = `${target}.${process.pid}.${Date.now()}.tmp`;
-  await writeFile(temp, JSON.stringify(body), { mode: 0o600 });
+  await writeFile(temp, data, { mode: 0o600 });
   await rename(temp, target);
 }

@@ -1,9 +1,10 @@
 /** The project's index: files → per-file indexes (cached on disk), and the graph built from them. */
+import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { buildGraph } from './build-graph.js';
 import type { CodeGraph } from './graph-types.js';
-import { loadCache, saveCache, type CacheEntry } from './index-cache.js';
+import { freshEntry, loadCache, saveCache, type CacheEntry } from './index-cache.js';
 import { indexPath } from './index-file.js';
 import { pluginKey, type PluginSet } from './plugin-set.js';
 import { readProjectFacts } from './project-facts.js';
@@ -43,6 +44,8 @@ export interface ProjectIndex {
   indexedStamp(rel: string): { size: number; mtimeMs: number } | undefined;
   /** Writes pending cache changes. */
   flush(): Promise<void>;
+  /** Changes whenever a file's stamp, plugin or the project facts change (keys caches of derived data). */
+  fingerprint(): string;
 }
 
 export function toProjectPath(root: string, path: string): string | undefined {
@@ -84,7 +87,7 @@ export async function openProjectIndex(opts: ProjectIndexOptions): Promise<Proje
         opts.warn(outcome.error);
         continue;
       }
-      entries.set(rel, { size: st.size, mtimeMs: st.mtimeMs, plugin: pluginKey(plugin), index: outcome.index });
+      entries.set(rel, freshEntry(st.size, st.mtimeMs, pluginKey(plugin), outcome.index));
     }
   } else opts.onProgress?.(walked.length, walked.length);
   let dirty = jobs.length > 0 || cache.entries.size !== entries.size;
@@ -106,12 +109,31 @@ export async function openProjectIndex(opts: ProjectIndexOptions): Promise<Proje
       indexed = new Map();
       for (const [rel, e] of entries) {
         const plugin = plugins.forFile(rel);
-        indexed.set(rel, plugin ? { index: e.index, plugin } : { index: e.index });
+        // A getter, so a file's index is parsed from the cache only when the graph is built.
+        indexed.set(rel, plugin ? { get index() { return e.index(); }, plugin } : { get index() { return e.index(); } });
       }
     }
     return indexed;
   };
   const projectFacts: ProjectFacts = facts;
+  let print: string | undefined;
+  const fingerprint = (): string => {
+    if (print === undefined) {
+      const hash = createHash('sha1').update(JSON.stringify(projectFacts));
+      for (const rel of [...entries.keys()].sort()) {
+        const e = entries.get(rel)!;
+        hash.update(`\0${rel}\0${e.size}\0${e.mtimeMs}\0${e.plugin}`);
+      }
+      print = hash.digest('hex');
+    }
+    return print;
+  };
+  const changed = (): void => {
+    dirty = true;
+    graph = undefined;
+    indexed = undefined;
+    print = undefined;
+  };
 
   return {
     root,
@@ -120,6 +142,7 @@ export async function openProjectIndex(opts: ProjectIndexOptions): Promise<Proje
     graph: () => (graph ??= buildGraph(files(), projectFacts)),
     indexedStamp: (rel) => entries.get(rel),
     flush,
+    fingerprint,
     async refresh(path) {
       const rel = toProjectPath(root, path);
       if (!rel || rel.split('/').some((part) => SKIPPED_DIRS.has(part))) return;
@@ -128,7 +151,7 @@ export async function openProjectIndex(opts: ProjectIndexOptions): Promise<Proje
       const abs = join(root, rel);
       const st = await stat(abs).catch(() => undefined);
       if (!st?.isFile() || st.size > opts.maxFileBytes) {
-        if (entries.delete(rel)) { dirty = true; graph = undefined; indexed = undefined; }
+        if (entries.delete(rel)) changed();
         return;
       }
       const outcome = await indexPath(plugin, rel, abs, opts.timeoutMs);
@@ -136,10 +159,8 @@ export async function openProjectIndex(opts: ProjectIndexOptions): Promise<Proje
         opts.warn(outcome.error);
         return;
       }
-      entries.set(rel, { size: st.size, mtimeMs: st.mtimeMs, plugin: pluginKey(plugin), index: outcome.index });
-      dirty = true;
-      graph = undefined;
-      indexed = undefined;
+      entries.set(rel, freshEntry(st.size, st.mtimeMs, pluginKey(plugin), outcome.index));
+      changed();
     },
   };
 }

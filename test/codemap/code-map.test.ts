@@ -1,7 +1,8 @@
-import { readFile, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { readFile, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openCodeMap, type CodeMap } from '../../src/codemap/code-map.js';
+import { cacheFile, decodeCache, encodeCache, freshEntry } from '../../src/codemap/index-cache.js';
 import { estimateTokens } from '../../src/codemap/map-text.js';
 import type { Config } from '../../src/config/types.js';
 import { tempProject, toolContext, type TempProject } from './helpers.js';
@@ -180,11 +181,12 @@ describe('the cache', () => {
     const second = await openMap();
     expect(second.stats.reparsed).toBe(1);
     await second.close();
-    const [cacheName] = await readdir(tp.cacheDir);
-    const cacheFile = join(tp.cacheDir, cacheName!);
-    const raw = JSON.parse(await readFile(cacheFile, 'utf8')) as { files: Record<string, { plugin: string }> };
-    raw.files['src/config.ts']!.plugin = 'typescript@0';
-    await writeFile(cacheFile, JSON.stringify(raw));
+    const file = cacheFile(tp.cacheDir, tp.project);
+    const { entries, warning } = decodeCache(await readFile(file), tp.project);
+    expect(warning).toBeUndefined();
+    const old = entries.get('src/config.ts')!;
+    entries.set('src/config.ts', freshEntry(old.size, old.mtimeMs, 'typescript@0', old.index()));
+    await writeFile(file, encodeCache(tp.project, entries));
     expect((await openMap()).stats.reparsed).toBe(1);
   });
 
@@ -192,14 +194,46 @@ describe('the cache', () => {
     const first = await openMap();
     const expected = first.mapText(4000);
     await first.close();
-    const [cacheName] = await readdir(tp.cacheDir);
-    await writeFile(join(tp.cacheDir, cacheName!), '{"format":1,"root":');
+    const file = cacheFile(tp.cacheDir, tp.project);
+    const good = await readFile(file);
+    // A torn write, a flipped byte in one file's index, and a header cut short.
+    const flipped = Buffer.from(good);
+    flipped[flipped.length - 10] = flipped[flipped.length - 10]! ^ 1;
+    for (const bad of [good.subarray(0, good.length - 7), flipped, good.subarray(0, 40)]) {
+      await writeFile(file, bad);
+      await rm(join(tp.cacheDir, (await readdir(tp.cacheDir)).find((n) => n.startsWith('maps-'))!));
+      const warnings: string[] = [];
+      const again = await openMap({ onWarning: (m) => warnings.push(m) });
+      expect(warnings).toEqual([expect.stringContaining('code map cache is corrupt')]);
+      expect(again.stats.reparsed).toBe(again.stats.files);
+      expect(again.mapText(4000)).toBe(expected);
+      await again.close();
+      expect((await readFile(file)).equals(good)).toBe(true);
+    }
+  });
+
+  it('rebuilds a cache of the older JSON format with a warning', async () => {
+    await (await openMap()).close();
+    await writeFile(cacheFile(tp.cacheDir, tp.project), JSON.stringify({ format: 1, root: tp.project, files: {} }));
     const warnings: string[] = [];
     const again = await openMap({ onWarning: (m) => warnings.push(m) });
-    expect(warnings).toEqual([expect.stringContaining('code map cache is corrupt')]);
+    expect(warnings).toEqual([expect.stringContaining('older format')]);
     expect(again.stats.reparsed).toBe(again.stats.files);
-    expect(again.mapText(4000)).toBe(expected);
-    await again.close();
-    expect((await stat(join(tp.cacheDir, cacheName!))).size).toBeGreaterThan(100);
+  });
+
+  it('serves the stored map to an unchanged project, and a fresh one once a file changed', async () => {
+    const first = await openMap();
+    const expected = first.mapText(4000);
+    await first.close();
+    const maps = join(tp.cacheDir, (await readdir(tp.cacheDir)).find((n) => n.startsWith('maps-'))!);
+    expect(await readFile(maps, 'utf8')).toContain(JSON.stringify(expected).slice(1, 60));
+    expect((await openMap()).mapText(4000)).toBe(expected);
+    // A broken map file is only a miss.
+    await writeFile(maps, '{"version":1,"key":');
+    expect((await openMap()).mapText(4000)).toBe(expected);
+    await tp.write('src/base.ts', `${await readFile(join(tp.project, 'src/base.ts'), 'utf8')}\nexport function addedLater(): void {}\n`);
+    const changed = await openMap();
+    expect(changed.stats.reparsed).toBe(1);
+    expect(changed.mapText(4000)).toContain('addedLater');
   });
 });
