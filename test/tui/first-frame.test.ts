@@ -1,0 +1,134 @@
+/**
+ * The first frame does not wait for the session: runTui, given an engine that is still starting,
+ * draws the header and the input at once, keeps what is typed meanwhile, and hands it to the
+ * engine when it arrives. A start that fails leaves the screen and rejects with the same error.
+ */
+import { EventEmitter } from 'node:events';
+import { describe, expect, it } from 'vitest';
+import { runTui } from '../../components/run-tui.js';
+import type { Engine } from '../../src/agent/state.js';
+import { FakeEngine, initialState } from '../components/fake-engine.js';
+
+/** Enough of a TTY stdin for Ink: the test types into it. */
+class FakeStdin extends EventEmitter {
+  readonly isTTY = true;
+  private pending: string[] = [];
+  type(data: string): void {
+    this.pending.push(data);
+    this.emit('readable');
+  }
+  read(): string | null {
+    return this.pending.shift() ?? null;
+  }
+  setRawMode(): this {
+    return this;
+  }
+  setEncoding(): this {
+    return this;
+  }
+  resume(): this {
+    return this;
+  }
+  pause(): this {
+    return this;
+  }
+  ref(): this {
+    return this;
+  }
+  unref(): this {
+    return this;
+  }
+}
+
+/** A 100x30 terminal that keeps everything written, and lets a test wait for some text. */
+class FakeTerminal extends EventEmitter {
+  readonly columns = 100;
+  readonly rows = 30;
+  text = '';
+  write(data: string): boolean {
+    this.text += data;
+    this.emit('written');
+    return true;
+  }
+  until(what: string, check: () => boolean): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.off('written', onWrite);
+        reject(new Error(`timed out waiting for ${what}; screen so far:\n${this.text.slice(-2000)}`));
+      }, 5000);
+      const onWrite = (): void => {
+        if (!check()) return;
+        clearTimeout(timer);
+        this.off('written', onWrite);
+        resolve();
+      };
+      this.on('written', onWrite);
+      onWrite();
+    });
+  }
+}
+
+function deferred<T>(): { promise: Promise<T>; resolve: (v: T) => void; reject: (e: unknown) => void } {
+  let resolve!: (v: T) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+const LEAVE_ALT_SCREEN = '\x1b[?1049l';
+
+function start(pending: Promise<Engine>) {
+  const terminal = new FakeTerminal();
+  const stdin = new FakeStdin();
+  const farewells: string[] = [];
+  const done = runTui(pending, {
+    output: terminal,
+    stdin: stdin as unknown as NodeJS.ReadStream,
+    farewell: (text) => farewells.push(text),
+    startingState: initialState({ sessionId: '', preset: { name: 'early', format: 'openai', model: 'm-from-config' } }),
+  });
+  return { terminal, stdin, farewells, done };
+}
+
+describe('first frame before the session has started', () => {
+  it('shows the header and input at once, and sends what was typed once the engine arrives', async () => {
+    const session = deferred<Engine>();
+    let settled = false;
+    void session.promise.then(() => (settled = true));
+    const { terminal, stdin, done } = start(session.promise);
+
+    await terminal.until('the header from the config', () => terminal.text.includes('early (openai, m-from-config)'));
+    expect(settled).toBe(false);
+
+    stdin.type('hello');
+    await terminal.until('the typed text', () => terminal.text.includes('hello'));
+    stdin.type('\r');
+
+    const engine = new FakeEngine(initialState({ preset: { name: 'late', format: 'anthropic', model: 'm-from-session' } }));
+    session.resolve(engine);
+    await terminal.until('the session header', () => terminal.text.includes('late (anthropic, m-from-session)'));
+    await terminal.until('the prompt sent', () => engine.submitted.length > 0);
+    expect(engine.submitted).toEqual(['hello']);
+
+    stdin.type('\x03');
+    stdin.type('\x03');
+    await expect(done).resolves.toBe(0);
+    expect(engine.disposed).toBe(1);
+    expect(terminal.text).toContain(LEAVE_ALT_SCREEN);
+  });
+
+  it('leaves the screen and rejects with the start-up error, saying nothing else', async () => {
+    const session = deferred<Engine>();
+    const { terminal, farewells, done } = start(session.promise);
+    await terminal.until('the header from the config', () => terminal.text.includes('early (openai, m-from-config)'));
+
+    const error = Object.assign(new Error('session 1234 is open in another lwyrm (pid 42)'), { exitCode: 1 });
+    session.reject(error);
+    await expect(done).rejects.toBe(error);
+    expect(terminal.text).toContain(LEAVE_ALT_SCREEN);
+    expect(farewells.join('')).toBe('');
+  });
+});
