@@ -7,7 +7,8 @@
 import type { Dispatcher } from 'undici';
 import { request } from './undici-parts.js';
 import type { Preset } from '../config/types.js';
-import { htmlPage, httpError, messageOf, networkError } from './errors.js';
+import { errorCode, htmlPage, httpError, messageOf, networkError } from './errors.js';
+import { isLoopback } from './proxy.js';
 import { isRetryableStatus, retryDelayMs, sleep, type HeaderBag } from './retry.js';
 import { SseParser, type SseMessage } from './sse-reader.js';
 import { ProviderError, type AssistantMessage, type StreamEvent } from './types.js';
@@ -111,7 +112,13 @@ async function* attempt1(call: StreamCall, opts: RunnerOptions, delivered: { con
       );
       return new Transient(e);
     }
-    return new Transient(networkError(err, call.url, partial));
+    const error = networkError(err, call.url, partial);
+    // A refused connection to this machine means no server is running: retrying only makes the
+    // user wait through the backoff for the same answer.
+    if (errorCode(err) === 'ECONNREFUSED' && isLoopback(new URL(call.url).hostname)) {
+      return new ProviderError('network', `${error.message} Nothing is listening there: is the local model server running?`, undefined, partial);
+    }
+    return new Transient(error);
   };
 
   let body: (AsyncIterable<Uint8Array> & { destroy?: () => void }) | undefined;

@@ -1,3 +1,5 @@
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeProvider, type FakeFormat, type FakeProvider, type ScriptedReply } from '../support/fake-provider.js';
 import { collect, collectFailure, fakeClient, fakePreset, lastStop, simpleRequest, textOf } from '../support/provider-helpers.js';
@@ -37,6 +39,21 @@ describe.each(['anthropic', 'openai'] as const)('%s: retries and failures', (for
     await collect(fakeClient(fakePreset(f, format), { retryBaseMs: 1 }).stream(simpleRequest()));
     expect(performance.now() - t0).toBeGreaterThanOrEqual(190);
     expect(f.requests).toHaveLength(3);
+  });
+
+  it('does not retry a refused connection to this machine, and asks whether the server runs', async () => {
+    // Bind and release a port so nothing listens on it.
+    const server = createServer();
+    await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
+    const { port } = server.address() as AddressInfo;
+    await new Promise<void>((closed) => server.close(() => closed()));
+    const lines: string[] = [];
+    const client = fakeClient(fakePreset({ baseUrl: `http://127.0.0.1:${port}` }, format), { maxRetries: 3, retryBaseMs: 200, log: (l) => lines.push(l) });
+    const { error } = await collectFailure(client.stream(simpleRequest()));
+    expect(error.kind).toBe('network');
+    expect(error.message).toContain('ECONNREFUSED');
+    expect(error.message).toContain('is the local model server running?');
+    expect(lines.join('\n')).not.toMatch(/Retrying/);
   });
 
   it('retries 408 and 409, and gives up after max_retries with the last error', async () => {
