@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import type { FileIndex } from './types.js';
 
 const MAGIC = 'lindwyrm-codemap-index 2\n';
@@ -42,8 +43,8 @@ interface Header {
   readonly root: string;
   readonly plugins: readonly string[];
   readonly files: readonly Row[];
-  /** sha1 of the body: a torn or flipped cache is caught at open, not in the middle of a tool call. */
-  readonly digest: string;
+  /** CRC-32 of the body (a few ms for 10 MB): a torn or flipped cache is caught at open, not mid tool call. */
+  readonly crc: number;
 }
 
 const EMPTY: FileIndex = { symbols: [], edges: [], imports: [] };
@@ -64,7 +65,7 @@ function lazyEntry(size: number, mtimeMs: number, plugin: string, raw: Buffer): 
     size, mtimeMs, plugin,
     index() {
       if (!parsed) {
-        // The digest matched, so this is what we wrote; a shape we cannot use still must not throw.
+        // The checksum matched, so this is what we wrote; a shape we cannot use still must not throw.
         try {
           const value: unknown = JSON.parse(raw.toString('utf8'));
           parsed = isIndex(value) ? value : EMPTY;
@@ -80,7 +81,7 @@ function lazyEntry(size: number, mtimeMs: number, plugin: string, raw: Buffer): 
 
 function isHeader(value: unknown): value is Header {
   const h = value as Partial<Header> | null;
-  return !!h && typeof h.root === 'string' && typeof h.digest === 'string' && Array.isArray(h.plugins) && Array.isArray(h.files);
+  return !!h && typeof h.root === 'string' && typeof h.crc === 'number' && Array.isArray(h.plugins) && Array.isArray(h.files);
 }
 
 function isRow(row: unknown, plugins: number): row is Row {
@@ -109,7 +110,7 @@ export function decodeCache(data: Buffer, root: string): LoadedCache {
   if (!isHeader(header)) return corrupt('bad header');
   if (header.root !== root) return { entries: new Map(), warning: 'code map cache belongs to another project; rebuilding it' };
   const body = data.subarray(headerEnd + 1);
-  if (createHash('sha1').update(body).digest('hex') !== header.digest) return corrupt('checksum mismatch');
+  if (crc32(body) !== header.crc) return corrupt('checksum mismatch');
   const entries = new Map<string, CacheEntry>();
   let offset = 0;
   for (const row of header.files) {
@@ -148,7 +149,7 @@ export function encodeCache(root: string, entries: ReadonlyMap<string, CacheEntr
     parts.push(bytes);
   }
   const body = Buffer.concat(parts);
-  const header: Header = { root, plugins, files, digest: createHash('sha1').update(body).digest('hex') };
+  const header: Header = { root, plugins, files, crc: crc32(body) };
   return Buffer.concat([MAGIC_BYTES, Buffer.from(`${JSON.stringify(header)}\n`), body]);
 }
 

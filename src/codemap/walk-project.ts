@@ -1,5 +1,6 @@
 /** Lists the project's source files: .gitignore honoured, dependencies, vendored and build output skipped. */
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { readFile, readdir } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 
@@ -32,6 +33,13 @@ export const SKIPPED_DIRS: ReadonlySet<string> = new Set([
   '__pycache__', '.venv', 'venv', '.tox', '.mypy_cache', '.pytest_cache', '.gradle', '.idea', '.vscode', '.lindwyrm',
 ]);
 
+/**
+ * Stats run synchronously in batches of this many between yields: thousands of promise-based stats
+ * cost a warm start hundreds of ms in thread-pool round trips, while a batch of cached stats takes a
+ * few ms, so the event loop (typing) still gets a turn often.
+ */
+const STAT_BATCH = 200;
+
 const MINIFIED_NAME = /[.-]min\.[cm]?js$|\.bundle\.[cm]?js$|\.chunk\.[cm]?js$/i;
 
 async function readIgnore(dir: string): Promise<Ignore | undefined> {
@@ -61,6 +69,20 @@ export async function walkProject(root: string, opts: WalkOptions): Promise<Walk
   const out: WalkedFile[] = [];
   const limit = opts.maxFiles ?? Infinity;
   let truncated = false;
+  let sinceYield = 0;
+  const statFile = async (rel: string, abs: string): Promise<void> => {
+    if (++sinceYield >= STAT_BATCH) {
+      sinceYield = 0;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    let st;
+    try {
+      st = statSync(abs, { throwIfNoEntry: false });
+    } catch {
+      return;
+    }
+    if (st?.isFile() && st.size <= opts.maxFileBytes) out.push({ rel, abs, size: st.size, mtimeMs: st.mtimeMs });
+  };
   const visit = async (rel: string, stack: readonly Rules[]): Promise<void> => {
     if (out.length >= limit) {
       truncated = true;
@@ -73,10 +95,11 @@ export async function walkProject(root: string, opts: WalkOptions): Promise<Walk
     } catch {
       return;
     }
-    const own = await readIgnore(abs);
+    // Only a directory that lists a .gitignore pays for reading one.
+    const own = entries.some((e) => e.name === '.gitignore') ? await readIgnore(abs) : undefined;
     const rules = own ? [...stack, { base: rel, rules: own }] : stack;
     const subdirs: Promise<void>[] = [];
-    const stats: Promise<void>[] = [];
+    const found: [string, string][] = [];
     for (const entry of entries) {
       const childRel = rel ? `${rel}/${entry.name}` : entry.name;
       // Symbolic links are not followed: they can loop or lead outside the project.
@@ -87,12 +110,11 @@ export async function walkProject(root: string, opts: WalkOptions): Promise<Walk
         const ext = extname(entry.name).toLowerCase();
         if (!opts.extensions.has(ext) || MINIFIED_NAME.test(entry.name) || ignored(rules, childRel, false)) continue;
         const childAbs = join(abs, entry.name);
-        stats.push(stat(childAbs).then((st) => {
-          if (st.size <= opts.maxFileBytes) out.push({ rel: childRel, abs: childAbs, size: st.size, mtimeMs: st.mtimeMs });
-        }, () => undefined));
+        found.push([childRel, childAbs]);
       }
     }
-    await Promise.all([...stats, ...subdirs]);
+    for (const [childRel, childAbs] of found) await statFile(childRel, childAbs);
+    await Promise.all(subdirs);
   };
   await visit('', []);
   const files = out.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
