@@ -6,6 +6,7 @@
  * coalesces notifications to one per ~33 ms frame) fed by a scripted event source.
  *
  *   node --import tsx scripts/bench-render.ts [seconds] [deltasPerSecond]
+ *   node --import tsx scripts/bench-render.ts --first-frame     (only the tmux first frame)
  *
  * Targets: < 30% of one core, < 200 KB/s written. When tmux and a build (dist/cli.js) are there, it
  * also times the first frame of the real `lwyrm` in a terminal: from starting it until the header
@@ -14,6 +15,11 @@
 import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { reportFigure } from './bench-report.js';
+
+if (process.argv.includes('--first-frame')) {
+  await firstFrameInTmux();
+  process.exit(0);
+}
 
 // The shipped bundle is built with React's production build (tsup env NODE_ENV); measure that.
 process.env['NODE_ENV'] = 'production';
@@ -220,11 +226,12 @@ async function firstFrameInTmux(): Promise<void> {
       `default_preset = "fake"\n[code_map]\nenabled = false\n[[presets]]\nname = "fake"\nformat = "anthropic"\nbase_url = "${fake.baseUrl}"\nmodel = "fake-model"\napi_key_env = ["FAKE_API_KEY"]\n`,
     );
     const env = `env -u CI HOME=${root} XDG_CONFIG_HOME=${root}/config XDG_DATA_HOME=${root}/data XDG_CACHE_HOME=${root}/cache FAKE_API_KEY=k`;
-    const runs = 5;
+    const runs = Number(process.env['BENCH_RUNS'] ?? 5);
     const bare = await timeToScreen(`${env} ${process.execPath} -e "process.stdout.write('ready-marker')"`, 'ready-marker', runs, project);
     const lwyrm = await timeToScreen(`${env} ${process.execPath} ${cli}`, 'fake (anthropic, fake-model)', runs, project);
+    const [load] = (await import('node:os')).loadavg();
     process.stdout.write(
-      `  first frame in a terminal: ${lwyrm.toFixed(0)} ms to the header (bare node printing a word: ${bare.toFixed(0)} ms; difference ${(lwyrm - bare).toFixed(0)} ms; target < 400 ms)\n`,
+      `  first frame in a terminal (load ${load?.toFixed(2)}): ${lwyrm.toFixed(0)} ms to the header (bare node printing a word: ${bare.toFixed(0)} ms; difference ${(lwyrm - bare).toFixed(0)} ms; target < 400 ms)\n`,
     );
     reportFigure({ figure: 'first full-screen frame (tmux)', median: Math.round(lwyrm), unit: 'ms', target: '< 400 ms', met: lwyrm < 400 });
   } finally {

@@ -7,7 +7,7 @@ import { helpText } from './flags.js';
 import { writeStarterAgentsFile } from './init-agents.js';
 import { loadPrintMap, loadRunOneShot, loadRunTui, loadStartSession } from './lazy-modules.js';
 import type { CliOptions } from './options.js';
-import { parseArgs } from './parse-args.js';
+import { parsePlainWords } from './interpret-args.js';
 import { startingState } from './starting-state.js';
 
 export interface MainIo {
@@ -20,7 +20,9 @@ export interface MainIo {
 }
 
 export async function main(argv: readonly string[], io: MainIo): Promise<number> {
-  const command = parseArgs(argv, { cwd: io.cwd, interactive: io.interactive });
+  const ctx = { cwd: io.cwd, interactive: io.interactive };
+  // Plain `lwyrm` (or a prompt in plain words) is the common start; it need not wait for yargs.
+  const command = parsePlainWords(argv, ctx) ?? (await import('./parse-args.js')).parseArgs(argv, ctx);
   let verbose = false;
   try {
     switch (command.kind) {

@@ -2,7 +2,7 @@ import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseArgs, type ParsedCommand } from '../../src/cli/parse-args.js';
+import { parseArgs, parsePlainWords, type ParsedCommand } from '../../src/cli/parse-args.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -118,5 +118,23 @@ describe('parseArgs: options', () => {
     expect(piped(['--version']).kind).toBe('version');
     expect(piped(['--init'])).toEqual({ kind: 'init', cwd: dir });
     expect(piped(['--map']).kind).toBe('map');
+  });
+});
+
+describe('parsePlainWords: the start without yargs', () => {
+  const cases: string[][] = [[], ['fix', 'the', 'tests'], ['42'], ['a=b', 'c'], ['', 'x'], ['1e3', '0x10', 'true']];
+  it('answers exactly as parseArgs for plain words, in a terminal and not', () => {
+    for (const interactive of [true, false]) {
+      for (const argv of cases) {
+        const ctx = { cwd: dir, interactive };
+        expect(parsePlainWords(argv, ctx), JSON.stringify({ argv, interactive })).toEqual(parseArgs(argv, ctx));
+      }
+    }
+  });
+
+  it('leaves anything with a dash to the full parser', () => {
+    for (const argv of [['-1', 'x'], ['--', 'x'], ['fix', '-v'], ['-'], ['--thinking']]) {
+      expect(parsePlainWords(argv, { cwd: dir, interactive: true })).toBeUndefined();
+    }
   });
 });

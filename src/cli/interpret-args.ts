@@ -1,0 +1,152 @@
+/**
+ * What the parsed words mean: the checks and the CliOptions, apart from the parser itself, so a
+ * command line of plain words (`lwyrm`, `lwyrm fix the tests`) needs no yargs (~150 ms to load).
+ */
+import { statSync, realpathSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { ToolKind } from '../config/types.js';
+import type { ThinkingEffort } from '../providers/types.js';
+import { ALLOW_KINDS, THINKING_EFFORTS } from './flags.js';
+import type { CliOptions } from './options.js';
+
+export type ParsedCommand =
+  | { readonly kind: 'help' }
+  | { readonly kind: 'version' }
+  | { readonly kind: 'init'; readonly cwd: string }
+  | { readonly kind: 'map'; readonly options: CliOptions }
+  | { readonly kind: 'run'; readonly options: CliOptions }
+  | { readonly kind: 'usage-error'; readonly message: string };
+
+export interface ParseContext {
+  readonly cwd: string;
+  /** stdout is a terminal (and stdin too: a full screen needs both). */
+  readonly interactive: boolean;
+}
+
+export class UsageError extends Error {}
+
+/**
+ * The same answer as parseArgs for a command line of plain words (no word starts with "-", so
+ * there is nothing for yargs to parse), without loading yargs; undefined for anything else.
+ */
+export function parsePlainWords(argv: readonly string[], ctx: ParseContext): ParsedCommand | undefined {
+  if (argv.some((arg) => arg.startsWith('-'))) return undefined;
+  return catchUsage(() => interpretArgs({ _: [...argv] }, ctx));
+}
+
+export function catchUsage(parse: () => ParsedCommand): ParsedCommand {
+  try {
+    return parse();
+  } catch (error) {
+    if (error instanceof UsageError) return { kind: 'usage-error', message: error.message };
+    throw error;
+  }
+}
+
+/** The parser's output: flag values by name, and the positional words. */
+export type ParsedWords = Record<string, unknown> & { _: (string | number)[] };
+
+export function interpretArgs(a: ParsedWords, ctx: ParseContext): ParsedCommand {
+  if (a['help']) return { kind: 'help' };
+  if (a['version']) return { kind: 'version' };
+  const cwdFlag = lastString(a['cwd']);
+  // Usually `-C "$DIR"` with DIR unset: working in the current directory instead would be a surprise.
+  if (cwdFlag === '') throw new UsageError('-C/--cwd needs a directory');
+  const cwd = resolveCwd(cwdFlag, ctx.cwd);
+  if (a['init']) return { kind: 'init', cwd };
+
+  const printGiven = a['print'] !== undefined;
+  const words = [lastString(a['print']), ...a._.map(String)].filter((w): w is string => w !== undefined && w !== '');
+  const prompt = words.length > 0 ? words.join(' ') : undefined;
+  const json = a['json'] === true;
+  const out = lastString(a['out']);
+  if (printGiven && !prompt) throw new UsageError('-p/--print needs a prompt, e.g. lwyrm -p "add tests for utils.ts"');
+  if (json && !printGiven) throw new UsageError('--json only works with -p/--print (one-shot mode)');
+  if (out !== undefined && !printGiven) throw new UsageError('--out only works with -p/--print (one-shot mode)');
+  if (out === '') throw new UsageError('--out needs a file name');
+  const resume = lastString(a['resume']);
+  if (resume === '') throw new UsageError('--resume needs a session id');
+  if (a['continue'] === true && resume !== undefined) throw new UsageError('use either --continue or --resume, not both');
+  const model = lastString(a['model']);
+  if (model === '') throw new UsageError('-m/--model needs a preset name');
+  if (model?.endsWith(':')) {
+    const name = model.slice(0, -1);
+    throw new UsageError(`-m ${model} names no model after the ":"; write -m ${name}:MODEL, or just -m ${name}`);
+  }
+  const proxy = lastString(a['proxy']);
+  if (proxy !== undefined) checkProxy(proxy);
+
+  const options: CliOptions = {
+    ...(prompt !== undefined ? { prompt } : {}),
+    oneShot: printGiven || (prompt !== undefined && !ctx.interactive),
+    json,
+    ...(out !== undefined ? { out } : {}),
+    ...(model !== undefined ? { model } : {}),
+    cwd,
+    continueLast: a['continue'] === true,
+    ...(resume !== undefined ? { resume } : {}),
+    save: a['save'] !== false,
+    readOnly: a['read-only'] === true,
+    ...(typeof a['thinking'] === 'boolean' ? { thinking: a['thinking'] } : {}),
+    ...thinkingEffort(a['thinking-effort']),
+    allow: allowKinds(a['allow']),
+    ...(proxy !== undefined ? { proxy } : {}),
+    verbose: a['verbose'] === true,
+  };
+  if (a['map']) return { kind: 'map', options };
+  if (!options.oneShot && !ctx.interactive) {
+    throw new UsageError('no terminal to open a full-screen session in: give a prompt (lwyrm -p "…") to run once');
+  }
+  return { kind: 'run', options };
+}
+
+/** A repeated single-value flag: the last one wins, as in most CLIs. */
+function lastString(value: unknown): string | undefined {
+  if (Array.isArray(value)) return lastString(value[value.length - 1]);
+  if (value === undefined || value === null) return undefined;
+  return String(value);
+}
+
+function resolveCwd(dir: string | undefined, base: string): string {
+  const path = resolve(base, dir ?? '.');
+  try {
+    if (!statSync(path).isDirectory()) throw new UsageError(`-C ${dir}: not a directory`);
+    return realpathSync(path);
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`-C ${dir ?? path}: no such directory`);
+  }
+}
+
+function thinkingEffort(value: unknown): { thinkingEffort?: ThinkingEffort } {
+  const level = lastString(value);
+  if (level === undefined) return {};
+  if (!(THINKING_EFFORTS as readonly string[]).includes(level)) {
+    throw new UsageError(`--thinking-effort ${level}: expected one of ${THINKING_EFFORTS.join(', ')}`);
+  }
+  return { thinkingEffort: level as ThinkingEffort };
+}
+
+function allowKinds(value: unknown): ToolKind[] {
+  const items = (Array.isArray(value) ? value : value === undefined ? [] : [value]).flatMap((v) => String(v).split(','));
+  const kinds: ToolKind[] = [];
+  for (const raw of items) {
+    const kind = raw.trim();
+    if (!(ALLOW_KINDS as readonly string[]).includes(kind)) {
+      throw new UsageError(`--allow ${kind || '(empty)'}: expected one of ${ALLOW_KINDS.join(', ')}`);
+    }
+    if (!kinds.includes(kind as ToolKind)) kinds.push(kind as ToolKind);
+  }
+  return kinds;
+}
+
+function checkProxy(value: string): void {
+  try {
+    const url = new URL(value);
+    if (['http:', 'https:', 'socks5:', 'socks5h:', 'socks:'].includes(url.protocol)) return;
+  } catch {
+    // fall through to the usage error
+  }
+  throw new UsageError(`--proxy ${value}: expected a URL such as http://host:3128 or socks5h://127.0.0.1:1080`);
+}
+
