@@ -8,6 +8,7 @@ const selectContext = (s: SessionState) => s.context;
 const selectLastUsage = (s: SessionState) => s.lastUsage;
 const selectCost = (s: SessionState) => s.sessionCost;
 const selectBusy = (s: SessionState) => s.busy;
+const selectIndexing = (s: SessionState) => s.indexing ?? null;
 
 const METER_COLORS = { ok: 'green', warn: 'yellow', high: 'red' } as const;
 
@@ -35,6 +36,13 @@ const UsageFigures = memo(function UsageFigures() {
   return <Text dimColor wrap="truncate-end">{parts.length > 0 ? ` · ${parts.join(' · ')}` : ''}</Text>;
 });
 
+/** The code map's index while it builds; gone once the map is ready. */
+const IndexingProgress = memo(function IndexingProgress() {
+  const indexing = useEngineState(selectIndexing);
+  if (indexing === null) return null;
+  return <Text dimColor> · indexing {indexing.done}/{indexing.total}</Text>;
+});
+
 /** Ticks once a second while a turn runs; nothing else re-renders for it. */
 const BusyTimer = memo(function BusyTimer() {
   const busy = useEngineState(selectBusy);
@@ -58,6 +66,7 @@ export function StatusLine({ width, hint }: { readonly width: number; readonly h
       <Text wrap="truncate-end">
         <ContextMeter barWidth={barWidth} />
         <UsageFigures />
+        <IndexingProgress />
         <BusyTimer />
         {hint ? <Text color="cyan"> · {hint}</Text> : null}
       </Text>

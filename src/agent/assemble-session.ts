@@ -25,6 +25,7 @@ import { loadInstructions } from './instructions.js';
 import type { CodeMapPort, ToolRunner } from './ports.js';
 import { recordOf, recordToData } from './session-record.js';
 import { deferredCodeMapTools, waitForCodeMap } from './late-code-map.js';
+import { indexingProgress } from './indexing-progress.js';
 import { createSlashHandler } from './slash-commands.js';
 import { createSummarizer } from './summarizer.js';
 import { addCost, addUsage } from './usage.js';
@@ -39,7 +40,13 @@ export const CONFIG_WARNING_PREFIX = 'config-warning-';
 export interface SessionDeps {
   readonly createTools: (opts: { config: Config; vision: boolean; readOnly: boolean; extraTools?: readonly ToolDefinition[] }) => ToolRunner;
   readonly describe: (name: string, input: unknown) => string;
-  readonly openCodeMap?: (opts: { projectRoot: string; cacheDir: string; config: Config }) => Promise<CodeMapPort>;
+  readonly openCodeMap?: (opts: {
+    projectRoot: string;
+    cacheDir: string;
+    config: Config;
+    /** Files indexed so far of those to index; called per file, so the receiver throttles. */
+    onProgress?: (done: number, total: number) => void;
+  }) => Promise<CodeMapPort>;
   /**
    * The code map's tools as the model sees them (name, description, schema), available before the
    * index is: a session that starts while the map is still indexing registers these, and their
@@ -117,13 +124,17 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
     });
 
   // The code map opens (an index walk, a cache read) while the sweeps and instructions run.
+  const progress = indexingProgress(log);
   const codeMapOpening: Promise<CodeMapPort | undefined> =
     config.codeMap.enabled && deps.openCodeMap
-      ? deps.openCodeMap({ projectRoot: config.projectRoot, cacheDir: paths.codeMapCacheDir, config }).catch((err: unknown) => {
-          notices.push(`The code map is unavailable: ${err instanceof Error ? err.message : String(err)}`);
-          return undefined;
-        })
+      ? deps
+          .openCodeMap({ projectRoot: config.projectRoot, cacheDir: paths.codeMapCacheDir, config, onProgress: progress.update })
+          .catch((err: unknown) => {
+            notices.push(`The code map is unavailable: ${err instanceof Error ? err.message : String(err)}`);
+            return undefined;
+          })
       : Promise.resolve(undefined);
+  void codeMapOpening.then((m) => progress.settle(m !== undefined));
   const codeMapReady = waitForCodeMap(codeMapOpening, deps.codeMapWaitMs);
   const toolShapes =
     config.codeMap.enabled && deps.openCodeMap && deps.codeMapToolShapes
@@ -319,6 +330,8 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
     const blockId = i < config.warnings.length ? `${CONFIG_WARNING_PREFIX}${i}` : `startup-${i}`;
     engine.store.dispatch({ type: 'notice', blockId, level: 'warning', text });
   });
+  // Progress reported before the engine existed shows now; later reports go straight to the store.
+  progress.attach((p) => engine.store.dispatch({ type: 'indexing', progress: p }));
   let later = 0;
   storeNotice = (text) => engine.store.dispatch({ type: 'notice', blockId: `store-notice-${++later}`, level: 'warning', text });
   engine.store.flush();

@@ -4,7 +4,7 @@
  */
 import type { ApprovalRequest } from '../policy/types.js';
 import type { Usage } from '../providers/types.js';
-import type { ContextGauge, SessionState, ToolCallStatus, TurnStatus } from './state.js';
+import type { ContextGauge, IndexingProgress, SessionState, ToolCallStatus, TurnStatus } from './state.js';
 
 /** Settings the header shows; changed by slash commands. */
 export type SettingsPatch = Partial<
@@ -42,6 +42,8 @@ export type EngineEvent =
       readonly sessionCost: number | null;
     }
   | { readonly type: 'context'; readonly gauge: ContextGauge }
+  /** The code map's indexing progress; null when it is ready or failed. Coalesced like deltas. */
+  | { readonly type: 'indexing'; readonly progress: IndexingProgress | null }
   | {
       readonly type: 'notice';
       readonly blockId: string;

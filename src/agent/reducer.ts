@@ -46,7 +46,8 @@ function endStreaming(block: TranscriptBlock): TranscriptBlock {
 export function reduce(state: SessionState, event: EngineEvent): SessionState {
   switch (event.type) {
     case 'session.reset':
-      return event.state;
+      // A new or resumed session does not stop the index building in the background.
+      return event.state.indexing === undefined && state.indexing !== undefined ? { ...event.state, indexing: state.indexing } : event.state;
     case 'settings':
       return { ...state, ...event.patch };
     case 'turn.start': {
@@ -98,6 +99,12 @@ export function reduce(state: SessionState, event: EngineEvent): SessionState {
       return { ...state, lastUsage: event.lastUsage, sessionUsage: event.sessionUsage, sessionCost: event.sessionCost };
     case 'context':
       return { ...state, context: event.gauge };
+    case 'indexing': {
+      const old = state.indexing ?? null;
+      const next = event.progress;
+      if (old === next || (old && next && old.done === next.done && old.total === next.total)) return state;
+      return { ...state, indexing: next };
+    }
     case 'notice': {
       const block: TranscriptBlock = { kind: 'notice', id: event.blockId, version: 0, level: event.level, text: event.text };
       return { ...state, blocks: [...state.blocks, block] };

@@ -22,9 +22,9 @@ export async function startSession(cli: CliOptions, config: Config, hooks: Sessi
     describe: describeToolCall,
     // Loaded only when the code map is on: `code_map = false` (and one-shot runs that turn it
     // off) never load the indexer and its plugins.
-    openCodeMap: async ({ projectRoot, config: c }) => {
+    openCodeMap: async ({ projectRoot, config: c, onProgress }) => {
       const { codeMapCacheDirFor, openCodeMap } = await import('../codemap/code-map.js');
-      return openCodeMap({ projectRoot, cacheDir: codeMapCacheDirFor(projectRoot), config: c });
+      return openCodeMap({ projectRoot, cacheDir: codeMapCacheDirFor(projectRoot), config: c, ...(onProgress ? { onProgress } : {}) });
     },
     // The symbol tools' names and schemas, for a session that starts before the index is ready;
     // their calls go to the real tools once it is (src/agent/late-code-map.ts).

@@ -61,6 +61,13 @@ export interface SessionState {
   /** Null when the preset has no prices. */
   readonly sessionCost: number | null;
   readonly context: ContextGauge;
+  /** The code map's index while it builds (files done of total); null or absent once ready or failed. */
+  readonly indexing?: IndexingProgress | null;
+}
+
+export interface IndexingProgress {
+  readonly done: number;
+  readonly total: number;
 }
 
 export interface TurnOutcome {

@@ -79,6 +79,26 @@ describe('event store', () => {
     expect(block.kind === 'assistant' && block.text.length).toBe(200);
   });
 
+  it('coalesces indexing progress per frame, ignores repeats, and keeps it across a session reset', () => {
+    const store = createEventStore(initialState());
+    const notify = vi.fn();
+    store.subscribe(notify);
+    for (let done = 1; done <= 300; done++) store.dispatch({ type: 'indexing', progress: { done, total: 324 } });
+    expect(notify).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(FRAME_MS);
+    expect(notify).toHaveBeenCalledTimes(1);
+    expect(store.getSnapshot().indexing).toEqual({ done: 300, total: 324 });
+    const before = store.current();
+    store.dispatch({ type: 'indexing', progress: { done: 300, total: 324 } });
+    expect(store.current()).toBe(before);
+    // /clear or a resumed session replaces the state; the index is still building.
+    store.dispatch({ type: 'session.reset', state: initialState() });
+    expect(store.current().indexing).toEqual({ done: 300, total: 324 });
+    store.dispatch({ type: 'indexing', progress: null });
+    vi.advanceTimersByTime(FRAME_MS);
+    expect(store.getSnapshot().indexing).toBeNull();
+  });
+
   it('flushes at once on block end, approval request and turn end', () => {
     const store = createEventStore(initialState());
     const notify = vi.fn();
