@@ -1,13 +1,22 @@
 /**
  * One model request: streams the reply, turning deltas into engine events, and returns the
- * finished assistant message — or what had streamed when the user interrupted.
+ * finished assistant message — or what had streamed when the user interrupted or the provider failed.
  */
 import { ProviderError, type AssistantMessage, type ModelClient, type ModelRequest, type StopReason, type Usage } from '../providers/types.js';
 import type { EngineEvent } from './events.js';
 
 export type RequestOutcome =
   | { readonly kind: 'done'; readonly message: AssistantMessage; readonly reason: StopReason; readonly usage: Usage }
-  | { readonly kind: 'interrupted'; readonly partialText: string; readonly usage?: Usage };
+  | { readonly kind: 'interrupted'; readonly partialText: string; readonly usage?: Usage }
+  /** The provider failed: the text that had streamed, and the usage it had reported, if any. */
+  | { readonly kind: 'failed'; readonly error: unknown; readonly partialText: string; readonly usage?: Usage };
+
+/** The answer text that had streamed before a failure: the error's partial message, else the deltas. */
+function partialTextOf(err: unknown, streamed: string): string {
+  const partial = err instanceof ProviderError ? err.partial : undefined;
+  const text = partial?.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('') ?? '';
+  return text || streamed;
+}
 
 export interface RequestEnv {
   readonly client: ModelClient;
@@ -67,10 +76,10 @@ export async function streamRequest(env: RequestEnv, request: ModelRequest & { s
     endText();
     endReasoning();
     if (request.signal.aborted) return { kind: 'interrupted', partialText: text, usage: lastUsage };
-    throw err;
+    return { kind: 'failed', error: err, partialText: partialTextOf(err, text), usage: lastUsage };
   }
   endText();
   endReasoning();
   if (request.signal.aborted) return { kind: 'interrupted', partialText: text, usage: lastUsage };
-  throw new ProviderError('truncated', 'The reply ended before the model finished it.');
+  return { kind: 'failed', error: new ProviderError('truncated', 'The reply ended before the model finished it.'), partialText: text, usage: lastUsage };
 }

@@ -100,8 +100,21 @@ export async function runTurn(env: TurnEnv, text: string): Promise<TurnOutcome> 
         signal: env.signal,
       });
     } catch (err) {
+      outcome = { kind: 'failed' as const, error: err, partialText: '' };
+    }
+    if (outcome.kind === 'failed') {
+      const err = outcome.error;
       const message = err instanceof ProviderError ? err.message : err instanceof Error ? err.message : String(err);
       env.log?.(`request failed after ${Date.now() - started} ms: ${message}`);
+      // Whatever the provider reported before failing was billed.
+      if (outcome.usage) env.onUsage(outcome.usage);
+      // The answer that had streamed stays, as plain text only (a half tool call has no result and
+      // a half thinking block no signature): the user saw it, and the model can go on from it.
+      if (outcome.partialText.trim()) {
+        env.history.push({ role: 'assistant', content: [{ type: 'text', text: outcome.partialText }] });
+        lastText = outcome.partialText;
+        await env.safePoint();
+      }
       return { status: 'error', result: lastText, detail: message, steps };
     }
     if (outcome.kind === 'interrupted') {

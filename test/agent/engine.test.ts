@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeProvider, type FakeFormat, type FakeProvider, type ScriptedReply } from '../support/fake-provider.js';
 import type { LindwyrmEngine } from '../../src/agent/engine.js';
+import { anthropicEvents, openaiEvents } from '../support/fake-provider-events.js';
 import {
   approvalTool,
   assertValidHistory,
@@ -189,6 +190,51 @@ describe.each(formats)('engine over %s', (format) => {
     const next = await engine.submit('again');
     expect(next.status).toBe('finished');
     assertValidHistory(turnOf(1));
+  });
+
+  it('keeps the text that streamed before a provider error, drops the half tool call and thinking, counts the usage', async () => {
+    const reply: ScriptedReply = {
+      thinking: 'pondering the question',
+      text: 'The answer is forty two, I think.',
+      toolCalls: [{ name: 'note', input: { text: 'a note long enough to arrive in several pieces' } }],
+      usage: { input: 1234, output: 50, cacheRead: 0, cacheWrite: 0 },
+    };
+    // Reset the connection in the middle of the tool call's arguments.
+    const events = format === 'anthropic' ? anthropicEvents(reply, 'fake-model') : openaiEvents(reply, 'fake-model', 'reasoning_content', true);
+    const toolStart = events.findIndex((e) => e.data.includes('"note"'));
+    expect(toolStart).toBeGreaterThan(0);
+    const { engine, fake } = await setup([{ ...reply, fault: { kind: 'reset', afterEvents: toolStart + 3 } }, { text: 'Recovered.' }]);
+    let shown = '';
+    const off = engine.store.onEvent((e) => {
+      if (e.type === 'assistant.delta') shown += e.text;
+    });
+    const first = await engine.submit('what is the answer?');
+    off();
+    expect(first.status).toBe('error');
+    expect(shown.length).toBeGreaterThan(0);
+    expect(first.result).toBe(shown);
+    // Anthropic reports the input tokens at the start of the stream; OpenAI only at its end.
+    if (format === 'anthropic') {
+      expect(engine.store.current().sessionUsage.input).toBe(1234);
+      expect(first.usage?.input).toBe(1234);
+    }
+
+    expect((await engine.submit('go on')).status).toBe('finished');
+    expect(fake.requests).toHaveLength(2);
+    const req = turnOf(1);
+    assertValidHistory(req);
+    expect(req.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(req.messages[1]).toMatchObject({ text: shown, toolUses: [] });
+    const sent = JSON.stringify((fake.requests[1]!.body as { messages: unknown }).messages);
+    expect(sent).not.toContain('pondering');
+    expect(sent).not.toContain('"note"');
+  });
+
+  it('an error before any text leaves no assistant message behind', async () => {
+    const { engine, fake } = await setup([{ text: 'never seen', fault: { kind: 'reset', afterEvents: 1 } }, { text: 'fine' }]);
+    expect((await engine.submit('hello')).status).toBe('error');
+    expect((await engine.submit('again')).status).toBe('finished');
+    expect(turnOf(fake.requests.length - 1).messages.map((m) => m.role)).toEqual(['user']);
   });
 
   it('waits for the view to answer an approval, keyed by id', async () => {
