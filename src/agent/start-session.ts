@@ -14,6 +14,8 @@ export interface SessionHooks {
   readonly approver?: Approver;
   /** One-shot: the note for the model after a denial without a terminal. */
   readonly takeDenialNote?: () => string | undefined;
+  /** The verbose log's sink (one-shot's stderr); default stderr when --verbose. */
+  readonly log?: (line: string) => void;
 }
 
 export async function startSession(cli: CliOptions, config: Config, hooks: SessionHooks = {}): Promise<LindwyrmEngine> {
@@ -45,5 +47,6 @@ export async function startSession(cli: CliOptions, config: Config, hooks: Sessi
     },
     ...(hooks.approver ? { approver: hooks.approver } : {}),
     ...(hooks.takeDenialNote ? { takeDenialNote: hooks.takeDenialNote } : {}),
+    ...(hooks.log ? { log: hooks.log } : {}),
   });
 }

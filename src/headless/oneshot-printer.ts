@@ -18,7 +18,14 @@ export interface PrinterIo {
 const DIM = '\x1b[2m';
 const UNDIM = '\x1b[22m';
 
-export function createPrinter(io: PrinterIo): { onEvent(event: EngineEvent): void; finish(): void } {
+export interface OneShotPrinter {
+  onEvent(event: EngineEvent): void;
+  /** A line for stderr (the verbose log), started on a fresh line so it never splits reasoning. */
+  line(text: string): void;
+  finish(): void;
+}
+
+export function createPrinter(io: PrinterIo): OneShotPrinter {
   let answerLast = '\n';
   let answerBlock: string | undefined;
   let errLast = '\n';
@@ -68,6 +75,9 @@ export function createPrinter(io: PrinterIo): { onEvent(event: EngineEvent): voi
         default:
           break;
       }
+    },
+    line(text) {
+      errLine(text);
     },
     finish() {
       if (answerLast !== '\n') out('\n');

@@ -26,7 +26,12 @@ export interface OneShotIo {
   onInterrupt(handler: () => void): () => void;
 }
 
-export type OpenEngine = (hooks: { approver: Approver; takeDenialNote: () => string | undefined }) => Promise<LindwyrmEngine>;
+export type OpenEngine = (hooks: {
+  approver: Approver;
+  takeDenialNote: () => string | undefined;
+  /** The verbose log (-v), written to the run's stderr between other output; absent without -v. */
+  log?: (line: string) => void;
+}) => Promise<LindwyrmEngine>;
 
 /** The --json object, exactly as the contract names it. */
 export function jsonResult(outcome: TurnOutcome | undefined, engine: LindwyrmEngine | undefined, status: TurnStatus): Record<string, unknown> {
@@ -83,7 +88,11 @@ export async function runOneShotWith(cli: CliOptions, open: OpenEngine, io: OneS
   });
   try {
     try {
-      engine = await open({ approver: approvals.approver, takeDenialNote: () => approvals.takeDenialNote() });
+      engine = await open({
+        approver: approvals.approver,
+        takeDenialNote: () => approvals.takeDenialNote(),
+        ...(cli.verbose ? { log: (line: string) => printer.line(`[lwyrm] ${line}`) } : {}),
+      });
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       io.stderr.write(`lwyrm: ${message}\n`);

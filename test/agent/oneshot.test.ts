@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config/load-config.js';
 import { assembleSession } from '../../src/agent/assemble-session.js';
 import { runOneShotWith, type OneShotIo } from '../../src/headless/oneshot-run.js';
@@ -68,6 +68,23 @@ describe.each<FakeFormat>(['anthropic', 'openai'])('one-shot over %s', (format) 
     expect(r.stdout).toBe('Looking.\nThe answer.\n');
     expect(r.stderr).toContain('→ note');
     expect(r.stderr).toContain('  ok noted x');
+  });
+
+  it('-v logs each request to the run\'s stderr, each on its own line, and nothing to the process\'s', async () => {
+    const leaked: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => (leaked.push(String(chunk)), true));
+    let r;
+    try {
+      r = await run([{ text: 'Looking.', toolCalls: [{ name: 'note', input: { text: 'x' } }] }, { text: 'The answer.' }], { verbose: true });
+    } finally {
+      spy.mockRestore();
+    }
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe('Looking.\nThe answer.\n');
+    const requests = r.stderr.split('\n').filter((l) => /^\[lwyrm\] request: \d+ messages/.test(l));
+    expect(requests).toHaveLength(2);
+    expect(r.stderr).toMatch(/^\[lwyrm\] response: /m);
+    expect(leaked.filter((l) => l.includes('[lwyrm]'))).toEqual([]);
   });
 
   it('--json prints exactly the contract object on stdout and nothing else', async () => {
