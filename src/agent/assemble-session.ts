@@ -134,7 +134,7 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
             return undefined;
           })
       : Promise.resolve(undefined);
-  void codeMapOpening.then((m) => progress.settle(m !== undefined));
+  if (config.codeMap.enabled && deps.openCodeMap) void codeMapOpening.then((m) => progress.settle(m !== undefined));
   const codeMapReady = waitForCodeMap(codeMapOpening, deps.codeMapWaitMs);
   const toolShapes =
     config.codeMap.enabled && deps.openCodeMap && deps.codeMapToolShapes
