@@ -173,10 +173,15 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
   let codeMap = await codeMapReady;
   let closed = false;
   const lateTools = codeMap ? undefined : deferredCodeMapTools(await toolShapes, codeMapOpening);
+  // Files the agent changes while the index still builds may have been read before the change:
+  // they are re-indexed once it is ready, so the symbol tools answer about the current code.
+  const changedEarly = new Set<string>();
   if (!codeMap) {
     void codeMapOpening.then(async (m) => {
-      if (closed) await m?.close();
-      else codeMap = m;
+      if (closed) return void (await m?.close());
+      codeMap = m;
+      for (const path of changedEarly) await m?.fileChanged(path).catch(() => undefined);
+      changedEarly.clear();
     });
   }
   notices.push(...instructions.notes);
@@ -261,7 +266,9 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
     costOf: computeCost,
     describe: deps.describe,
     ...(log ? { log } : {}),
-    ...(config.codeMap.enabled && deps.openCodeMap ? { onFileChanged: (path: string) => void codeMap?.fileChanged(path).catch(() => undefined) } : {}),
+    ...(config.codeMap.enabled && deps.openCodeMap
+      ? { onFileChanged: (path: string) => (codeMap ? void codeMap.fileChanged(path).catch(() => undefined) : void changedEarly.add(path)) }
+      : {}),
     persist: async (r) => {
       if (!store || !cli.save) return;
       const offloadRefs = (await r.offload.list()).map((o) => o.ref);

@@ -30,18 +30,32 @@ const lookupShape: Omit<ToolDefinition, 'run'> = {
   bulk: false,
 };
 
+/** Stands for a write tool: reports the file it changed, as apply-change does. */
+const touchTool: ToolDefinition = {
+  name: 'touch',
+  description: 'Changes a file.',
+  inputSchema: { type: 'object', properties: { path: { type: 'string' } } },
+  kind: 'none',
+  bulk: false,
+  run: async (args, ctx) => {
+    ctx.onFileChanged?.(String((args as { path?: unknown }).path));
+    return { ok: true, content: 'changed', summary: 'changed' };
+  },
+};
+
 /** A code map that opens only when the test says so, as a cold index finishing. */
 function slowCodeMap() {
   let calls = 0;
+  const changed: string[] = [];
   const map: CodeMapPort = {
     mapText: () => 'src/app.ts\n  export function app(): void  // THE MAP',
     tools: () => [{ ...lookupShape, run: async (args) => ({ ok: true, content: `source of ${String((args as { name?: unknown }).name)}`, summary: 'read' }) }],
-    fileChanged: async () => undefined,
+    fileChanged: async (path) => void changed.push(path),
     close: () => void calls++,
   };
   let open!: () => void;
   const opening = new Promise<CodeMapPort>((resolve) => (open = () => resolve(map)));
-  return { opening, open, closes: () => calls };
+  return { opening, open, closes: () => calls, changed };
 }
 
 async function start(format: FakeFormat, replies: ScriptedReply[], slow: ReturnType<typeof slowCodeMap>, onToolCall?: () => void) {
@@ -53,6 +67,7 @@ async function start(format: FakeFormat, replies: ScriptedReply[], slow: ReturnT
     createTools: (opts) =>
       toolRunner([
         noteTool,
+        touchTool,
         ...(opts.extraTools ?? []).map((t) => ({ ...t, run: (a: unknown, c: Parameters<ToolDefinition['run']>[1]) => (onToolCall?.(), t.run(a, c)) })),
       ]),
     describe: (name) => name,
@@ -99,6 +114,17 @@ describe.each<FakeFormat>(['anthropic', 'openai'])('a code map still indexing (%
     expect(await e.submit('look it up')).toMatchObject({ status: 'finished', result: 'done' });
     const results = request(1).messages.flatMap((m) => m.toolResults);
     expect(results.map((r) => r.content).join('\n')).toContain('source of app');
+  });
+
+  it('re-indexes the files the agent changed while the index was still building, once it is ready', async () => {
+    const slow = slowCodeMap();
+    const e = await start(format, [{ toolCalls: [{ name: 'touch', input: { path: '/p/a.ts' } }, { name: 'touch', input: { path: '/p/b.ts' } }] }, { text: 'done' }], slow);
+    expect(await e.submit('change two files')).toMatchObject({ status: 'finished' });
+    expect(slow.changed).toEqual([]);
+    slow.open();
+    await slow.opening;
+    for (let i = 0; i < 5 && slow.changed.length < 2; i++) await new Promise((r) => setImmediate(r));
+    expect(slow.changed).toEqual(['/p/a.ts', '/p/b.ts']);
   });
 
   it('closes a map that finishes opening after the session ended', async () => {
