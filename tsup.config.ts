@@ -1,24 +1,4 @@
-import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import type { Plugin } from 'esbuild';
 import { defineConfig } from 'tsup';
-
-/**
- * Parts of the program are written in parallel; a lazily imported module that does not exist yet
- * is left external so the build still succeeds, and src/cli/lazy-modules.ts reports it at run time.
- */
-const lazyModules = /\/(agent\/start-session|headless\/run-oneshot|codemap\/print-map|components\/run-tui)\.js$/;
-const toleratePendingModules: Plugin = {
-  name: 'tolerate-pending-modules',
-  setup(build) {
-    build.onResolve({ filter: lazyModules }, (args) => {
-      const base = resolve(args.resolveDir, args.path).replace(/\.js$/, '');
-      if (existsSync(`${base}.ts`) || existsSync(`${base}.tsx`)) return undefined;
-      console.warn(`tsup: ${args.path} (from ${dirname(args.resolveDir)}) not written yet; left external`);
-      return { path: args.path, external: true };
-    });
-  },
-};
 
 /** LWYRM_BUNDLE_VIEW=0 builds with the view stack external, for scripts/bench-startup.ts to compare. */
 const bundleView = process.env['LWYRM_BUNDLE_VIEW'] !== '0';
@@ -34,7 +14,6 @@ export default defineConfig({
   splitting: true,
   sourcemap: false,
   shims: false,
-  esbuildPlugins: [toleratePendingModules],
   // The full-screen view stack is bundled: importing Ink from node_modules means resolving and
   // evaluating hundreds of small files; the bundle loads several times faster (figures from
   // scripts/bench-startup.ts in the README). TypeScript (huge, loaded by the code map),
