@@ -2,14 +2,7 @@
 import type { Prices } from '../config/types.js';
 import type { Usage } from '../providers/types.js';
 
-export function addUsage(a: Usage, b: Usage): Usage {
-  return {
-    input: a.input + b.input,
-    cacheRead: a.cacheRead + b.cacheRead,
-    cacheWrite: a.cacheWrite + b.cacheWrite,
-    output: a.output + b.output,
-  };
-}
+export { addUsage } from '../providers/cost.js';
 
 export function subtractUsage(a: Usage, b: Usage): Usage {
   return {
@@ -37,7 +30,5 @@ export function formatUsage(u: Usage): string {
 
 export type CostFn = (usage: Usage, prices?: Prices) => number | null;
 
-/** Where reclaiming starts: min(75% of the window, 200k tokens). */
-export function reclaimThreshold(window: number): number {
-  return Math.min(Math.floor(window * 0.75), 200_000);
-}
+/** Where reclaiming starts: the context manager's own rule, min(75% of the window, 200k tokens). */
+export { reclaimPoint as reclaimThreshold } from '../context/settings.js';
