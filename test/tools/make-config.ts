@@ -1,18 +1,9 @@
-/** A complete Config for tool and policy tests, without the config loader (built in parallel). */
+/** A complete Config for tool and policy tests, built directly so each test states what it changes. */
+import { DEFAULT_POLICY } from '../../src/config/defaults.js';
 import type { Config, PolicySettings } from '../../src/config/types.js';
 
 export function makePolicy(overrides: Partial<PolicySettings> = {}): PolicySettings {
-  return {
-    read: 'allow',
-    write: 'confirm',
-    delete: 'confirm',
-    bash: 'confirm',
-    readOutside: 'confirm',
-    bashAllowlist: [],
-    bashDenylist: [],
-    rules: [],
-    ...overrides,
-  };
+  return { ...DEFAULT_POLICY, ...overrides };
 }
 
 export function makeConfig(projectRoot: string, overrides: Partial<Config> = {}): Config {
