@@ -119,7 +119,7 @@ export function App({ size, initialPrompt, onExit }: AppProps) {
 
   return (
     <Box flexDirection="column" width={width} height={rows} overflowY="hidden">
-      {layout.header > 0 ? <Header width={width} /> : null}
+      {layout.header > 0 ? <Header width={width} rows={layout.header} /> : null}
       {panel?.kind === 'text' ? (
         <TextPanel title={panel.title} text={panel.text} width={width} height={layout.transcript} scroll={panel.scroll} />
       ) : panel?.kind === 'sessions' ? (

@@ -14,6 +14,7 @@ import { App } from './app.js';
 import { lastAnswer } from './export-markdown.js';
 import { FrameStdout } from './terminal/frame-stdout.js';
 import type { FrameWriter } from './terminal/frame-writer.js';
+import type { EarlyFrame } from './terminal/early-paint.js';
 import { createScreen } from './terminal/screen.js';
 import { holdStrayOutput, type StrayOutput } from './terminal/stray-output.js';
 import { sanitizeForTerminal } from './text/sanitize.js';
@@ -45,6 +46,11 @@ export interface RunTuiOptions {
    * transcript). Required with a promise; the first frame then does not wait for the engine.
    */
   readonly startingState?: SessionState;
+  /**
+   * The first frame the CLI already painted (components/terminal/early-paint.ts): the screen is
+   * entered, and Ink's first frame is diffed against these rows instead of repainting them.
+   */
+  readonly painted?: EarlyFrame;
 }
 
 /** The start-up failed before the session existed: the screen is restored, the caller reports it. */
@@ -70,8 +76,10 @@ export async function runTui(engineOrPending: Engine | Promise<Engine>, opts: Ru
   const output: TuiOutput = opts.output ?? process.stdout;
   const write = stray ? stray.writeStdout : (data: string) => output.write(data);
   const target = { write };
-  const screen = createScreen(target);
+  const screen = createScreen(target, { entered: opts.painted !== undefined });
   const frames = new FrameStdout(target, output.columns || 80, output.rows || 24, { minIntervalMs: opts.frameMs ?? 33 });
+  // Resized since it was painted: the screen's contents are unknown, so the first frame repaints.
+  if (opts.painted && opts.painted.columns === frames.columns && opts.painted.rows === frames.rows) frames.writer.assume(opts.painted.lines);
   opts.onFrameWriter?.(frames.writer);
   const onResize = (): void => frames.setSize(output.columns || 80, output.rows || 24);
 
@@ -99,6 +107,7 @@ export async function runTui(engineOrPending: Engine | Promise<Engine>, opts: Ru
   process.on('uncaughtException', onCrash);
   process.on('unhandledRejection', onCrash);
   process.on('exit', onProcessExit);
+  opts.painted?.handOver();
 
   const instance = render(
     <EngineProvider engine={paceEngine(engine, opts.renderMs ?? 50)}>

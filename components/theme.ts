@@ -3,6 +3,7 @@ import type { TextStyle } from './text/styled-line.js';
 
 export const theme = {
   dim: { dim: true },
+  brand: { bold: true, color: 'magentaBright' },
   user: { color: 'cyan', bold: true },
   userText: { color: 'white' },
   heading1: { bold: true, color: 'magentaBright', underline: true },

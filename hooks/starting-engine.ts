@@ -12,6 +12,11 @@ export interface StartingEngine extends Engine {
   readonly failed: Promise<unknown>;
 }
 
+/** What a starting engine shows: the placeholder, busy, so typed text waits. */
+export function startingSnapshot(placeholder: SessionState): SessionState {
+  return { ...placeholder, busy: true };
+}
+
 export function startingEngine(placeholder: SessionState, pending: Promise<Engine>): StartingEngine {
   let real: Engine | undefined;
   const listeners = new Set<() => void>();
@@ -37,7 +42,7 @@ export function startingEngine(placeholder: SessionState, pending: Promise<Engin
       return new Promise<Engine>(() => undefined);
     },
   );
-  const starting = { ...placeholder, busy: true };
+  const starting = startingSnapshot(placeholder);
 
   return {
     failed,

@@ -2,7 +2,7 @@ import { memo } from 'react';
 import { Box, Text } from 'ink';
 import { LineView } from '../text/line-view.js';
 import type { EditBuffer } from './edit-buffer.js';
-import { composerWindow, layoutComposer } from './composer-layout.js';
+import { composerPlaceholder, composerWindow, layoutComposer, separatorLine } from './composer-layout.js';
 import { matchingCommands } from './slash-commands.js';
 
 export interface Flash {
@@ -36,12 +36,11 @@ export const ComposerArea = memo(function ComposerArea({
   readonly queued: string | null;
   readonly busy: boolean;
 }) {
-  const placeholder = busy ? 'type ahead; Enter queues it for when this turn ends' : 'ask, or /help';
-  const rows = composerWindow(layoutComposer(buffer, width, placeholder), textRows);
+  const rows = composerWindow(layoutComposer(buffer, width, composerPlaceholder(busy)), textRows);
   const matches = matchingCommands(buffer.text);
   return (
     <Box flexDirection="column" height={height} width={width} overflowY="hidden">
-      <Text dimColor wrap="truncate-end">{'─'.repeat(Math.max(0, width))}</Text>
+      <LineView line={separatorLine(width)} />
       {flash ? (
         <Text color={flash.error ? 'red' : 'cyan'} wrap="truncate-end">{flash.text}</Text>
       ) : null}

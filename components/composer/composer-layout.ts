@@ -7,6 +7,16 @@ import type { EditBuffer } from './edit-buffer.js';
 const PROMPT = '› ';
 const CONT = '  ';
 
+/** What the empty input says; while a turn runs (or the session starts), typed text waits. */
+export function composerPlaceholder(busy: boolean): string {
+  return busy ? 'type ahead; Enter queues it for when this turn ends' : 'ask, or /help';
+}
+
+/** The rule above the input. */
+export function separatorLine(width: number): StyledLine {
+  return [{ text: '─'.repeat(Math.max(0, width)), style: theme.dim }];
+}
+
 export interface ComposerLayout {
   readonly rows: readonly StyledLine[];
   readonly cursorRow: number;

@@ -18,8 +18,14 @@ export function readMeter(gauge: ContextGauge, barWidth: number): MeterReading {
   return { bar, percent, label: `${percent}% to compaction`, level };
 }
 
+/**
+ * 1234567 as "1,234,567". Not toLocaleString: its first call loads ICU's locale data, ~30 ms on
+ * the path to the first frame.
+ */
 export function formatTokens(n: number): string {
-  return Math.round(n).toLocaleString('en-US');
+  const rounded = Math.round(n);
+  const digits = String(Math.abs(rounded)).replace(/\B(?=(\d{3})+$)/g, ',');
+  return rounded < 0 ? `-${digits}` : digits;
 }
 
 export function formatCost(cost: number): string {

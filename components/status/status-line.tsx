@@ -2,7 +2,8 @@ import { memo, useEffect, useState } from 'react';
 import { Box, Text } from 'ink';
 import { useEngineState } from '../../hooks/use-engine-state.js';
 import type { SessionState } from '../../src/agent/state.js';
-import { formatCost, formatTokens, readMeter } from './context-meter.js';
+import { inkTextProps } from '../text/line-view.js';
+import { BUSY_STYLE, HINT_STYLE, busyText, indexingText, meterBarWidth, meterSegments, usageText } from './status-segments.js';
 
 const selectContext = (s: SessionState) => s.context;
 const selectLastUsage = (s: SessionState) => s.lastUsage;
@@ -10,19 +11,16 @@ const selectCost = (s: SessionState) => s.sessionCost;
 const selectBusy = (s: SessionState) => s.busy;
 const selectIndexing = (s: SessionState) => s.indexing ?? null;
 
-const METER_COLORS = { ok: 'green', warn: 'yellow', high: 'red' } as const;
-
 /** The context meter: its own selector, so streaming text does not re-render it. */
 export const ContextMeter = memo(function ContextMeter({ barWidth }: { readonly barWidth: number }) {
   const gauge = useEngineState(selectContext);
-  const reading = readMeter(gauge, barWidth);
   return (
     <Text wrap="truncate-end">
-      <Text color={METER_COLORS[reading.level]}>{reading.bar}</Text>
-      <Text> {reading.label}</Text>
-      <Text dimColor>
-        {' '}({formatTokens(gauge.usedTokens)} tokens{gauge.measured ? '' : ', estimated'})
-      </Text>
+      {meterSegments(gauge, barWidth).map((seg, i) => (
+        <Text key={i} {...inkTextProps(seg.style)}>
+          {seg.text}
+        </Text>
+      ))}
     </Text>
   );
 });
@@ -30,17 +28,14 @@ export const ContextMeter = memo(function ContextMeter({ barWidth }: { readonly 
 const UsageFigures = memo(function UsageFigures() {
   const last = useEngineState(selectLastUsage);
   const cost = useEngineState(selectCost);
-  const parts: string[] = [];
-  if (last !== null) parts.push(`last ${formatTokens(last.input + last.cacheRead + last.cacheWrite)} in · ${formatTokens(last.output)} out`);
-  if (cost !== null) parts.push(formatCost(cost));
-  return <Text dimColor wrap="truncate-end">{parts.length > 0 ? ` · ${parts.join(' · ')}` : ''}</Text>;
+  return <Text dimColor wrap="truncate-end">{usageText(last, cost)}</Text>;
 });
 
 /** The code map's index while it builds; gone once the map is ready. */
 const IndexingProgress = memo(function IndexingProgress() {
   const indexing = useEngineState(selectIndexing);
   if (indexing === null) return null;
-  return <Text dimColor> · indexing {indexing.done}/{indexing.total}</Text>;
+  return <Text dimColor>{indexingText(indexing)}</Text>;
 });
 
 /** Ticks once a second while a turn runs; nothing else re-renders for it. */
@@ -56,19 +51,18 @@ const BusyTimer = memo(function BusyTimer() {
   }, [busy]);
   if (!busy) return null;
   const seconds = start === 0 ? 0 : Math.floor((Date.now() - start) / 1000);
-  return <Text color="yellow"> · working {seconds}s (Ctrl+C stops)</Text>;
+  return <Text {...inkTextProps(BUSY_STYLE)}>{busyText(seconds)}</Text>;
 });
 
 export function StatusLine({ width, hint }: { readonly width: number; readonly hint?: string }) {
-  const barWidth = width >= 100 ? 20 : width >= 60 ? 10 : 5;
   return (
     <Box height={1} width={width} overflowY="hidden">
       <Text wrap="truncate-end">
-        <ContextMeter barWidth={barWidth} />
+        <ContextMeter barWidth={meterBarWidth(width)} />
         <UsageFigures />
         <IndexingProgress />
         <BusyTimer />
-        {hint ? <Text color="cyan"> · {hint}</Text> : null}
+        {hint ? <Text {...inkTextProps(HINT_STYLE)}> · {hint}</Text> : null}
       </Text>
     </Box>
   );

@@ -49,6 +49,20 @@ export class FrameWriter {
     }
   }
 
+  /**
+   * The terminal already shows `rows` (painted before the view was loaded): the next frame is
+   * diffed against them instead of repainting the screen.
+   */
+  assume(rows: readonly string[]): void {
+    this.screen = rows;
+    this.full = false;
+  }
+
+  /** What the terminal shows, as far as this writer knows: one string per row. */
+  get shown(): readonly string[] {
+    return this.screen;
+  }
+
   /** The terminal changed size: its contents are unknown, so the next frame repaints it all. */
   resize(rows: number): void {
     this.rows = rows;

@@ -17,8 +17,9 @@ export interface Screen {
   readonly active: boolean;
 }
 
-export function createScreen(out: ScreenTarget): Screen {
-  let active = false;
+/** `entered`: the screen was entered already (the early first frame); leaving still restores it. */
+export function createScreen(out: ScreenTarget, opts: { entered?: boolean } = {}): Screen {
+  let active = opts.entered ?? false;
   return {
     enter() {
       if (active) return;

@@ -2,7 +2,8 @@ import { memo } from 'react';
 import { Text } from 'ink';
 import type { StyledLine, TextStyle } from './styled-line.js';
 
-function props(style: TextStyle | undefined): Record<string, string | boolean> {
+/** Ink <Text> props for a style. */
+export function inkTextProps(style: TextStyle | undefined): Record<string, string | boolean> {
   if (style === undefined) return {};
   const out: Record<string, string | boolean> = {};
   if (style.color !== undefined) out['color'] = style.color;
@@ -21,7 +22,7 @@ export const LineView = memo(function LineView({ line }: { readonly line: Styled
   return (
     <Text wrap="truncate-end">
       {line.map((seg, i) => (
-        <Text key={i} {...props(seg.style)}>
+        <Text key={i} {...inkTextProps(seg.style)}>
           {seg.text}
         </Text>
       ))}

@@ -15,7 +15,24 @@ export interface RunOneShotModule {
 }
 export interface RunTuiModule {
   /** With a promise, the first frame shows `startingState` while the engine starts. */
-  runTui(engine: Engine | Promise<Engine>, opts: { initialPrompt?: string; startingState?: SessionState }): Promise<number>;
+  runTui(
+    engine: Engine | Promise<Engine>,
+    opts: { initialPrompt?: string; startingState?: SessionState; painted?: EarlyFrame },
+  ): Promise<number>;
+}
+/** A first frame already on screen; the view adopts it (components/terminal/early-paint.ts). */
+export interface EarlyFrame {
+  readonly columns: number;
+  readonly rows: number;
+  readonly lines: readonly string[];
+  handOver(): void;
+  abandon(): void;
+}
+export interface EarlyPaintModule {
+  paintEarlyFrame(
+    state: SessionState,
+    term: { stdout: NodeJS.WriteStream; stdin: NodeJS.ReadStream; env: Readonly<Record<string, string | undefined>> },
+  ): EarlyFrame | undefined;
 }
 export interface PrintMapModule {
   printCodeMap(config: Config): Promise<string>;
@@ -31,6 +48,9 @@ export const loadRunOneShot = (): Promise<RunOneShotModule> =>
 
 export const loadRunTui = (): Promise<RunTuiModule> =>
   import('../../components/run-tui.js');
+
+export const loadEarlyPaint = (): Promise<EarlyPaintModule> =>
+  import('../../components/terminal/early-paint.js');
 
 export const loadPrintMap = (): Promise<PrintMapModule> =>
   import('../codemap/print-map.js');

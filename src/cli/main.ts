@@ -5,7 +5,7 @@ import type { Config } from '../config/types.js';
 import { escapeForDisplay } from '../policy/escape.js';
 import { helpText } from './flags.js';
 import { writeStarterAgentsFile } from './init-agents.js';
-import { loadPrintMap, loadRunOneShot, loadRunTui, loadStartSession } from './lazy-modules.js';
+import { loadEarlyPaint, loadPrintMap, loadRunOneShot, loadRunTui, loadStartSession } from './lazy-modules.js';
 import type { CliOptions } from './options.js';
 import { parsePlainWords } from './interpret-args.js';
 import { startingState } from './starting-state.js';
@@ -84,17 +84,27 @@ async function run(options: CliOptions, io: MainIo): Promise<number> {
     return await runOneShot(options, config);
   }
   // Paint first, then start the engine: both are CPU-bound in one thread, and evaluating the
-  // engine's modules beside the view's would only delay the first frame. The screen shows the
-  // header from the config at once; a start-up error leaves it and is reported as before.
-  const { runTui } = await loadRunTui();
-  const engine = afterFirstFrame().then(async () => {
-    const { startSession } = await loadStartSession();
-    return await startSession(options, config);
-  });
-  return await runTui(engine, {
-    ...(options.prompt !== undefined ? { initialPrompt: options.prompt } : {}),
-    startingState: startingState(options, config, preset),
-  });
+  // engine's modules beside the view's would only delay the first frame. The first frame is
+  // drawn from the config before even the view is loaded (Ink's is then the same frame); a
+  // start-up error leaves the screen and is reported as before.
+  const state = startingState(options, config, preset);
+  const { paintEarlyFrame } = await loadEarlyPaint();
+  const painted = paintEarlyFrame(state, { stdout: process.stdout, stdin: process.stdin, env: io.env });
+  try {
+    const { runTui } = await loadRunTui();
+    const engine = afterFirstFrame().then(async () => {
+      const { startSession } = await loadStartSession();
+      return await startSession(options, config);
+    });
+    return await runTui(engine, {
+      ...(options.prompt !== undefined ? { initialPrompt: options.prompt } : {}),
+      startingState: state,
+      ...(painted ? { painted } : {}),
+    });
+  } finally {
+    // A no-op once the view has taken the screen over.
+    painted?.abandon();
+  }
 }
 
 /** Ink writes the first frame synchronously in render(); one macrotask later it is on screen. */

@@ -3,10 +3,11 @@
  */
 import { formatSize } from './offload-stub.js';
 import type { ContextStats } from './types.js';
+import { formatCount } from './format-count.js';
 
 const BAR_CELLS = 24;
 
-const num = (n: number): string => Math.round(n).toLocaleString('en-US');
+const num = formatCount;
 
 /** How far the context is on its way to the reclaim point, 0-100 (can pass 100 just before a reclaim). */
 export function percentToCompaction(stats: Pick<ContextStats, 'usedTokens' | 'threshold'>): number {

@@ -11,6 +11,7 @@ import { offloadOlderResults } from './retro-offload.js';
 import type { ContextSettings } from './settings.js';
 import { withSummary } from './summary-message.js';
 import type { OffloadStore, ReclaimResult, Summarizer } from './types.js';
+import { formatCount } from './format-count.js';
 
 export interface ReclaimDeps {
   readonly settings: ContextSettings;
@@ -22,7 +23,7 @@ export interface ReclaimDeps {
   readonly offloadUntilUnder: boolean;
 }
 
-const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
+const fmt = formatCount;
 
 /**
  * `force` is /compact: move every eligible older result and summarize whatever lies before the

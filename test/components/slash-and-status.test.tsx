@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KEYS, renderApp, settle } from './render-app.js';
 import { FakeEngine, initialState } from './fake-engine.js';
-import { readMeter } from '../../components/status/context-meter.js';
+import { formatTokens, readMeter } from '../../components/status/context-meter.js';
 import { farewellText } from '../../components/run-tui.js';
 import { SLASH_COMMANDS } from '../../components/composer/slash-commands.js';
 
@@ -146,5 +146,11 @@ describe('status line and header', () => {
     expect(text).toContain('The answer.␛[2J');
     expect(text).toContain('lwyrm --resume sess-1234abcd');
     expect(farewellText([], 'x')).toBe('');
+  });
+});
+
+describe('formatTokens', () => {
+  it('groups digits by thousands as en-US does', () => {
+    for (const n of [0, 7, 999, 1000, 12_345, 1_234_567.6, -1234]) expect(formatTokens(n)).toBe(Math.round(n).toLocaleString('en-US'));
   });
 });

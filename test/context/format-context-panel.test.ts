@@ -44,3 +44,13 @@ describe('/context panel', () => {
     expect(percentToCompaction({ usedTokens: 150_000, threshold: 200_000 })).toBe(75);
   });
 });
+
+describe('formatCount', () => {
+  it('groups digits by thousands as en-US does, without loading ICU', async () => {
+    const { formatCount } = await import('../../src/context/format-count.js');
+    for (const n of [0, 7, 999, 1000, 12_345, 999_999, 1_000_000, 1_234_567.6, -1234, 1e12]) {
+      expect(formatCount(n)).toBe(Math.round(n).toLocaleString('en-US'));
+    }
+    expect(formatCount(-0.4)).toBe('0');
+  });
+});

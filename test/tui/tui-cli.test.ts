@@ -136,4 +136,44 @@ describe.skipIf(!hasTmux)('lwyrm in a real terminal (tmux)', () => {
     expect(after).toContain('Understood, I left notes.txt alone.');
     expect(after).toMatch(/lwyrm --resume \S+/);
   }, 180_000);
+
+  it('keeps keys typed before the view is up, and restores the screen on SIGTERM right at the first frame', async () => {
+    const env = [
+      `HOME=${shellQuote(root)}`,
+      `XDG_CONFIG_HOME=${shellQuote(join(root, 'config'))}`,
+      `XDG_DATA_HOME=${shellQuote(join(root, 'data'))}`,
+      `XDG_CACHE_HOME=${shellQuote(join(root, 'cache'))}`,
+      'FAKE_API_KEY=test-key',
+      'TERM=xterm-256color',
+    ].join(' ');
+    const pidFile = join(root, 'early.pid');
+    const start = `echo $$ > ${shellQuote(pidFile)}; exec env -u CI ${env} ${shellQuote(process.execPath)} ${shellQuote(join(SNAPSHOT, 'cli.js'))}`;
+    const session = (n: number): string => `early${n}`;
+    const pane = (n: number): string => tmux('capture-pane', '-p', '-t', session(n));
+    const launch = (n: number): void => {
+      // The shell waits for a key, so the test decides when lwyrm starts.
+      tmux('new-session', '-d', '-s', session(n), '-x', '100', '-y', '30', '-c', project, `read _; sh -c ${shellQuote(start)}; echo "__EXIT=$?"; sleep 600`);
+      tmux('send-keys', '-t', session(n), 'Enter');
+    };
+
+    // Typed while lwyrm is still starting: nothing is echoed over the frame, nothing is lost.
+    launch(1);
+    tmux('send-keys', '-t', session(1), '-l', 'typed early');
+    await until('the early keys in the input', () => /› typed early/.test(pane(1)));
+    expect(pane(1)).toMatch(/lindwyrm\s+fake \(anthropic, fake-model\)/);
+    expect(pane(1).match(/typed early/g)).toHaveLength(1);
+
+    // SIGTERM the moment the header shows, before or just after the view has taken over.
+    launch(2);
+    const deadline = Date.now() + 30_000;
+    while (!pane(2).includes('fake-model')) {
+      if (Date.now() > deadline) throw new Error(`no header; screen:\n${pane(2)}`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    const pid = Number((await readFile(pidFile, 'utf8')).trim());
+    process.kill(pid, 'SIGTERM');
+    await until('the process to exit', () => pane(2).includes('__EXIT='));
+    expect(pane(2)).toMatch(/__EXIT=143/);
+    expect(tmux('display-message', '-p', '-t', session(2), '#{alternate_on}').trim()).toBe('0');
+  }, 120_000);
 });

@@ -1,0 +1,149 @@
+/**
+ * The full screen's first frame as Ink would draw it, computed without Ink or React. Pure.
+ *
+ * Why: loading the view (Ink, React, the app: ~900 KB) and Ink's first layout take ~200 ms, most
+ * of the time to the first frame. The CLI paints these rows the moment the config is read, then
+ * loads the view, whose FrameWriter starts from them: when Ink's first frame is the same, nothing
+ * is redrawn, and when it is not (an unusual terminal), the differing rows are simply rewritten.
+ *
+ * It renders the same pure parts the components do (headerLines, meterSegments, the composer's
+ * layout) and encodes them as Ink's output does: one SGR run per style, truncated with "…" that
+ * takes the style of the last character kept. test/components/first-frame.test.tsx compares it
+ * with Ink's real first frame at many sizes; a component change that breaks the match fails there.
+ */
+import type { SessionState } from '../src/agent/state.js';
+import { EMPTY_BUFFER } from './composer/edit-buffer.js';
+import { composerPlaceholder, layoutComposer, separatorLine } from './composer/composer-layout.js';
+import { headerLines } from './header-lines.js';
+import { computeLayout } from './layout.js';
+import { BUSY_STYLE, busyText, indexingText, meterBarWidth, meterSegments, usageText } from './status/status-segments.js';
+import type { Segment, StyledLine, TextStyle } from './text/styled-line.js';
+import { theme } from './theme.js';
+
+/** Smallest terminal the early frame is drawn for; a smaller one waits for Ink. */
+export const FIRST_FRAME_MIN = { columns: 20, rows: 6 } as const;
+
+// Characters whose width is certain (one column everywhere). A row with anything else (a project
+// path in another script, an emoji in a preset name) is left to Ink, which measures it properly.
+const KNOWN_WIDTH = /^[\x20-\x7e…·─›█]*$/;
+
+/**
+ * The rows of the first frame for `state` on a terminal of the given size, each as Ink would
+ * write it; undefined when the frame cannot be known for sure without Ink.
+ */
+export function firstFrameRows(state: SessionState, columns: number, rows: number): string[] | undefined {
+  if (columns < FIRST_FRAME_MIN.columns || rows < FIRST_FRAME_MIN.rows) return undefined;
+  if (state.blocks.length > 0 || state.pendingApproval !== null) return undefined;
+  const composer = layoutComposer(EMPTY_BUFFER, columns, composerPlaceholder(state.busy));
+  const layout = computeLayout({ rows, reasoning: false, composerRows: composer.rows.length, composerExtras: 0 });
+
+  const lines: StyledLine[] = [];
+  lines.push(...headerLines(state, columns, layout.header));
+  for (let i = 0; i < layout.transcript; i++) lines.push([]);
+  if (layout.status > 0) lines.push(statusLine(state, columns));
+  const bottom = [separatorLine(columns), ...composer.rows.slice(0, layout.composerRows)].slice(0, layout.bottom);
+  lines.push(...bottom);
+  while (lines.length < rows) lines.push([]);
+
+  const out: string[] = [];
+  for (const line of lines) {
+    if (!line.every((seg) => KNOWN_WIDTH.test(seg.text))) return undefined;
+    out.push(encodeAsInk(line, columns));
+  }
+  return out;
+}
+
+function statusLine(state: SessionState, columns: number): StyledLine {
+  const segments: Segment[] = [...meterSegments(state.context, meterBarWidth(columns))];
+  segments.push({ text: usageText(state.lastUsage, state.sessionCost), style: theme.dim });
+  if (state.indexing) segments.push({ text: indexingText(state.indexing), style: theme.dim });
+  // The busy timer has not ticked yet in a first frame.
+  if (state.busy) segments.push({ text: busyText(0), style: BUSY_STYLE });
+  return segments;
+}
+
+/** A row as Ink 6 writes it: truncated at `width` with "…", one open/close pair per style run. */
+export function encodeAsInk(line: StyledLine, width: number): string {
+  const runs = mergeRuns(line);
+  let total = 0;
+  for (const run of runs) total += run.text.length;
+  const kept = total > width ? truncate(runs, width) : runs;
+  let out = '';
+  for (const run of kept) {
+    const [open, close] = sgr(run.style);
+    out += open + run.text + close;
+  }
+  return out;
+}
+
+function mergeRuns(line: StyledLine): Segment[] {
+  const runs: Segment[] = [];
+  for (const seg of line) {
+    if (seg.text === '') continue;
+    const last = runs[runs.length - 1];
+    if (last && sameStyle(last.style, seg.style)) runs[runs.length - 1] = { ...last, text: last.text + seg.text };
+    else runs.push(seg);
+  }
+  return runs;
+}
+
+/** Keeps width-1 columns and adds "…" to the run holding the last character kept. */
+function truncate(runs: readonly Segment[], width: number): Segment[] {
+  const out: Segment[] = [];
+  let room = Math.max(0, width - 1);
+  for (const run of runs) {
+    if (room === 0) break;
+    const text = run.text.slice(0, room);
+    room -= text.length;
+    out.push({ ...run, text });
+  }
+  const last = out[out.length - 1];
+  if (last) out[out.length - 1] = { ...last, text: `${last.text}…` };
+  else out.push({ text: '…' });
+  return out;
+}
+
+const FG: Readonly<Record<string, number>> = {
+  black: 30, red: 31, green: 32, yellow: 33, blue: 34, magenta: 35, cyan: 36, white: 37,
+  gray: 90, grey: 90, blackBright: 90, redBright: 91, greenBright: 92, yellowBright: 93,
+  blueBright: 94, magentaBright: 95, cyanBright: 96, whiteBright: 97,
+};
+
+/**
+ * Opening and closing codes in the order Ink's Text nests them (dim innermost, then colour, bold,
+ * italic, underline, inverse outermost), each closed by its own reset code.
+ */
+function sgr(style: TextStyle | undefined): [string, string] {
+  if (style === undefined) return ['', ''];
+  const pairs: [number, number][] = [];
+  if (style.dim) pairs.push([2, 22]);
+  const fg = style.color === undefined ? undefined : FG[style.color];
+  if (fg !== undefined) pairs.push([fg, 39]);
+  const bg = style.backgroundColor === undefined ? undefined : FG[style.backgroundColor];
+  if (bg !== undefined) pairs.push([bg + 10, 49]);
+  if (style.bold) pairs.push([1, 22]);
+  if (style.italic) pairs.push([3, 23]);
+  if (style.underline) pairs.push([4, 24]);
+  if (style.inverse) pairs.push([7, 27]);
+  let open = '';
+  let close = '';
+  for (const [on, off] of pairs) {
+    open = `\x1b[${on}m${open}`;
+    close += `\x1b[${off}m`;
+  }
+  return [open, close];
+}
+
+function sameStyle(a: TextStyle | undefined, b: TextStyle | undefined): boolean {
+  if (a === b) return true;
+  if (a === undefined || b === undefined) return false;
+  return (
+    a.color === b.color &&
+    a.backgroundColor === b.backgroundColor &&
+    Boolean(a.bold) === Boolean(b.bold) &&
+    Boolean(a.dim) === Boolean(b.dim) &&
+    Boolean(a.italic) === Boolean(b.italic) &&
+    Boolean(a.underline) === Boolean(b.underline) &&
+    Boolean(a.inverse) === Boolean(b.inverse)
+  );
+}

@@ -1,0 +1,41 @@
+/**
+ * The status line's parts as styled segments. Pure: the StatusLine component renders them (each
+ * part in its own memoised component, so streaming text re-renders none of them), and the early
+ * first frame (first-frame.ts) renders the same segments before Ink is loaded.
+ */
+import type { ContextGauge, SessionState } from '../../src/agent/state.js';
+import type { Segment } from '../text/styled-line.js';
+import { formatCost, formatTokens, readMeter } from './context-meter.js';
+
+const METER_COLORS = { ok: 'green', warn: 'yellow', high: 'red' } as const;
+
+export function meterBarWidth(width: number): number {
+  return width >= 100 ? 20 : width >= 60 ? 10 : 5;
+}
+
+export function meterSegments(gauge: ContextGauge, barWidth: number): Segment[] {
+  const reading = readMeter(gauge, barWidth);
+  return [
+    { text: reading.bar, style: { color: METER_COLORS[reading.level] } },
+    { text: ` ${reading.label}` },
+    { text: ` (${formatTokens(gauge.usedTokens)} tokens${gauge.measured ? '' : ', estimated'})`, style: { dim: true } },
+  ];
+}
+
+export function usageText(last: SessionState['lastUsage'], cost: number | null): string {
+  const parts: string[] = [];
+  if (last !== null) parts.push(`last ${formatTokens(last.input + last.cacheRead + last.cacheWrite)} in · ${formatTokens(last.output)} out`);
+  if (cost !== null) parts.push(formatCost(cost));
+  return parts.length > 0 ? ` · ${parts.join(' · ')}` : '';
+}
+
+export function indexingText(indexing: NonNullable<SessionState['indexing']>): string {
+  return ` · indexing ${indexing.done}/${indexing.total}`;
+}
+
+export function busyText(seconds: number): string {
+  return ` · working ${seconds}s (Ctrl+C stops)`;
+}
+
+export const BUSY_STYLE = { color: 'yellow' } as const;
+export const HINT_STYLE = { color: 'cyan' } as const;

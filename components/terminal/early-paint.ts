@@ -1,0 +1,106 @@
+/**
+ * Paints the first frame before the view is loaded (see components/first-frame.ts for why), and
+ * keeps the terminal safe until the view takes over: typed keys are not echoed over the frame
+ * (raw mode; they wait in the terminal's buffer for the input), and a signal, a crash or an exit
+ * in between still puts the user's screen back. No Ink, no React: this runs on the CLI's path.
+ */
+import type { SessionState } from '../../src/agent/state.js';
+import { startingSnapshot } from '../../hooks/starting-engine.js';
+import { firstFrameRows } from '../first-frame.js';
+import { BSU, ESU, diffFrame } from './frame-diff.js';
+import { ENTER_SCREEN, LEAVE_SCREEN } from './screen.js';
+
+export interface EarlyTerminal {
+  readonly stdout: { write(data: string): unknown; readonly isTTY?: boolean; readonly columns?: number; readonly rows?: number };
+  readonly stdin: { readonly isTTY?: boolean; setRawMode?(mode: boolean): unknown };
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly platform?: NodeJS.Platform;
+}
+
+export interface EarlyFrame {
+  readonly columns: number;
+  readonly rows: number;
+  /** The rows on screen, as Ink would write them. */
+  readonly lines: readonly string[];
+  /** The view owns the screen and the exit paths now: the interim handlers go. */
+  handOver(): void;
+  /** Start-up failed before the view took over: the user's screen and terminal mode come back. */
+  abandon(): void;
+}
+
+const SIGNAL_STATUS = { SIGTERM: 143, SIGHUP: 129 } as const;
+
+/** Draws the session's first frame now; undefined when this terminal is left to Ink. */
+export function paintEarlyFrame(state: SessionState, term: EarlyTerminal): EarlyFrame | undefined {
+  const { stdout, stdin, env } = term;
+  if (!stdout.isTTY || !stdin.isTTY || typeof stdin.setRawMode !== 'function') return undefined;
+  if (inkIsNotLive(env) || !inkColorsAreOn(env, term.platform ?? process.platform)) return undefined;
+  const columns = stdout.columns ?? 0;
+  const rows = stdout.rows ?? 0;
+  const lines = firstFrameRows(startingSnapshot(state), columns, rows);
+  if (lines === undefined) return undefined;
+
+  let owned = true;
+  const restore = (): void => {
+    if (!owned) return;
+    owned = false;
+    stdout.write(LEAVE_SCREEN);
+    try {
+      stdin.setRawMode?.(false);
+    } catch {
+      // The terminal may already be gone (SIGHUP); there is nothing left to restore.
+    }
+  };
+  const onSignal = (signal: keyof typeof SIGNAL_STATUS): void => {
+    restore();
+    process.exit(SIGNAL_STATUS[signal]);
+  };
+  const handlers = (Object.keys(SIGNAL_STATUS) as (keyof typeof SIGNAL_STATUS)[]).map((sig) => [sig, () => onSignal(sig)] as const);
+  const release = (): void => {
+    for (const [sig, handler] of handlers) process.off(sig, handler);
+    process.off('exit', restore);
+  };
+
+  stdin.setRawMode(true);
+  stdout.write(ENTER_SCREEN + BSU + diffFrame([], lines, rows, true).bytes + ESU);
+  for (const [sig, handler] of handlers) process.on(sig, handler);
+  process.on('exit', restore);
+
+  return {
+    columns,
+    rows,
+    lines,
+    handOver() {
+      release();
+      owned = false;
+    },
+    abandon() {
+      release();
+      restore();
+    },
+  };
+}
+
+/** Ink draws only the last frame, at exit, in CI (its is-in-ci check), and differently for screen readers. */
+function inkIsNotLive(env: EarlyTerminal['env']): boolean {
+  const set = (key: string): boolean => env[key] !== undefined && env[key] !== '0' && env[key] !== 'false';
+  return set('CI') || set('CONTINUOUS_INTEGRATION') || env['INK_SCREEN_READER'] === 'true';
+}
+
+/**
+ * Whether Ink's colour library will colour this terminal: the early frame carries colour codes,
+ * so it is drawn only where that is certain (a subset of chalk's supports-color rules); elsewhere
+ * Ink draws the first frame itself.
+ */
+export function inkColorsAreOn(env: EarlyTerminal['env'], platform: NodeJS.Platform): boolean {
+  const force = env['FORCE_COLOR'];
+  if (force !== undefined) return force !== '0' && force !== 'false';
+  const term = env['TERM'] ?? '';
+  if (term === 'dumb') return false;
+  if (platform === 'win32') return true;
+  if (env['TEAMCITY_VERSION'] !== undefined || env['TF_BUILD'] !== undefined) return false;
+  if (env['COLORTERM'] !== undefined) return true;
+  if (['xterm-kitty', 'xterm-ghostty', 'wezterm'].includes(term)) return true;
+  if (env['TERM_PROGRAM'] === 'iTerm.app' || env['TERM_PROGRAM'] === 'Apple_Terminal') return true;
+  return /-256(color)?$/i.test(term) || /^screen|^xterm|^vt100|^vt220|^rxvt|color|ansi|cygwin|linux/i.test(term);
+}

@@ -1,0 +1,184 @@
+/**
+ * The early first frame on the terminal (components/terminal/early-paint.ts) and the view adopting
+ * it (runTui's `painted`): drawn only where it is sure to match Ink, the terminal kept safe until
+ * the view takes over, and Ink's first frame then costs no bytes at all.
+ */
+import { EventEmitter } from 'node:events';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Engine } from '../../src/agent/state.js';
+import { inkColorsAreOn, paintEarlyFrame, type EarlyTerminal } from '../../components/terminal/early-paint.js';
+import { ENTER_SCREEN, LEAVE_SCREEN } from '../../components/terminal/screen.js';
+import { initialState } from './fake-engine.js';
+
+type RunTui = typeof import('../../components/run-tui.js').runTui;
+let runTui: RunTui;
+const savedForceColor = process.env['FORCE_COLOR'];
+beforeAll(async () => {
+  process.env['FORCE_COLOR'] = '1';
+  ({ runTui } = await import('../../components/run-tui.js'));
+});
+afterAll(() => {
+  if (savedForceColor === undefined) delete process.env['FORCE_COLOR'];
+  else process.env['FORCE_COLOR'] = savedForceColor;
+});
+
+class FakeTty extends EventEmitter {
+  readonly isTTY = true;
+  written = '';
+  constructor(
+    public columns: number,
+    public rows: number,
+  ) {
+    super();
+  }
+  write(data: string): boolean {
+    this.written += data;
+    return true;
+  }
+}
+
+class FakeStdin extends EventEmitter {
+  readonly isTTY = true;
+  readonly modes: boolean[] = [];
+  setRawMode(mode: boolean): this {
+    this.modes.push(mode);
+    return this;
+  }
+  read(): null {
+    return null;
+  }
+  setEncoding(): this {
+    return this;
+  }
+  resume(): this {
+    return this;
+  }
+  pause(): this {
+    return this;
+  }
+  ref(): this {
+    return this;
+  }
+  unref(): this {
+    return this;
+  }
+}
+
+const TERM_ENV = { TERM: 'xterm-256color' };
+
+function terminal(columns = 100, rows = 30, env: EarlyTerminal['env'] = TERM_ENV): { out: FakeTty; stdin: FakeStdin; term: EarlyTerminal } {
+  const out = new FakeTty(columns, rows);
+  const stdin = new FakeStdin();
+  return { out, stdin, term: { stdout: out, stdin, env, platform: 'linux' } };
+}
+
+const listeners = (): number[] => ['SIGTERM', 'SIGHUP', 'exit'].map((e) => process.listenerCount(e));
+
+describe('painting the first frame early', () => {
+  it('enters the alternate screen, draws the header, and stops the terminal echoing keys', () => {
+    const before = listeners();
+    const { out, stdin, term } = terminal();
+    const painted = paintEarlyFrame(initialState(), term);
+    expect(painted).toBeDefined();
+    expect(out.written.startsWith(ENTER_SCREEN)).toBe(true);
+    expect(out.written).toContain('deepseek-chat');
+    expect(out.written).toContain('/home/dev/shop');
+    expect(stdin.modes).toEqual([true]);
+    expect(painted!.lines).toHaveLength(30);
+    // Until the view takes over, a signal or an exit still restores the screen.
+    expect(listeners()).toEqual(before.map((n) => n + 1));
+
+    painted!.abandon();
+    expect(out.written.endsWith(LEAVE_SCREEN)).toBe(true);
+    expect(stdin.modes).toEqual([true, false]);
+    expect(listeners()).toEqual(before);
+  });
+
+  it('leaves everything to the view once handed over', () => {
+    const before = listeners();
+    const { out, stdin, term } = terminal();
+    const painted = paintEarlyFrame(initialState(), term)!;
+    const drawn = out.written;
+    painted.handOver();
+    painted.abandon();
+    expect(out.written).toBe(drawn);
+    expect(stdin.modes).toEqual([true]);
+    expect(listeners()).toEqual(before);
+  });
+
+  it.each([
+    ['CI is set (Ink draws only the last frame there)', { ...TERM_ENV, CI: 'true' }],
+    ['a screen reader is on', { ...TERM_ENV, INK_SCREEN_READER: 'true' }],
+    ['colours are forced off', { ...TERM_ENV, FORCE_COLOR: '0' }],
+    ['the terminal is dumb', { TERM: 'dumb' }],
+    ['the terminal is unknown', { TERM: 'mystery' }],
+  ])('is not drawn when %s', (_label, env) => {
+    const { out, stdin, term } = terminal(100, 30, env);
+    expect(paintEarlyFrame(initialState(), term)).toBeUndefined();
+    expect(out.written).toBe('');
+    expect(stdin.modes).toEqual([]);
+  });
+
+  it('is not drawn when stdout is not a terminal', () => {
+    const { out, stdin } = terminal();
+    const pipe = { write: (d: string) => out.write(d), isTTY: false, columns: 100, rows: 30 };
+    expect(paintEarlyFrame(initialState(), { stdout: pipe, stdin, env: TERM_ENV })).toBeUndefined();
+    expect(out.written).toBe('');
+  });
+
+  it('knows where Ink colours the terminal', () => {
+    expect(inkColorsAreOn({ TERM: 'xterm-256color' }, 'linux')).toBe(true);
+    expect(inkColorsAreOn({ TERM: 'screen' }, 'linux')).toBe(true);
+    expect(inkColorsAreOn({ TERM: 'mystery', COLORTERM: 'truecolor' }, 'linux')).toBe(true);
+    expect(inkColorsAreOn({ TERM: 'xterm', FORCE_COLOR: 'false' }, 'linux')).toBe(false);
+    expect(inkColorsAreOn({ TERM: 'dumb', FORCE_COLOR: '1' }, 'linux')).toBe(true);
+    expect(inkColorsAreOn({}, 'win32')).toBe(true);
+    expect(inkColorsAreOn({}, 'linux')).toBe(false);
+  });
+});
+
+describe('the view adopting the early frame', () => {
+  async function adopt(painted: ReturnType<typeof paintEarlyFrame>, out: FakeTty): Promise<string> {
+    const before = out.written.length;
+    let fail: (e: unknown) => void = () => undefined;
+    const pending = new Promise<Engine>((_, reject) => (fail = reject));
+    const done = runTui(pending, {
+      output: out,
+      stdin: new FakeStdin() as unknown as NodeJS.ReadStream,
+      farewell: () => undefined,
+      startingState: initialState(),
+      ...(painted ? { painted } : {}),
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const drawn = out.written.slice(before);
+    fail(new Error('test over'));
+    await expect(done).rejects.toThrow('test over');
+    return drawn;
+  }
+
+  it("writes nothing for Ink's first frame when it is the frame already on screen", async () => {
+    const { out, term } = terminal();
+    const painted = paintEarlyFrame(initialState(), term)!;
+    expect(await adopt(painted, out)).toBe('');
+  });
+
+  it('rewrites only the rows that differ', async () => {
+    const { out, term } = terminal();
+    const painted = paintEarlyFrame(initialState(), term)!;
+    const altered = { ...painted, lines: painted.lines.map((line, i) => (i === 0 ? 'something else' : line)) };
+    const drawn = await adopt(altered, out);
+    expect(drawn).toContain('\x1b[1;1H\x1b[2K');
+    expect(drawn).toContain('deepseek-chat');
+    expect(drawn).not.toContain('\x1b[2;1H');
+    expect(drawn).not.toContain(ENTER_SCREEN);
+  });
+
+  it('repaints everything when the terminal was resized in between', async () => {
+    const { out, term } = terminal();
+    const painted = paintEarlyFrame(initialState(), term)!;
+    out.columns = 90;
+    const drawn = await adopt(painted, out);
+    expect(drawn).toContain('\x1b[H\x1b[2J');
+    expect(drawn).toContain('/home/dev/shop');
+  });
+});
