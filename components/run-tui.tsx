@@ -72,7 +72,8 @@ export async function runTui(engineOrPending: Engine | Promise<Engine>, opts: Ru
   const engine: Engine = starting ?? (engineOrPending as Engine);
   let startError: EngineStartError | undefined;
   const real = opts.output === undefined;
-  const stray: StrayOutput | undefined = real ? holdStrayOutput() : undefined;
+  // Held since the early frame was painted, if it was; from now on, in any case.
+  const stray: StrayOutput | undefined = real ? (opts.painted?.stray ?? holdStrayOutput()) : undefined;
   const output: TuiOutput = opts.output ?? process.stdout;
   const write = stray ? stray.writeStdout : (data: string) => output.write(data);
   const target = { write };

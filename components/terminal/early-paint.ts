@@ -9,6 +9,7 @@ import { startingSnapshot } from '../../hooks/starting-engine.js';
 import { firstFrameRows } from '../first-frame.js';
 import { BSU, ESU, diffFrame } from './frame-diff.js';
 import { ENTER_SCREEN, LEAVE_SCREEN } from './screen.js';
+import { holdStrayOutput, type StrayOutput } from './stray-output.js';
 
 export interface EarlyTerminal {
   readonly stdout: { write(data: string): unknown; readonly isTTY?: boolean; readonly columns?: number; readonly rows?: number };
@@ -22,6 +23,8 @@ export interface EarlyFrame {
   readonly rows: number;
   /** The rows on screen, as Ink would write them. */
   readonly lines: readonly string[];
+  /** Other output held back since the frame was drawn; the view keeps holding it. */
+  readonly stray?: StrayOutput;
   /** The view owns the screen and the exit paths now: the interim handlers go. */
   handOver(): void;
   /** Start-up failed before the view took over: the user's screen and terminal mode come back. */
@@ -30,8 +33,17 @@ export interface EarlyFrame {
 
 const SIGNAL_STATUS = { SIGTERM: 143, SIGHUP: 129 } as const;
 
+/** The CLI's call: the process's own terminal, with stray output held back from the frame. */
+export function paintEarlyFrameOnProcess(state: SessionState, env: EarlyTerminal['env']): EarlyFrame | undefined {
+  return paintEarlyFrame(state, { stdout: process.stdout, stdin: process.stdin, env }, { holdStray: holdStrayOutput });
+}
+
 /** Draws the session's first frame now; undefined when this terminal is left to Ink. */
-export function paintEarlyFrame(state: SessionState, term: EarlyTerminal): EarlyFrame | undefined {
+export function paintEarlyFrame(
+  state: SessionState,
+  term: EarlyTerminal,
+  opts: { readonly holdStray?: () => StrayOutput } = {},
+): EarlyFrame | undefined {
   const { stdout, stdin, env } = term;
   if (!stdout.isTTY || !stdin.isTTY || typeof stdin.setRawMode !== 'function') return undefined;
   if (inkIsNotLive(env) || !inkColorsAreOn(env, term.platform ?? process.platform)) return undefined;
@@ -40,16 +52,22 @@ export function paintEarlyFrame(state: SessionState, term: EarlyTerminal): Early
   const lines = firstFrameRows(startingSnapshot(state), columns, rows);
   if (lines === undefined) return undefined;
 
+  // From here on, a library's warning must not scribble over the frame: it waits for the normal screen.
+  const stray = opts.holdStray?.();
+  const write = stray ? stray.writeStdout : (data: string): unknown => stdout.write(data);
   let owned = true;
   const restore = (): void => {
     if (!owned) return;
     owned = false;
-    stdout.write(LEAVE_SCREEN);
+    write(LEAVE_SCREEN);
     try {
       stdin.setRawMode?.(false);
     } catch {
       // The terminal may already be gone (SIGHUP); there is nothing left to restore.
     }
+    const held = stray?.release();
+    if (held?.stdout) process.stdout.write(held.stdout);
+    if (held?.stderr) process.stderr.write(held.stderr);
   };
   const onSignal = (signal: keyof typeof SIGNAL_STATUS): void => {
     restore();
@@ -62,7 +80,7 @@ export function paintEarlyFrame(state: SessionState, term: EarlyTerminal): Early
   };
 
   stdin.setRawMode(true);
-  stdout.write(ENTER_SCREEN + BSU + diffFrame([], lines, rows, true).bytes + ESU);
+  write(ENTER_SCREEN + BSU + diffFrame([], lines, rows, true).bytes + ESU);
   for (const [sig, handler] of handlers) process.on(sig, handler);
   process.on('exit', restore);
 
@@ -70,6 +88,7 @@ export function paintEarlyFrame(state: SessionState, term: EarlyTerminal): Early
     columns,
     rows,
     lines,
+    ...(stray ? { stray } : {}),
     handOver() {
       release();
       owned = false;

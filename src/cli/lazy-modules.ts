@@ -25,14 +25,12 @@ export interface EarlyFrame {
   readonly columns: number;
   readonly rows: number;
   readonly lines: readonly string[];
+  readonly stray?: { readonly writeStdout: (data: string) => boolean; release(): { stdout: string; stderr: string } };
   handOver(): void;
   abandon(): void;
 }
 export interface EarlyPaintModule {
-  paintEarlyFrame(
-    state: SessionState,
-    term: { stdout: NodeJS.WriteStream; stdin: NodeJS.ReadStream; env: Readonly<Record<string, string | undefined>> },
-  ): EarlyFrame | undefined;
+  paintEarlyFrameOnProcess(state: SessionState, env: Readonly<Record<string, string | undefined>>): EarlyFrame | undefined;
 }
 export interface PrintMapModule {
   printCodeMap(config: Config): Promise<string>;

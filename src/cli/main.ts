@@ -88,8 +88,8 @@ async function run(options: CliOptions, io: MainIo): Promise<number> {
   // drawn from the config before even the view is loaded (Ink's is then the same frame); a
   // start-up error leaves the screen and is reported as before.
   const state = startingState(options, config, preset);
-  const { paintEarlyFrame } = await loadEarlyPaint();
-  const painted = paintEarlyFrame(state, { stdout: process.stdout, stdin: process.stdin, env: io.env });
+  const { paintEarlyFrameOnProcess } = await loadEarlyPaint();
+  const painted = paintEarlyFrameOnProcess(state, io.env);
   try {
     const { runTui } = await loadRunTui();
     const engine = afterFirstFrame().then(async () => {

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/agent/state.js';
 import { inkColorsAreOn, paintEarlyFrame, type EarlyTerminal } from '../../components/terminal/early-paint.js';
 import { ENTER_SCREEN, LEAVE_SCREEN } from '../../components/terminal/screen.js';
+import type { StrayOutput } from '../../components/terminal/stray-output.js';
 import { initialState } from './fake-engine.js';
 
 type RunTui = typeof import('../../components/run-tui.js').runTui;
@@ -92,6 +93,35 @@ describe('painting the first frame early', () => {
     expect(out.written.endsWith(LEAVE_SCREEN)).toBe(true);
     expect(stdin.modes).toEqual([true, false]);
     expect(listeners()).toEqual(before);
+  });
+
+  it('holds other output back from the frame and gives it back on the normal screen', () => {
+    const { out, term } = terminal();
+    const held: string[] = [];
+    let released = false;
+    // A stand-in for holdStrayOutput, which would capture this test runner's own streams.
+    const stray: StrayOutput = {
+      writeStdout: (data) => out.write(data),
+      release: () => {
+        released = true;
+        return { stdout: '', stderr: held.join('') };
+      },
+    };
+    const painted = paintEarlyFrame(initialState(), term, { holdStray: () => stray })!;
+    expect(painted.stray).toBe(stray);
+    held.push('(node) a warning\n');
+    expect(out.written).not.toContain('a warning');
+    const written: string[] = [];
+    const realErr = process.stderr.write;
+    process.stderr.write = ((chunk: string) => written.push(chunk) > 0) as typeof process.stderr.write;
+    try {
+      painted.abandon();
+    } finally {
+      process.stderr.write = realErr;
+    }
+    expect(released).toBe(true);
+    expect(out.written.endsWith(LEAVE_SCREEN)).toBe(true);
+    expect(written).toEqual(['(node) a warning\n']);
   });
 
   it('leaves everything to the view once handed over', () => {
