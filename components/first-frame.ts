@@ -16,7 +16,7 @@ import { EMPTY_BUFFER } from './composer/edit-buffer.js';
 import { composerPlaceholder, layoutComposer, separatorLine } from './composer/composer-layout.js';
 import { headerLines } from './header-lines.js';
 import { computeLayout } from './layout.js';
-import { BUSY_STYLE, busyText, indexingText, meterBarWidth, meterSegments, usageText } from './status/status-segments.js';
+import { BUSY_STYLE, STARTING_TEXT, busyText, indexingText, meterBarWidth, meterSegments, usageText } from './status/status-segments.js';
 import type { Segment, StyledLine, TextStyle } from './text/styled-line.js';
 import { theme } from './theme.js';
 
@@ -58,7 +58,8 @@ function statusLine(state: SessionState, columns: number): StyledLine {
   segments.push({ text: usageText(state.lastUsage, state.sessionCost), style: theme.dim });
   if (state.indexing) segments.push({ text: indexingText(state.indexing), style: theme.dim });
   // The busy timer has not ticked yet in a first frame.
-  if (state.busy) segments.push({ text: busyText(0), style: BUSY_STYLE });
+  if (state.starting) segments.push({ text: STARTING_TEXT, style: theme.dim });
+  else if (state.busy) segments.push({ text: busyText(0), style: BUSY_STYLE });
   return segments;
 }
 

@@ -12,9 +12,9 @@ export interface StartingEngine extends Engine {
   readonly failed: Promise<unknown>;
 }
 
-/** What a starting engine shows: the placeholder, busy, so typed text waits. */
+/** What a starting engine shows: the placeholder, busy (so typed text waits) and marked starting. */
 export function startingSnapshot(placeholder: SessionState): SessionState {
-  return { ...placeholder, busy: true };
+  return { ...placeholder, busy: true, starting: true };
 }
 
 export function startingEngine(placeholder: SessionState, pending: Promise<Engine>): StartingEngine {

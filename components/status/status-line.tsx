@@ -3,13 +3,14 @@ import { Box, Text } from 'ink';
 import { useEngineState } from '../../hooks/use-engine-state.js';
 import type { SessionState } from '../../src/agent/state.js';
 import { inkTextProps } from '../text/line-view.js';
-import { BUSY_STYLE, HINT_STYLE, busyText, indexingText, meterBarWidth, meterSegments, usageText } from './status-segments.js';
+import { BUSY_STYLE, HINT_STYLE, STARTING_TEXT, busyText, indexingText, meterBarWidth, meterSegments, usageText } from './status-segments.js';
 
 const selectContext = (s: SessionState) => s.context;
 const selectLastUsage = (s: SessionState) => s.lastUsage;
 const selectCost = (s: SessionState) => s.sessionCost;
 const selectBusy = (s: SessionState) => s.busy;
 const selectIndexing = (s: SessionState) => s.indexing ?? null;
+const selectStarting = (s: SessionState) => s.starting === true;
 
 /** The context meter: its own selector, so streaming text does not re-render it. */
 export const ContextMeter = memo(function ContextMeter({ barWidth }: { readonly barWidth: number }) {
@@ -40,7 +41,8 @@ const IndexingProgress = memo(function IndexingProgress() {
 
 /** Ticks once a second while a turn runs; nothing else re-renders for it. */
 const BusyTimer = memo(function BusyTimer() {
-  const busy = useEngineState(selectBusy);
+  const starting = useEngineState(selectStarting);
+  const busy = useEngineState(selectBusy) && !starting;
   const [start, setStart] = useState(0);
   const [, setTick] = useState(0);
   useEffect(() => {
@@ -49,6 +51,7 @@ const BusyTimer = memo(function BusyTimer() {
     const timer = setInterval(() => setTick((t) => t + 1), 1000);
     return () => clearInterval(timer);
   }, [busy]);
+  if (starting) return <Text dimColor>{STARTING_TEXT}</Text>;
   if (!busy) return null;
   const seconds = start === 0 ? 0 : Math.floor((Date.now() - start) / 1000);
   return <Text {...inkTextProps(BUSY_STYLE)}>{busyText(seconds)}</Text>;

@@ -37,5 +37,8 @@ export function busyText(seconds: number): string {
   return ` · working ${seconds}s (Ctrl+C stops)`;
 }
 
+/** While the session is assembled: nothing runs yet that Ctrl+C could stop. */
+export const STARTING_TEXT = ' · starting…';
+
 export const BUSY_STYLE = { color: 'yellow' } as const;
 export const HINT_STYLE = { color: 'cyan' } as const;

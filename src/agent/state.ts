@@ -63,6 +63,8 @@ export interface SessionState {
   readonly context: ContextGauge;
   /** The code map's index while it builds (files done of total); null or absent once ready or failed. */
   readonly indexing?: IndexingProgress | null;
+  /** The session is still being assembled; the view shows what the config says until it is. */
+  readonly starting?: boolean;
 }
 
 export interface IndexingProgress {

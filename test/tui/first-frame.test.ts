@@ -84,13 +84,15 @@ function start(pending: Promise<Engine>) {
   const terminal = new FakeTerminal();
   const stdin = new FakeStdin();
   const farewells: string[] = [];
+  const screen = { rows: (): readonly string[] => [] };
   const done = runTui(pending, {
+    onFrameWriter: (writer) => (screen.rows = () => writer.shown),
     output: terminal,
     stdin: stdin as unknown as NodeJS.ReadStream,
     farewell: (text) => farewells.push(text),
     startingState: initialState({ sessionId: '', preset: { name: 'early', format: 'openai', model: 'm-from-config' } }),
   });
-  return { terminal, stdin, farewells, done };
+  return { terminal, stdin, farewells, done, screen };
 }
 
 describe('first frame before the session has started', () => {
@@ -98,10 +100,13 @@ describe('first frame before the session has started', () => {
     const session = deferred<Engine>();
     let settled = false;
     void session.promise.then(() => (settled = true));
-    const { terminal, stdin, done } = start(session.promise);
+    const { terminal, stdin, done, screen } = start(session.promise);
 
     await terminal.until('the header from the config', () => terminal.text.includes('early (openai, m-from-config)'));
     expect(settled).toBe(false);
+    // Nothing is running yet that Ctrl+C could stop: the status line says so.
+    expect(terminal.text).toContain('starting…');
+    expect(terminal.text).not.toContain('working');
 
     stdin.type('hello');
     await terminal.until('the typed text', () => terminal.text.includes('hello'));
@@ -110,6 +115,7 @@ describe('first frame before the session has started', () => {
     const engine = new FakeEngine(initialState({ preset: { name: 'late', format: 'anthropic', model: 'm-from-session' } }));
     session.resolve(engine);
     await terminal.until('the session header', () => terminal.text.includes('late (anthropic, m-from-session)'));
+    expect(screen.rows().join('\n')).not.toContain('starting…');
     await terminal.until('the prompt sent', () => engine.submitted.length > 0);
     expect(engine.submitted).toEqual(['hello']);
 
