@@ -31,7 +31,7 @@ export interface EarlyFrame {
   abandon(): void;
 }
 
-const SIGNAL_STATUS = { SIGTERM: 143, SIGHUP: 129 } as const;
+const SIGNAL_STATUS = { SIGTERM: 143, SIGHUP: 129, SIGINT: 130 } as const;
 
 /** The CLI's call: the process's own terminal, with stray output held back from the frame. */
 export function paintEarlyFrameOnProcess(state: SessionState, env: EarlyTerminal['env']): EarlyFrame | undefined {

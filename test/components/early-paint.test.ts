@@ -73,7 +73,7 @@ function terminal(columns = 100, rows = 30, env: EarlyTerminal['env'] = TERM_ENV
   return { out, stdin, term: { stdout: out, stdin, env, platform: 'linux' } };
 }
 
-const listeners = (): number[] => ['SIGTERM', 'SIGHUP', 'exit'].map((e) => process.listenerCount(e));
+const listeners = (): number[] => ['SIGTERM', 'SIGHUP', 'SIGINT', 'exit'].map((e) => process.listenerCount(e));
 
 describe('painting the first frame early', () => {
   it('enters the alternate screen, draws the header, and stops the terminal echoing keys', () => {
