@@ -6,6 +6,7 @@
 import type { PolicySettings } from '../config/types.js';
 import type { Decision } from './types.js';
 import { CONTROL, SHELL_META, WRAPPERS, denylistWords } from './bash-words.js';
+import { invocationMatches, parseEntry } from './denylist-match.js';
 import { unsafeArgument } from './program-options.js';
 
 export interface BashDecision extends Decision {
@@ -17,6 +18,10 @@ function splitWords(text: string): string[] {
   return text.split(/[ \t]+/).filter((w) => w !== '');
 }
 
+/**
+ * The first denylist entry the command matches: its words in a row anywhere in the command, or
+ * (denylist-match.ts) an invocation of its program with its options in any spelling.
+ */
 export function matchDenylist(command: string, denylist: readonly string[]): string | undefined {
   const words = denylistWords(command);
   for (const entry of denylist) {
@@ -25,6 +30,8 @@ export function matchDenylist(command: string, denylist: readonly string[]): str
     for (let i = 0; i + wanted.length <= words.length; i++) {
       if (wanted.every((w, j) => words[i + j] === w)) return entry;
     }
+    const parsed = parseEntry(entry);
+    if (parsed !== undefined && invocationMatches(command, parsed)) return entry;
   }
   return undefined;
 }

@@ -5,15 +5,19 @@ export function dequote(text: string): string {
   return text.replace(/["'\\]/g, '');
 }
 
+/** `//`, `/.`, `/./..`: other names of the root folder, so a `rm -rf /` entry sees them all. */
+const ROOT_SPELLING = /^\/[/.]*$/;
+
 /**
  * Every word of the command, dequoted, split on whitespace and on shell operators, with a path
- * prefix dropped (/usr/bin/curl is curl). Over-splitting is fine: this feeds the denylist.
+ * prefix dropped (/usr/bin/curl is curl) and the root folder spelled `/`. Over-splitting is fine:
+ * this feeds the denylist.
  */
 export function denylistWords(command: string): string[] {
   return dequote(command)
     .split(/[\s;&|<>()`$={}!]+/)
     .filter((w) => w !== '')
-    .map((w) => (w.includes('/') && !w.endsWith('/') ? w.slice(w.lastIndexOf('/') + 1) : w));
+    .map((w) => (ROOT_SPELLING.test(w) ? '/' : w.includes('/') && !w.endsWith('/') ? w.slice(w.lastIndexOf('/') + 1) : w));
 }
 
 /** Characters that make a command more than "a program plus plain arguments". */
