@@ -14,8 +14,10 @@ const ROOT_SPELLING = /^\/[/.]*$/;
  * this feeds the denylist.
  */
 export function denylistWords(command: string): string[] {
+  // Brace expansion turns `{rm,-rf,/}` into three words; commas elsewhere are left alone.
+  const separators = command.includes('{') ? /[\s;&|<>()`$={}!,]+/ : /[\s;&|<>()`$={}!]+/;
   return dequote(command)
-    .split(/[\s;&|<>()`$={}!]+/)
+    .split(separators)
     .filter((w) => w !== '')
     .map((w) => (ROOT_SPELLING.test(w) ? '/' : w.includes('/') && !w.endsWith('/') ? w.slice(w.lastIndexOf('/') + 1) : w));
 }

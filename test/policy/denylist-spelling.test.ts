@@ -41,6 +41,8 @@ describe('denylist: one option, many spellings', () => {
     "sh -c 'rm -f -r build'",
     'bash -c "cd /tmp; rm -r -f x"',
     'rm -r "; " -f build', // a quoted separator does not end rm's arguments
+    '{rm,-fr,build}', // brace expansion
+    'rm${IFS}-r${IFS}-f build',
   ])('rm -rf denies %s', (command) => {
     expect(deny(['rm -rf'], command)).toBe('rm -rf');
   });
