@@ -23,7 +23,7 @@ export function createAnthropicClient(preset: Preset, apiKey: string | undefined
   if (apiKey) headers['x-api-key'] = apiKey;
   return {
     stream(request: ModelRequest): AsyncIterable<StreamEvent> {
-      const body = JSON.stringify(buildAnthropicBody(preset.model, request));
+      const body = JSON.stringify(buildAnthropicBody(preset.model, request, preset.baseUrl));
       return runStream({ url, headers, body, signal: request.signal, newAssembler: () => new AnthropicAssembler() }, runner);
     },
   };

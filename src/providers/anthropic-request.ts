@@ -3,6 +3,7 @@
  * replayed exactly as received — thinking blocks with their signatures, redacted_thinking
  * untouched — because DeepSeek's endpoint rejects a history without them.
  */
+import { claudeThinking, effortFor, isDeepSeek, type ClaudeThinking } from './anthropic-models.js';
 import type { ContentBlock, ImageData, Message, ModelRequest, ThinkingEffort } from './types.js';
 
 type Json = Record<string, unknown>;
@@ -16,43 +17,64 @@ const BUDGET_SHARE: Record<ThinkingEffort, number> = {
   max: 0.9,
 };
 
-/** Anthropic's effort scale has no 'minimal'. */
+/** DeepSeek and other non-Claude servers: Anthropic's scale without 'minimal'. */
 export function anthropicEffort(effort: ThinkingEffort): string {
   return effort === 'minimal' ? 'low' : effort;
 }
 
-/**
- * Claude models from Opus 4.6 on want {type: "adaptive"} plus an effort instead of a token
- * budget; DeepSeek and older models document {type: "enabled"}.
- */
+/** Claude models that want {type: "adaptive"} plus an effort instead of a token budget. */
 export function usesAdaptiveThinking(model: string): boolean {
-  const m = /^claude-(?:opus|sonnet|haiku)-(\d+)-(\d+)/.exec(model);
-  if (m) return Number(m[1]) > 4 || (Number(m[1]) === 4 && Number(m[2]) >= 6 && Number(m[2]) < 100);
-  return model.startsWith('claude-mythos');
+  return claudeThinking(model)?.adaptive ?? false;
 }
 
-export function buildAnthropicBody(model: string, req: ModelRequest): Json {
+/**
+ * `baseUrl` tells DeepSeek's endpoint apart (it also takes claude-* names): DeepSeek, and any
+ * server that is not Claude, keep the shape DeepSeek documents — enabled/disabled, a budget it
+ * ignores, and output_config.effort only when an effort was asked for. A server that rejects
+ * output_config gets a 400 that errors.ts turns into "remove thinking_effort".
+ */
+export function buildAnthropicBody(model: string, req: ModelRequest, baseUrl = ''): Json {
   const body: Json = { model, max_tokens: req.maxTokens, stream: true };
   if (req.system.length > 0) body['system'] = req.system;
   body['messages'] = toAnthropicMessages(req.messages);
   if (req.tools.length > 0) {
     body['tools'] = req.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema }));
   }
-  if (req.thinking && usesAdaptiveThinking(model)) {
-    body['thinking'] = { type: 'adaptive' };
-    if (req.thinkingEffort) body['output_config'] = { effort: anthropicEffort(req.thinkingEffort) };
-  } else if (req.thinking) {
-    const thinking: Json = { type: 'enabled' };
-    // budget_tokens must be >= 1024 and below max_tokens; DeepSeek ignores it.
-    const budget = Math.floor(req.maxTokens * BUDGET_SHARE[req.thinkingEffort ?? 'high']);
-    if (req.maxTokens > 1024) thinking['budget_tokens'] = Math.min(req.maxTokens - 1, Math.max(1024, budget));
-    body['thinking'] = thinking;
+  const claude = isDeepSeek(baseUrl, model) ? undefined : claudeThinking(model);
+  if (claude) Object.assign(body, claudeThinkingFields(claude, req));
+  else if (req.thinking) {
+    body['thinking'] = budgetThinking(req);
     if (req.thinkingEffort) body['output_config'] = { effort: anthropicEffort(req.thinkingEffort) };
   } else {
     // Explicit: DeepSeek thinks unless told not to.
     body['thinking'] = { type: 'disabled' };
   }
   return body;
+}
+
+function budgetThinking(req: ModelRequest): Json {
+  const thinking: Json = { type: 'enabled' };
+  // budget_tokens must be >= 1024 and below max_tokens; DeepSeek ignores it.
+  const budget = Math.floor(req.maxTokens * BUDGET_SHARE[req.thinkingEffort ?? 'high']);
+  if (req.maxTokens > 1024) thinking['budget_tokens'] = Math.min(req.maxTokens - 1, Math.max(1024, budget));
+  return thinking;
+}
+
+/** thinking / output_config for a Claude model, in the form that model documents. */
+function claudeThinkingFields(c: ClaudeThinking, req: ModelRequest): Json {
+  const out: Json = {};
+  if (!req.thinking) {
+    if (c.off === 'omit') {
+      // It cannot stop thinking: the lowest effort is the nearest thing to "off".
+      const lowest = c.efforts[0];
+      if (lowest) out['output_config'] = { effort: lowest };
+    } else out['thinking'] = { type: c.off };
+    return out;
+  }
+  out['thinking'] = c.adaptive ? { type: 'adaptive' } : budgetThinking(req);
+  const effort = req.thinkingEffort ? effortFor(req.thinkingEffort, c.efforts) : undefined;
+  if (effort) out['output_config'] = { effort };
+  return out;
 }
 
 export function toAnthropicMessages(messages: readonly Message[]): Json[] {

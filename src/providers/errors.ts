@@ -3,6 +3,7 @@
  * provider's own error text where it gave one.
  */
 import type { Preset } from '../config/types.js';
+import { rejectedFieldHint } from './rejected-field.js';
 import type { SseMessage } from './sse-reader.js';
 import { ProviderError, type AssistantMessage } from './types.js';
 
@@ -46,7 +47,11 @@ export function messageOf(value: unknown): string | undefined {
   return typeof v['message'] === 'string' ? v['message'] : undefined;
 }
 
-export function httpError(status: number, body: string, ctx: { preset: Preset; url: string; keySent: boolean }): ProviderError {
+export function httpError(
+  status: number,
+  body: string,
+  ctx: { preset: Preset; url: string; keySent: boolean; /** The request JSON, to name a refused field. */ sentBody?: string },
+): ProviderError {
   const text = providerErrorText(body);
   const said = text ? `: ${text}` : '';
   const where = `preset "${ctx.preset.name}"`;
@@ -76,6 +81,8 @@ export function httpError(status: number, body: string, ctx: { preset: Preset; u
   if (status >= 500 || status === 408 || status === 409) {
     return new ProviderError('server', `The provider failed (HTTP ${status})${said}.`, status);
   }
+  const refused = status === 400 || status === 422 ? rejectedFieldHint(body, ctx.sentBody, ctx.preset.name) : undefined;
+  if (refused) return new ProviderError('bad_request', `${refused} (HTTP ${status}${said})`, status);
   return new ProviderError('bad_request', `The provider rejected the request (HTTP ${status})${said || '.'}`, status);
 }
 

@@ -140,7 +140,7 @@ async function* attempt1(call: StreamCall, opts: RunnerOptions, delivered: { con
     const headers = res.headers as HeaderBag;
     if (res.statusCode < 200 || res.statusCode >= 300) {
       const text = await res.body.text().catch(() => '');
-      const error = httpError(res.statusCode, text, { preset: opts.preset, url: call.url, keySent: opts.keySent });
+      const error = httpError(res.statusCode, text, { preset: opts.preset, url: call.url, keySent: opts.keySent, sentBody: call.body });
       if (isRetryableStatus(res.statusCode, headers)) throw new Transient(error, headers);
       throw error;
     }

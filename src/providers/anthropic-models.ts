@@ -1,0 +1,95 @@
+/**
+ * How each Claude model family wants thinking and effort expressed. The rules differ by model,
+ * and a field a model does not know is a 400, so the request builder asks here instead of
+ * sending one shape to every model.
+ *
+ * Facts (per platform.claude.com build-with-claude/effort, its supportedModels list, and
+ * .../adaptive-thinking; Bedrock's adaptive-thinking page for the adaptive-only models):
+ * - output_config.effort: Opus 4.5+, Sonnet 4.6+, Haiku 5.5+, Mythos, Fable. Older models
+ *   (Sonnet 4.5, Haiku 4.5, Opus 4.1, 3.7) reject it and take a budget_tokens only.
+ * - Levels: Opus 4.5 low..high; Opus/Sonnet 4.6 and Mythos Preview add max; xhigh from
+ *   Opus 4.7 / Sonnet 5 / Mythos 5 on.
+ * - Adaptive thinking ({type: "adaptive"}, depth set by effort): Opus/Sonnet 4.6+, Haiku 5.5+,
+ *   Mythos, Fable; budget_tokens is deprecated on 4.6 and a 400 from Opus 4.7 / Sonnet 5 on.
+ * - Turning thinking off: Mythos, Fable and Opus 5.5+ reject {type: "disabled"} (omit thinking
+ *   and lower the effort instead); Sonnet 5.5 replaced it with {type: "between_tools"}.
+ */
+import type { ThinkingEffort } from './types.js';
+
+export type AnthropicEffortLevel = 'low' | 'medium' | 'high' | 'xhigh' | 'max';
+
+export interface ClaudeThinking {
+  /** {type: "adaptive"} instead of {type: "enabled", budget_tokens}. */
+  readonly adaptive: boolean;
+  /** output_config.effort levels the model takes, lowest first; empty: none (budget only). */
+  readonly efforts: readonly AnthropicEffortLevel[];
+  /** What "thinking off" looks like for this model. */
+  readonly off: 'disabled' | 'between_tools' | 'omit';
+}
+
+const LOW_TO_HIGH: readonly AnthropicEffortLevel[] = ['low', 'medium', 'high'];
+const WITH_MAX: readonly AnthropicEffortLevel[] = ['low', 'medium', 'high', 'max'];
+const ALL: readonly AnthropicEffortLevel[] = ['low', 'medium', 'high', 'xhigh', 'max'];
+const ORDER: readonly ThinkingEffort[] = ['minimal', 'low', 'medium', 'high', 'xhigh', 'max'];
+
+const BUDGET_ONLY: ClaudeThinking = { adaptive: false, efforts: [], off: 'disabled' };
+
+/**
+ * The thinking rules of a Claude model id (also as Bedrock/Vertex/OpenRouter spell it:
+ * `anthropic.claude-opus-4-6-v1`, `claude-opus-4.6`), or undefined for a model that is not
+ * Claude: those servers (DeepSeek and other compatible endpoints) keep their own rules.
+ */
+export function claudeThinking(model: string): ClaudeThinking | undefined {
+  const m = /(?:^|[./:])claude-([a-z]+)(?:-(\d+)(?:[-.](\d+))?)?/.exec(model.toLowerCase());
+  if (!m) return /(?:^|[./:])claude-\d/.test(model.toLowerCase()) ? BUDGET_ONLY : undefined; // claude-3-7-sonnet…
+  const family = m[1] ?? '';
+  const major = Number(m[2] ?? '0');
+  // A date suffix (claude-opus-4-20250514) is not a minor version.
+  const minorRaw = Number(m[3] ?? '0');
+  const v = major + (minorRaw < 100 ? minorRaw / 10 : 0);
+  switch (family) {
+    case 'mythos':
+    case 'fable':
+      // Mythos Preview predates xhigh; every one of them thinks whether asked or not.
+      return { adaptive: true, efforts: m[2] === undefined ? WITH_MAX : ALL, off: 'omit' };
+    case 'opus':
+      if (v < 4.5) return BUDGET_ONLY;
+      if (v < 4.6) return { adaptive: false, efforts: LOW_TO_HIGH, off: 'disabled' };
+      if (v < 4.7) return { adaptive: true, efforts: WITH_MAX, off: 'disabled' };
+      return { adaptive: true, efforts: ALL, off: v >= 5.5 ? 'omit' : 'disabled' };
+    case 'sonnet':
+      if (v < 4.6) return BUDGET_ONLY;
+      if (v < 5) return { adaptive: true, efforts: WITH_MAX, off: 'disabled' };
+      return { adaptive: true, efforts: ALL, off: v >= 5.5 ? 'between_tools' : 'disabled' };
+    case 'haiku':
+      return v < 5.5 ? BUDGET_ONLY : { adaptive: true, efforts: ALL, off: 'disabled' };
+    default:
+      // A family named after these docs were read: assume the newest shape.
+      return { adaptive: true, efforts: ALL, off: 'disabled' };
+  }
+}
+
+/**
+ * The level to send for a requested effort: itself when the model takes it, else the nearest
+ * level below (never above: a higher level spends more than asked), else the lowest it takes.
+ */
+export function effortFor(requested: ThinkingEffort, accepted: readonly AnthropicEffortLevel[]): AnthropicEffortLevel | undefined {
+  if (accepted.length === 0) return undefined;
+  for (let i = ORDER.indexOf(requested); i >= 0; i--) {
+    const level = ORDER[i];
+    const hit = accepted.find((a) => a === level);
+    if (hit) return hit;
+  }
+  return accepted[0];
+}
+
+/** DeepSeek's Anthropic endpoint, by host or model name (it also serves claude-* names). */
+export function isDeepSeek(baseUrl: string, model: string): boolean {
+  let host = '';
+  try {
+    host = new URL(baseUrl).hostname.toLowerCase();
+  } catch {
+    // a malformed base_url fails at request time with its own message
+  }
+  return host === 'deepseek.com' || host.endsWith('.deepseek.com') || /^deepseek/i.test(model);
+}
