@@ -7,7 +7,7 @@ import { useTerminalSize, type TerminalSize } from '../hooks/use-terminal-size.j
 import { useCommands } from '../hooks/use-commands.js';
 import type { SessionState } from '../src/agent/state.js';
 import { Header } from './header.js';
-import { computeLayout } from './layout.js';
+import { computeLayout, modalMaxRows } from './layout.js';
 import { TranscriptPane } from './transcript/transcript-pane.js';
 import { FOLLOW, type ScrollMetrics, type ScrollState } from './transcript/transcript-window.js';
 import { ReasoningPane, REASONING_ROWS, liveReasoning } from './reasoning-pane.js';
@@ -107,7 +107,7 @@ export function App({ size, initialPrompt, onExit }: AppProps) {
   });
   useKeyRouter(layers);
 
-  const modalRows = approval ? approvalHeight(approval, width, Math.max(6, Math.floor(rows * 0.6))) : undefined;
+  const modalRows = approval ? approvalHeight(approval, width, modalMaxRows(rows)) : undefined;
   const extras = composerExtras(composer.buffer, flash, queued);
   const layout = computeLayout({
     rows,

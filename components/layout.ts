@@ -23,6 +23,14 @@ export interface Layout {
 
 export const MAX_COMPOSER_ROWS = 8;
 
+/** Below this many rows the approval modal may take every row between the header and the status. */
+export const SHORT_SCREEN_ROWS = 16;
+
+/** The most rows the approval modal asks for: most of a tall screen, all it can get on a short one. */
+export function modalMaxRows(rows: number): number {
+  return rows >= SHORT_SCREEN_ROWS ? Math.max(6, Math.floor(rows * 0.6)) : Math.max(1, rows);
+}
+
 export function computeLayout(input: LayoutInput): Layout {
   const rows = Math.max(1, input.rows);
   const header = rows >= 12 ? 2 : rows >= 6 ? 1 : 0;
@@ -32,7 +40,10 @@ export function computeLayout(input: LayoutInput): Layout {
   let bottom: number;
   let composerRows = 0;
   if (input.modalRows !== undefined) {
-    bottom = Math.min(input.modalRows, Math.max(1, room - 3));
+    // The transcript keeps a few rows on a tall screen; on a short one what is being approved
+    // matters more than the history above it.
+    const keep = rows >= SHORT_SCREEN_ROWS ? 3 : 0;
+    bottom = Math.min(input.modalRows, Math.max(1, room - keep));
   } else {
     composerRows = Math.max(1, Math.min(input.composerRows, MAX_COMPOSER_ROWS, Math.floor(rows / 4)));
     bottom = Math.min(1 + input.composerExtras + composerRows, Math.max(1, room - 1));

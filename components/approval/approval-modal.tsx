@@ -31,7 +31,7 @@ export const ApprovalModal = memo(function ApprovalModal({
   const inner = width - 2;
   const { head, body } = useMemo(() => approvalContent(request, inner), [request, inner]);
   const bodyRows = Math.max(1, height - 3 - head.length);
-  const maxScroll = Math.max(0, body.length - bodyRows + 1);
+  const maxScroll = Math.max(0, body.length - bodyRows);
   if (maxRef) maxRef.current = maxScroll;
   const top = Math.min(Math.max(0, scroll), maxScroll);
   // When more follows, the last row says so instead of showing a line.
@@ -50,11 +50,34 @@ export const ApprovalModal = memo(function ApprovalModal({
           <Text inverse wrap="truncate-end">{` ↓ ${more + 1} more lines · ↑↓ PgUp/PgDn scroll `}</Text>
         ) : null}
       </Box>
-      <Text wrap="truncate-end">
-        <Text bold color="green">[y]</Text>es  <Text bold color="red">[n]</Text>o  <Text bold color="cyan">[a]</Text>
-        {alwaysLabel(request).slice(1)}  <Text bold color="yellow">[q]</Text>uit turn
-        <Text dimColor>{top > 0 ? `  (${top} lines above)` : ''}</Text>
-      </Text>
+      <ApprovalKeys request={request} width={inner} above={top} />
     </Box>
   );
 });
+
+/** The answer keys; shorter forms when the full line does not fit, so [q]uit is never cut off. */
+export function approvalKeysForm(request: ApprovalRequest, width: number): 'full' | 'short' | 'letters' {
+  const full = `[y]es  [n]o  [${alwaysLabel(request).slice(0, 1)}]${alwaysLabel(request).slice(1)}  [q]uit turn`;
+  if (full.length <= width) return 'full';
+  return '[y]es [n]o [a]lways [q]uit'.length <= width ? 'short' : 'letters';
+}
+
+function ApprovalKeys({ request, width, above }: { readonly request: ApprovalRequest; readonly width: number; readonly above: number }) {
+  const form = approvalKeysForm(request, width);
+  const gap = form === 'full' ? '  ' : ' ';
+  return (
+    <Text wrap="truncate-end">
+      {form === 'letters' ? (
+        <>
+          <Text bold color="green">y</Text>/<Text bold color="red">n</Text>/<Text bold color="cyan">a</Text>/<Text bold color="yellow">q</Text>
+        </>
+      ) : (
+        <>
+          <Text bold color="green">[y]</Text>es{gap}<Text bold color="red">[n]</Text>o{gap}<Text bold color="cyan">[a]</Text>
+          {form === 'full' ? alwaysLabel(request).slice(1) : 'lways'}{gap}<Text bold color="yellow">[q]</Text>uit{form === 'full' ? ' turn' : ''}
+        </>
+      )}
+      <Text dimColor>{above > 0 ? `  (${above} lines above)` : ''}</Text>
+    </Text>
+  );
+}

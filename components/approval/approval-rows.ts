@@ -14,9 +14,16 @@ function diffStyle(line: string): TextStyle | undefined {
   return undefined;
 }
 
+/** createPatch's "Index: path" and "=====" lines: they repeat the path above and cost two rows of a small modal. */
+function dropPatchPreamble(lines: string[]): string[] {
+  let i = 0;
+  while (i < lines.length && i < 2 && (lines[i]!.startsWith('Index: ') || /^={10,}$/.test(lines[i]!))) i++;
+  return i === 0 ? lines : lines.slice(i);
+}
+
 export function diffRows(diff: string, width: number): StyledLine[] {
   const rows: StyledLine[] = [];
-  for (const line of sanitizeForTerminal(diff.replace(/\n$/, '')).split('\n')) {
+  for (const line of dropPatchPreamble(sanitizeForTerminal(diff.replace(/\n$/, '')).split('\n'))) {
     const style = diffStyle(line);
     rows.push(...wrapSegments(line === '' ? [] : [style === undefined ? { text: line } : { text: line, style }], width));
   }
