@@ -47,6 +47,7 @@ export function decideForPath(ctx: ToolContext, kind: PathKind, resolved: Resolv
     projectRoot: resolved.root,
     inside: resolved.inside,
     multiLinked: resolved.multiLinked,
+    caseInsensitive: resolved.caseInsensitive,
   });
 }
 

@@ -5,6 +5,7 @@
 import path from 'node:path';
 import type { Level, PathKind, PathRule, PolicySettings } from '../config/types.js';
 import type { Decision } from './types.js';
+import { isWithinFolded } from './case-fold.js';
 import { isExecSensitive } from './exec-sensitive.js';
 import { expandHome, isWithin } from './resolve-path.js';
 
@@ -17,6 +18,8 @@ export interface PathContext {
   readonly multiLinked?: boolean;
   /** For `~` in rules; defaults to the user's home. */
   readonly home?: string;
+  /** The file system ignores case: rule paths match whatever case the path was typed in. */
+  readonly caseInsensitive?: boolean;
 }
 
 const RANK: Record<Level, number> = { allow: 0, confirm: 1, deny: 2 };
@@ -37,7 +40,7 @@ export function findRule(kind: PathKind, realPath: string, rules: readonly PathR
     const level = rule[kind];
     if (level === undefined) continue;
     const at = rulePath(rule, ctx);
-    if (!isWithin(realPath, at)) continue;
+    if (ctx.caseInsensitive === true ? !isWithinFolded(realPath, at, true) : !isWithin(realPath, at)) continue;
     if (best === undefined || at.length >= best.at.length) best = { rule, at, level };
   }
   return best;

@@ -9,6 +9,7 @@ import { realpathSync } from 'node:fs';
 import { lstat, readlink, realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
+import { isCaseInsensitive, withRootSpelling } from './case-fold.js';
 
 export interface ResolvedPath {
   /** What was asked for, verbatim. */
@@ -30,6 +31,11 @@ export interface ResolvedPath {
   readonly isSpecial: boolean;
   /** Real path of the project root it was judged against. */
   readonly root: string;
+  /**
+   * The root's file system ignores case (case-fold.ts), so rules and names compare folded. The
+   * part of `realPath` naming the root is then spelled as `root` is, whatever case was typed.
+   */
+  readonly caseInsensitive?: boolean;
 }
 
 export interface ResolveOptions {
@@ -136,7 +142,10 @@ export async function resolvePath(
   const expanded = expandHome(input, options.home);
   // Joined, not normalised: `..` must be applied after the links before it are followed.
   const absolute = expanded.startsWith('/') ? expanded : `${root}/${expanded}`;
-  const { real, exists } = await walk(absolute, options.followFinal ?? true);
+  const walked = await walk(absolute, options.followFinal ?? true);
+  const { exists } = walked;
+  const caseInsensitive = isCaseInsensitive(root);
+  const real = caseInsensitive ? withRootSpelling(walked.real, root) : walked.real;
   let multiLinked = false;
   let isDirectory = false;
   let isSymlink = false;
@@ -149,5 +158,5 @@ export async function resolvePath(
     multiLinked = target.isFile() && target.nlink > 1;
     isSpecial = !target.isFile() && !isDirectory && !target.isSymbolicLink();
   }
-  return { requested: input, realPath: real, exists, inside: isWithin(real, root), multiLinked, isDirectory, isSymlink, isSpecial, root };
+  return { requested: input, realPath: real, exists, inside: isWithin(real, root), multiLinked, isDirectory, isSymlink, isSpecial, root, caseInsensitive };
 }

@@ -1,4 +1,5 @@
 /** The common start of glob and grep: where to search, whether that may be read, what to leave out. */
+import { isWithinFolded, onDiskSpelling, withRootSpelling } from '../policy/case-fold.js';
 import { isWithin, realRulePath } from '../policy/resolve-path.js';
 import type { ToolResult, ToolContext } from './types.js';
 import { accessPath, displayPath, gatePath, specialFileError, type PathAccess } from './path-access.js';
@@ -14,14 +15,22 @@ export interface SearchScope {
   readonly excluded: readonly string[];
 }
 
-/** Rule paths below `base` whose read level is not allow: searched content must not leak them. */
-export function policyExclusions(ctx: ToolContext, base: string): string[] {
+/**
+ * Rule paths below `base` whose read level is not allow: searched content must not leak them.
+ * On a case-insensitive file system a rule typed `Secrets` covers `secrets`, so it is matched
+ * folded and handed to the walk (and to ripgrep) in the spelling that is on disk.
+ */
+export function policyExclusions(ctx: ToolContext, base: string, caseInsensitive = false): string[] {
   const rules = [...ctx.config.policy.rules, ...(ctx.config.policyFloor?.rules ?? [])];
   const out = new Set<string>();
   for (const rule of rules) {
     if (rule.read === undefined || rule.read === 'allow') continue;
     const at = realRulePath(rule.path, ctx.projectRoot);
-    if (at !== base && isWithin(at, base)) out.add(at);
+    if (!caseInsensitive) {
+      if (at !== base && isWithin(at, base)) out.add(at);
+    } else if (isWithinFolded(at, base, true) && !isWithinFolded(base, at, true)) {
+      out.add(onDiskSpelling(withRootSpelling(at, base), base));
+    }
   }
   return [...out];
 }
@@ -41,7 +50,7 @@ export async function openSearch(
   if (special !== undefined) return failure(special);
   const base = access.resolved.realPath;
   const prefix = shown === '.' ? '' : access.resolved.isDirectory ? `${shown}/` : shown;
-  return { access, base, prefix, excluded: policyExclusions(ctx, base) };
+  return { access, base, prefix, excluded: policyExclusions(ctx, base, access.resolved.caseInsensitive === true) };
 }
 
 export function isScope(value: SearchScope | ToolResult): value is SearchScope {

@@ -1,0 +1,144 @@
+/**
+ * Case-insensitive file systems (macOS APFS and HFS+ by default, Windows NTFS): there `.ENV` is
+ * `.env` and `SECRETS/key` is `secrets/key`, so a path rule compared letter for letter could be
+ * dodged by typing another case. Whether a project's file system folds case is probed once per
+ * root, without writing anything, and path comparisons fold case when it does.
+ */
+import { lstatSync, opendirSync, readdirSync, type BigIntStats } from 'node:fs';
+import path from 'node:path';
+
+/** Answers whether the file system holding `root` (a real, absolute path) ignores case. */
+export type CaseProbe = (root: string) => boolean;
+
+/** How many folder entries the probe looks at before falling back to the root's own name. */
+const PROBE_ENTRIES = 64;
+
+function flipCase(name: string): string {
+  return [...name].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
+}
+
+/** A name whose flipped spelling differs and flips back (ß → SS does not). */
+function probeable(name: string): boolean {
+  const flipped = flipCase(name);
+  return flipped !== name && flipCase(flipped) === name;
+}
+
+function statOf(p: string): BigIntStats | undefined {
+  try {
+    return lstatSync(p, { bigint: true });
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * True when both spellings are one file, false when the other spelling is absent or another file,
+ * undefined when the entry tells nothing (it vanished, or it is a file with hard links, which a
+ * cloned tree could pair up to fake an answer).
+ */
+function sameEntry(real: string, flipped: string): boolean | undefined {
+  const a = statOf(real);
+  if (a === undefined || (!a.isDirectory() && a.nlink > 1n)) return undefined;
+  const b = statOf(flipped);
+  return b !== undefined && a.dev === b.dev && a.ino === b.ino;
+}
+
+/**
+ * The real probe. An entry inside the root comes first, since it lives on the file system the
+ * project's files live on (the root may be a mount point); then the root's own components,
+ * deepest first. Nothing is created. With no name to try, the platform's default is assumed.
+ */
+export function probeCaseInsensitive(root: string): boolean {
+  try {
+    const dir = opendirSync(root);
+    try {
+      for (let i = 0; i < PROBE_ENTRIES; i++) {
+        const entry = dir.readSync();
+        if (entry === null) break;
+        if (!probeable(entry.name)) continue;
+        const answer = sameEntry(path.join(root, entry.name), path.join(root, flipCase(entry.name)));
+        if (answer !== undefined) return answer;
+      }
+    } finally {
+      dir.closeSync();
+    }
+  } catch {
+    // An unreadable or missing root: its own name may still answer.
+  }
+  for (let at = root; path.dirname(at) !== at; at = path.dirname(at)) {
+    const name = path.basename(at);
+    if (!probeable(name)) continue;
+    const answer = sameEntry(at, path.join(path.dirname(at), flipCase(name)));
+    if (answer !== undefined) return answer;
+  }
+  return process.platform === 'darwin' || process.platform === 'win32';
+}
+
+let probe: CaseProbe = probeCaseInsensitive;
+const answers = new Map<string, boolean>();
+
+/** Replaces the probe (tests: exercise the folding on any file system); undefined restores it. */
+export function setCaseProbe(replacement?: CaseProbe): void {
+  probe = replacement ?? probeCaseInsensitive;
+  answers.clear();
+}
+
+/** Cached per root: a probe is two lstat calls, but paths are judged on every tool call. */
+export function isCaseInsensitive(root: string): boolean {
+  let answer = answers.get(root);
+  if (answer === undefined) {
+    answer = probe(root);
+    answers.set(root, answer);
+  }
+  return answer;
+}
+
+/** The comparison key of a path on a case-insensitive file system (which also ignores NFC/NFD). */
+export function foldCase(text: string): string {
+  return text.normalize('NFC').toLowerCase();
+}
+
+function sameComponents(a: readonly string[], b: readonly string[], fold: boolean): boolean {
+  return a.every((part, i) => (fold ? foldCase(part) === foldCase(b[i] as string) : part === b[i]));
+}
+
+/** `child` is `parent` or below it; component by component, folded when `fold`. */
+export function isWithinFolded(child: string, parent: string, fold: boolean): boolean {
+  const c = child.split(path.sep).filter((p) => p !== '');
+  const p = parent.split(path.sep).filter((part) => part !== '');
+  return c.length >= p.length && sameComponents(p, c.slice(0, p.length), fold);
+}
+
+/**
+ * `target` spelled with the root's own case where it lies within `root` (`/Users/me/Proj/x`
+ * typed as `/users/me/proj/x`), so project-relative names and prefixes work; else unchanged.
+ */
+export function withRootSpelling(target: string, root: string): string {
+  const t = target.split(path.sep).filter((p) => p !== '');
+  const r = root.split(path.sep).filter((p) => p !== '');
+  if (t.length < r.length || !sameComponents(r, t.slice(0, r.length), true)) return target;
+  return path.join(root, ...t.slice(r.length));
+}
+
+/**
+ * The on-disk spelling of `target` below `base` (both absolute), looked up folder by folder; the
+ * part that does not exist is kept as written. Exclusion lists compare exact names, so a rule
+ * typed `Secrets` must name the `secrets` folder that is really there.
+ */
+export function onDiskSpelling(target: string, base: string): string {
+  const rest = path.relative(base, target).split(path.sep).filter((p) => p !== '');
+  let current = base;
+  for (let i = 0; i < rest.length; i++) {
+    const wanted = rest[i] as string;
+    let names: string[];
+    try {
+      names = readdirSync(current);
+    } catch {
+      return path.join(current, ...rest.slice(i));
+    }
+    const found = names.includes(wanted) ? wanted : names.find((n) => foldCase(n) === foldCase(wanted));
+    if (found === undefined) return path.join(current, ...rest.slice(i));
+    current = path.join(current, found);
+  }
+  return current;
+}
