@@ -20,7 +20,7 @@ import { savedSessionIds } from '../sessions/saved-ids.js';
 import { createSessionStore } from '../sessions/session-store.js';
 import type { SessionRecord, SessionStore } from '../sessions/types.js';
 import type { ToolDefinition } from '../tools/types.js';
-import { createEngine, newSessionData, type LindwyrmEngine, type SessionRuntime } from './engine.js';
+import { createEngine, newSessionData, type LindwyrmEngine, type SessionData, type SessionRuntime } from './engine.js';
 import { loadInstructions } from './instructions.js';
 import type { CodeMapPort, ToolRunner } from './ports.js';
 import { recordOf, recordToData } from './session-record.js';
@@ -167,10 +167,18 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
     ...(config.contextFile ? { contextFile: config.contextFile } : {}),
     trusted: config.trusted,
   });
+  const mapOn = config.codeMap.enabled && deps.openCodeMap !== undefined;
+  /** A saved session's map text, when its prompt can be sent again as it was (same preset and model). */
+  const savedMapFor = (data: SessionData, p: Preset): string | undefined => {
+    const saved = data.savedCodeMap;
+    return mapOn && saved && saved.preset === p.name && saved.model === p.model ? saved.text : undefined;
+  };
+  const resumedMap = record ? savedMapFor(session, preset) : undefined;
   // A cold index can take many seconds: the session starts without it, its prompt without the
   // map text (the prompt is fixed for the session; the map joins at the next prefix rewrite —
   // a summary, /clear — through buildSystem below), and the symbol tools wait for it when called.
-  let codeMap = await codeMapReady;
+  // A resumed session with its saved map text needs nothing from the index to start.
+  let codeMap = resumedMap !== undefined && deps.codeMapToolShapes ? undefined : await codeMapReady;
   let closed = false;
   const lateTools = codeMap ? undefined : deferredCodeMapTools(await toolShapes, codeMapOpening);
   // Files the agent changes while the index still builds may have been read before the change:
@@ -187,7 +195,9 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
   notices.push(...instructions.notes);
 
   // The code map's text is read here only: when a session starts, and when the prefix changes anyway.
-  const buildSystem = (p: Preset, m: string): string =>
+  // It is kept beside the prompt (rt.codeMapText) and saved, so a resume can send the same bytes.
+  const freshMap = (p: Preset): string | undefined => (mapOn ? (codeMap?.mapText(codeMapBudget(config, p.contextWindow)) ?? '') : undefined);
+  const buildSystem = (p: Preset, m: string, mapText: string | undefined): string =>
     buildSystemPrompt({
       projectRoot: config.projectRoot,
       model: p.model,
@@ -196,14 +206,14 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
       marker: m,
       instructions,
       ...(config.commitTrailer ? { commitTrailer: config.commitTrailer } : {}),
-      ...(codeMap ? { codeMap: codeMap.mapText(codeMapBudget(config, p.contextWindow)) } : {}),
+      ...(mapText ? { codeMap: mapText } : {}),
     });
-  const buildParts = (p: Preset, m: string): { tools: ToolRunner; system: string } => {
+  const buildParts = (p: Preset, m: string, mapText = freshMap(p)): { tools: ToolRunner; system: string; codeMapText?: string } => {
     const extraTools = lateTools ?? codeMap?.tools();
     const tools = deps.createTools({ config, vision: p.vision, readOnly: cli.readOnly, ...(extraTools?.length ? { extraTools } : {}) });
-    return { tools, system: buildSystem(p, m) };
+    return { tools, system: buildSystem(p, m, mapText), ...(mapText !== undefined ? { codeMapText: mapText } : {}) };
   };
-  const parts = buildParts(preset, marker);
+  const parts = buildParts(preset, marker, resumedMap ?? freshMap(preset));
 
   // The runtime is filled in below; the summarizer reads it only when a reclaim runs.
   // eslint-disable-next-line prefer-const -- assigned once, after the context manager that needs it
@@ -247,6 +257,7 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
     tools: parts.tools,
     toolSchemas,
     system: parts.system,
+    ...(parts.codeMapText !== undefined ? { codeMapText: parts.codeMapText } : {}),
     marker,
     context,
     offload,
@@ -276,7 +287,8 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
       saved = true;
     },
     refreshPrompt: (r) => {
-      r.system = buildSystem(r.preset, r.marker);
+      r.codeMapText = freshMap(r.preset);
+      r.system = buildSystem(r.preset, r.marker, r.codeMapText);
     },
     slash: createSlashHandler({
       cli,
@@ -310,8 +322,10 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
         if (store && cli.save) await store.unlock(old).catch(() => undefined);
         // A saved session brings back its own marker; a new one keeps the current marker.
         r.marker = data === 'new' ? r.marker : (data.marker ?? newSessionMarker());
-        // The prefix changes here anyway: the moment to refresh the code map in the prompt.
-        r.system = buildSystem(r.preset, r.marker);
+        // The prefix changes here anyway: the moment to refresh the code map in the prompt, unless
+        // the saved session's own prompt can be sent again as its cache knows it.
+        r.codeMapText = (data === 'new' ? undefined : savedMapFor(data, r.preset)) ?? freshMap(r.preset);
+        r.system = buildSystem(r.preset, r.marker, r.codeMapText);
         offload = createOffloadStore({ dir: paths.offloadDir, sessionId: id });
         context = makeContext(offload, r.preset, r.marker, r.toolSchemas);
         r.offload = offload;

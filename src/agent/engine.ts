@@ -28,6 +28,11 @@ export interface SessionData {
   cost: number | null;
   /** The marker its stubs and summaries carry (a saved session's); the runtime's when absent. */
   marker?: string;
+  /**
+   * A saved session's code map text as its system prompt carried it, and the preset and model it
+   * was sent to: with the same ones a resume sends it again, so the prompt cache still hits.
+   */
+  savedCodeMap?: { readonly text: string; readonly preset: string; readonly model: string };
 }
 
 /** Everything a session runs with. Slash commands replace parts of it between turns. */
@@ -39,6 +44,8 @@ export interface SessionRuntime {
   /** Built once per session: byte-identical on every request. */
   toolSchemas: readonly ToolSchema[];
   system: string;
+  /** The code map text inside `system` ('' none yet); undefined when the code map is off. */
+  codeMapText?: string;
   marker: string;
   context: ContextManager;
   offload: OffloadStore;

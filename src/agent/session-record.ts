@@ -18,6 +18,7 @@ export function recordToData(record: SessionRecord): SessionData {
     usage: record.usage,
     cost: record.cost,
     ...(marker ? { marker } : {}),
+    ...(typeof record.codeMapText === 'string' ? { savedCodeMap: { text: record.codeMapText, preset: record.preset, model: record.model } } : {}),
   };
 }
 
@@ -37,5 +38,6 @@ export function recordOf(r: SessionRuntime, offloadRefs: readonly string[], now:
     cost: r.session.cost,
     offloadRefs,
     marker: r.marker,
+    ...(r.codeMapText !== undefined ? { codeMapText: r.codeMapText } : {}),
   };
 }

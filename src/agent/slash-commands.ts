@@ -20,7 +20,7 @@ export interface SlashDeps {
   readonly store?: SessionStore;
   readonly projectRoot: string;
   /** A preset made ready to use: client, tools and prompt for it. */
-  resolvePreset(name: string): Promise<{ preset: Preset; client: ModelClient; tools: ToolRunner; system: string }>;
+  resolvePreset(name: string): Promise<{ preset: Preset; client: ModelClient; tools: ToolRunner; system: string; codeMapText?: string }>;
   /** After /model changed the runtime's preset: the context manager takes the new window. */
   presetSwitched?(engine: LindwyrmEngine): Promise<void>;
   /** Switches the engine to another conversation (offloads and context follow it). */
@@ -97,6 +97,7 @@ export function createSlashHandler(deps: SlashDeps): (command: string, engine: L
           rt.tools = next.tools;
           rt.toolSchemas = Object.freeze([...next.tools.schemas()]);
           rt.system = next.system;
+          rt.codeMapText = next.codeMapText;
           rt.thinking = deps.cli.thinking ?? next.preset.thinking;
           rt.thinkingEffort = deps.cli.thinkingEffort ?? next.preset.thinkingEffort;
           await deps.presetSwitched?.(engine);

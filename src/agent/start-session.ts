@@ -1,12 +1,13 @@
 /**
  * The engine's entry point for the CLI: a session with the real tool registry and code map.
  */
+import { join } from 'node:path';
 import type { CliOptions } from '../cli/options.js';
 import type { Config } from '../config/types.js';
 import type { Approver } from '../policy/types.js';
 import { describeToolCall } from '../tools/describe-call.js';
 import { createToolRegistry } from '../tools/registry.js';
-import { assembleSession } from './assemble-session.js';
+import { assembleSession, type SessionDeps } from './assemble-session.js';
 import type { LindwyrmEngine } from './engine.js';
 
 export interface SessionHooks {
@@ -19,14 +20,20 @@ export interface SessionHooks {
 }
 
 export async function startSession(cli: CliOptions, config: Config, hooks: SessionHooks = {}): Promise<LindwyrmEngine> {
-  return assembleSession(cli, config, {
+  return assembleSession(cli, config, realSessionDeps(hooks));
+}
+
+/** The real tool registry and code map; tests add their env and knobs to the same wiring. */
+export function realSessionDeps(hooks: SessionHooks = {}): SessionDeps {
+  return {
     createTools: (opts) => createToolRegistry(opts),
     describe: describeToolCall,
     // Loaded only when the code map is on: `code_map = false` (and one-shot runs that turn it
     // off) never load the indexer and its plugins.
-    openCodeMap: async ({ projectRoot, config: c, onProgress }) => {
-      const { codeMapCacheDirFor, openCodeMap } = await import('../codemap/code-map.js');
-      return openCodeMap({ projectRoot, cacheDir: codeMapCacheDirFor(projectRoot), config: c, ...(onProgress ? { onProgress } : {}) });
+    // The cache folder is the session's (from its env), one per project as codeMapCacheDirFor names it.
+    openCodeMap: async ({ projectRoot, cacheDir, config: c, onProgress }) => {
+      const { openCodeMap, workspaceHash } = await import('../codemap/code-map.js');
+      return openCodeMap({ projectRoot, cacheDir: join(cacheDir, workspaceHash(projectRoot)), config: c, ...(onProgress ? { onProgress } : {}) });
     },
     // The symbol tools' names and schemas, for a session that starts before the index is ready;
     // their calls go to the real tools once it is (src/agent/late-code-map.ts).
@@ -48,5 +55,5 @@ export async function startSession(cli: CliOptions, config: Config, hooks: Sessi
     ...(hooks.approver ? { approver: hooks.approver } : {}),
     ...(hooks.takeDenialNote ? { takeDenialNote: hooks.takeDenialNote } : {}),
     ...(hooks.log ? { log: hooks.log } : {}),
-  });
+  };
 }

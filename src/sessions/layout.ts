@@ -3,6 +3,7 @@
  *   <sessionsDir>/<hash of the project's real path>/
  *     <id>.meta.json     small index: the record minus its messages, plus where the history ends
  *     <id>.<gen>.jsonl   the history, one message per line; only the prefix the index names counts
+ *     <id>.map.json      the code map text of the session's system prompt, named by the index's hash of it
  *     <id>.lock          {pid, host, start} of the process writing this session
  */
 import { createHash, randomBytes } from 'node:crypto';
@@ -39,6 +40,7 @@ export function randomId(): string {
 
 export const metaName = (id: string): string => `${id}${META_SUFFIX}`;
 export const lockName = (id: string): string => `${id}.lock`;
+export const codeMapName = (id: string): string => `${id}.map.json`;
 export const historyName = (id: string, gen: number): string => `${id}.${gen}.jsonl`;
 
 export function idFromMetaName(name: string): string | undefined {

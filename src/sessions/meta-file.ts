@@ -3,6 +3,7 @@
  * committed history ends. Small, so listing a thousand sessions never parses a history.
  */
 import type { Usage } from '../providers/types.js';
+import type { CodeMapPointer } from './code-map-file.js';
 import { SessionFileError } from './errors.js';
 import { historyName, parseHistoryName } from './layout.js';
 import { readPrivateFileSync } from './permissions.js';
@@ -16,8 +17,11 @@ export interface HistoryPointer {
   readonly count: number;
 }
 
-/** The record with `messages: null` in its own key position, so a loaded record keeps the key order. */
-export type RecordHead = Omit<SessionRecord, 'messages'> & { readonly messages: null };
+/**
+ * The record with `messages: null` in its own key position, so a loaded record keeps the key order;
+ * its code map text lives in a file of its own (code-map-file.ts).
+ */
+export type RecordHead = Omit<SessionRecord, 'messages' | 'codeMapText'> & { readonly messages: null };
 
 export interface MetaFile {
   readonly format: typeof FORMAT_TAG;
@@ -26,11 +30,14 @@ export interface MetaFile {
   readonly projectRoot: string;
   readonly history: HistoryPointer;
   readonly record: RecordHead;
+  /** The map file holding record.codeMapText, by the SHA-256 of its bytes; absent without one. */
+  readonly codeMap?: CodeMapPointer;
 }
 
-export function buildMeta(projectRoot: string, record: SessionRecord, history: HistoryPointer): MetaFile {
-  const head: RecordHead = { ...record, messages: null };
-  return { format: FORMAT_TAG, formatVersion: SESSION_FORMAT_VERSION, projectRoot, history, record: head };
+export function buildMeta(projectRoot: string, record: SessionRecord, history: HistoryPointer, codeMap?: CodeMapPointer): MetaFile {
+  const { codeMapText: _inMapFile, ...rest } = record;
+  const head: RecordHead = { ...rest, messages: null };
+  return { format: FORMAT_TAG, formatVersion: SESSION_FORMAT_VERSION, projectRoot, history, record: head, ...(codeMap ? { codeMap } : {}) };
 }
 
 export async function readMeta(path: string, id: string, projectRoot: string): Promise<MetaFile> {

@@ -3,7 +3,8 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SessionFileError } from './errors.js';
 import { readHistory } from './history-file.js';
-import { historyName, idFromMetaName, metaName } from './layout.js';
+import { readCodeMapFile } from './code-map-file.js';
+import { codeMapName, historyName, idFromMetaName, metaName } from './layout.js';
 import { decodeMeta, readMeta, type MetaFile } from './meta-file.js';
 import { readPrivateFileSync } from './permissions.js';
 import type { SessionRecord } from './types.js';
@@ -64,10 +65,12 @@ export async function readSession(projectDir: string, projectRoot: string, id: s
   const meta = await readMeta(join(projectDir, metaName(id)), id, projectRoot);
   const { gen, bytes, count } = meta.history;
   const { messages, lines, repaired } = await readHistory(join(projectDir, historyName(id, gen)), bytes, count);
+  const codeMapText = meta.codeMap ? readCodeMapFile(join(projectDir, codeMapName(id)), meta.codeMap) : undefined;
   // Assigning to the existing key keeps the record's key order, so it re-serializes byte for byte.
-  const record = { ...meta.record, messages } as SessionRecord;
+  const record = { ...meta.record, messages, ...(codeMapText !== undefined ? { codeMapText } : {}) } as SessionRecord;
+  const codeMap = codeMapText !== undefined && meta.codeMap ? { text: codeMapText, pointer: meta.codeMap } : undefined;
   // The committed copy is ours: the caller may push onto the record's array.
-  return { record, committed: { gen, bytes, messages: messages.slice(), lines }, repaired };
+  return { record, committed: { gen, bytes, messages: messages.slice(), lines, ...(codeMap ? { codeMap } : {}) }, repaired };
 }
 
 export function describeError(error: unknown, path: string): string {

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { lstat, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SessionFileError, SessionLockedError, SessionLookupError } from './errors.js';
-import { idFromMetaName, isValidId, lockName, metaName, parseHistoryName, projectDirFor, randomId, realProjectRoot } from './layout.js';
+import { codeMapName, idFromMetaName, isValidId, lockName, metaName, parseHistoryName, projectDirFor, randomId, realProjectRoot } from './layout.js';
 import { acquireLock, liveOtherOwner, releaseLock } from './lock.js';
 import { readMeta, summaryOf } from './meta-file.js';
 import { ensurePrivateDir, repairTree } from './permissions.js';
@@ -146,6 +146,7 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
 
   const removeFiles = async (id: string): Promise<void> => {
     await rm(path(metaName(id)), { force: true });
+    await rm(path(codeMapName(id)), { force: true });
     const names = await listNames(projectDir);
     await Promise.all(names.filter((n) => parseHistoryName(n)?.id === id).map((n) => rm(path(n), { force: true })));
     if (opts.offloadDir) await rm(join(opts.offloadDir, id), { recursive: true, force: true });

@@ -8,8 +8,9 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Message } from '../providers/types.js';
 import { writeFileAtomic } from './atomic-write.js';
+import { writeCodeMapFile, type CodeMapPointer } from './code-map-file.js';
 import { appendHistory, writeHistory } from './history-file.js';
-import { historyName, metaName } from './layout.js';
+import { codeMapName, historyName, metaName } from './layout.js';
 import { buildMeta } from './meta-file.js';
 import { redactJson, type SecretMatcher } from './secret-guard.js';
 import type { SessionRecord } from './types.js';
@@ -21,6 +22,8 @@ export interface Committed {
   /** The message objects written, to recognise an unchanged prefix by identity without re-serializing. */
   readonly messages: readonly Message[];
   readonly lines: readonly string[];
+  /** The code map text on disk and the index's pointer to its file. */
+  readonly codeMap?: { readonly text: string; readonly pointer: CodeMapPointer };
 }
 
 export interface WriteContext {
@@ -63,7 +66,15 @@ export async function writeSession(
     bytes = await writeHistory(join(ctx.projectDir, historyName(record.id, gen)), lines);
   }
 
-  const meta = buildMeta(ctx.projectRoot, record, { gen, bytes, count: lines.length });
+  // The map file first, so the index never names one that is not there. It changes only when the
+  // prompt's map did (a summary, /model), not per turn.
+  let codeMap: Committed['codeMap'];
+  const text = record.codeMapText;
+  if (text !== undefined) {
+    const pointer = previous?.codeMap?.text === text ? previous.codeMap.pointer : await writeCodeMapFile(join(ctx.projectDir, codeMapName(record.id)), text, serialize);
+    codeMap = { text, pointer };
+  }
+  const meta = buildMeta(ctx.projectRoot, record, { gen, bytes, count: lines.length }, codeMap?.pointer);
   await writeFileAtomic(join(ctx.projectDir, metaName(record.id)), serialize(meta) + '\n');
 
   for (const old of new Set([previous?.gen, diskGen])) {
@@ -72,7 +83,7 @@ export async function writeSession(
   if (redactions > 0) {
     ctx.notice(`session ${record.id}: redacted ${redactions} occurrence(s) of a secret (API key, header or proxy credential) before saving`);
   }
-  return { gen, bytes, messages, lines };
+  return { gen, bytes, messages, lines, ...(codeMap ? { codeMap } : {}) };
 }
 
 function extendsPrefix(before: readonly string[], after: readonly string[]): boolean {

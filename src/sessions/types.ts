@@ -27,6 +27,13 @@ export interface SessionRecord {
    * on the whole history).
    */
   readonly marker?: string;
+  /**
+   * The code map text inside the session's system prompt, exactly as sent ('' when the prompt went
+   * without one, the index not being ready yet); absent when the code map was off. A resume with
+   * the same preset and model sends it again byte for byte, so the provider's prompt cache still
+   * hits after the code changed. Stored in <id>.map.json beside the index, not in it.
+   */
+  readonly codeMapText?: string;
 }
 
 export interface SessionSummary {
