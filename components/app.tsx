@@ -108,7 +108,7 @@ export function App({ size, initialPrompt, onExit }: AppProps) {
   useKeyRouter(layers);
 
   const modalRows = approval ? approvalHeight(approval, width, modalMaxRows(rows)) : undefined;
-  const extras = composerExtras(composer.buffer, flash, queued);
+  const extras = composerExtras(composer.buffer, flash, queued, width);
   const layout = computeLayout({
     rows,
     reasoning: reasoning !== null,

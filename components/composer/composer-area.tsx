@@ -1,6 +1,9 @@
 import { memo } from 'react';
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
 import { LineView } from '../text/line-view.js';
+import { lineText, type StyledLine } from '../text/styled-line.js';
+import { sanitizeForTerminal } from '../text/sanitize.js';
+import { wrapText } from '../text/wrap.js';
 import type { EditBuffer } from './edit-buffer.js';
 import { composerPlaceholder, composerWindow, layoutComposer, separatorLine } from './composer-layout.js';
 import { matchingCommands } from './slash-commands.js';
@@ -10,15 +13,49 @@ export interface Flash {
   readonly error?: boolean;
 }
 
-/** Rows above the text: a flash message and the slash-command hint. */
-export function composerExtras(buffer: EditBuffer, flash: Flash | null, queued: string | null): number {
-  return (flash ? 1 : 0) + (queued !== null ? 1 : 0) + (matchingCommands(buffer.text).length > 0 ? 1 : 0);
+/** A flash wraps instead of being cut at the width (a path, an error's cause), up to this many rows. */
+export const MAX_FLASH_ROWS = 4;
+
+/** The flash message as rows; the last one ends in … when it had to be cut. */
+export function flashRows(flash: Flash, width: number): StyledLine[] {
+  const style = { color: flash.error ? 'red' : 'cyan' };
+  const rows = wrapText(sanitizeForTerminal(flash.text), Math.max(1, width), style);
+  if (rows.length <= MAX_FLASH_ROWS) return rows;
+  const kept = rows.slice(0, MAX_FLASH_ROWS);
+  const last = kept[MAX_FLASH_ROWS - 1]!;
+  const text = lineText(last);
+  kept[MAX_FLASH_ROWS - 1] = [{ text: `${[...text].slice(0, Math.max(0, width - 1)).join('')}…`, style }];
+  return kept;
+}
+
+function extraRows(buffer: EditBuffer, flash: Flash | null, queued: string | null, width: number): StyledLine[] {
+  const rows: StyledLine[] = [];
+  if (flash) rows.push(...flashRows(flash, width));
+  if (queued !== null) {
+    rows.push([{ text: `queued (sent when this turn ends): ${sanitizeForTerminal(queued).replaceAll('\n', ' ')}`, style: { color: 'yellow' } }]);
+  }
+  const matches = matchingCommands(buffer.text);
+  if (matches.length > 0) {
+    const only = matches[0]!;
+    const text = matches.length === 1 ? `${only.name}${only.args ? ` ${only.args}` : ''} — ${only.help}` : `Tab: ${matches.map((m) => m.name).join('  ')}`;
+    rows.push([{ text, style: { dim: true } }]);
+  }
+  return rows;
+}
+
+/** Rows above the text: a flash message, the queued text and the slash-command hint. */
+export function composerExtras(buffer: EditBuffer, flash: Flash | null, queued: string | null, width = 80): number {
+  return extraRows(buffer, flash, queued, width).length;
 }
 
 export function composerTextRows(buffer: EditBuffer, width: number): number {
   return layoutComposer(buffer, width, '').rows.length;
 }
 
+/**
+ * The rule, the extras and the input. When the area is shorter than all of them, the input comes
+ * first (it is what is being typed), then the rule, then the extras.
+ */
 export const ComposerArea = memo(function ComposerArea({
   buffer,
   width,
@@ -36,23 +73,18 @@ export const ComposerArea = memo(function ComposerArea({
   readonly queued: string | null;
   readonly busy: boolean;
 }) {
-  const rows = composerWindow(layoutComposer(buffer, width, composerPlaceholder(busy)), textRows);
-  const matches = matchingCommands(buffer.text);
+  const input = composerWindow(layoutComposer(buffer, width, composerPlaceholder(busy)), Math.max(1, Math.min(textRows, height)));
+  let room = Math.max(0, height - input.length);
+  const rule = room > 0;
+  if (rule) room -= 1;
+  const extras = extraRows(buffer, flash, queued, width).slice(0, room);
   return (
     <Box flexDirection="column" height={height} width={width} overflowY="hidden">
-      <LineView line={separatorLine(width)} />
-      {flash ? (
-        <Text color={flash.error ? 'red' : 'cyan'} wrap="truncate-end">{flash.text}</Text>
-      ) : null}
-      {queued !== null ? (
-        <Text color="yellow" wrap="truncate-end">queued (sent when this turn ends): {queued.replaceAll('\n', ' ')}</Text>
-      ) : null}
-      {matches.length > 0 ? (
-        <Text dimColor wrap="truncate-end">
-          {matches.length === 1 ? `${matches[0]!.name}${matches[0]!.args ? ` ${matches[0]!.args}` : ''} — ${matches[0]!.help}` : `Tab: ${matches.map((m) => m.name).join('  ')}`}
-        </Text>
-      ) : null}
-      {rows.map((row, i) => (
+      {rule ? <LineView line={separatorLine(width)} /> : null}
+      {extras.map((row, i) => (
+        <LineView key={`x${i}`} line={row} />
+      ))}
+      {input.map((row, i) => (
         <LineView key={i} line={row} />
       ))}
     </Box>
