@@ -58,3 +58,24 @@ export function escapeForDisplay(text: string): string {
   }
   return out;
 }
+
+/**
+ * A file name as a tool result shows it: like escapeForDisplay, and a newline or tab in the name
+ * becomes `\n` / `\t` too, since one name per line is how results are read. unescapeFileName
+ * turns it back, so a path copied from a result still reaches the file.
+ */
+export function escapeFileName(name: string): string {
+  const shown = escapeForDisplay(name);
+  return /[\n\t]/.test(shown) ? shown.replace(/\n/g, '\\n').replace(/\t/g, '\\t') : shown;
+}
+
+const NAME_ESCAPE = /\\(?:x([0-9a-f]{2})|u\{([0-9a-f]{1,6})\}|u([0-9a-f]{4})|([nrt]))/g;
+
+/** The name escapeFileName was given, for text that contains its escapes; other text unchanged. */
+export function unescapeFileName(text: string): string {
+  return text.replace(NAME_ESCAPE, (whole, x?: string, braced?: string, u?: string, letter?: string) => {
+    if (letter !== undefined) return letter === 'n' ? '\n' : letter === 'r' ? '\r' : '\t';
+    const cp = parseInt((x ?? braced ?? u) as string, 16);
+    return cp <= 0x10ffff ? String.fromCodePoint(cp) : whole;
+  });
+}

@@ -1,6 +1,7 @@
 /** glob: file names matching a pattern, .gitignore and vendored folders respected. */
 import path from 'node:path';
 import picomatch from 'picomatch';
+import { escapeFileName } from '../policy/escape.js';
 import { asObject, optionalString, requireString } from './args.js';
 import { guarded, success, failure } from './results.js';
 import { cappedNote, isScope, openSearch } from './search-scope.js';
@@ -72,7 +73,9 @@ export const globTool: ToolDefinition = {
       const binaryNote = binaries > 0 ? `\n[${binaries} binary files left out; name the extension in the pattern to list them]` : '';
       if (found.length === 0) return success(`No files match ${pattern} in ${scope.prefix || '.'}${binaryNote}`, 'no matches');
       found.sort();
-      const shown = found.slice(0, MAX_GLOB_RESULTS).map((rel) => scope.prefix + rel);
+      // Names come from the disk (a cloned repo is untrusted): no raw escape sequence or bidi
+      // override reaches the model, the session file or a terminal that prints either.
+      const shown = found.slice(0, MAX_GLOB_RESULTS).map((rel) => escapeFileName(scope.prefix + rel));
       const note = cappedNote(shown.length, found.length, 'files', 'narrow the pattern or path');
       return success(shown.join('\n') + note + binaryNote, `${found.length} files`);
     });

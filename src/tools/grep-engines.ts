@@ -82,19 +82,26 @@ export function grepWithRipgrep(rg: string, q: GrepQuery): Promise<GrepOutcome> 
     child.stderr.on('data', (d: string) => (stderr += d));
     child.stdout.on('data', (chunk: string) => {
       if (truncated) return;
-      const lines = (rest + chunk).split('\n');
-      rest = lines.pop() ?? '';
-      for (const line of lines) {
-        const nul = line.indexOf('\0');
-        const colon = line.indexOf(':', nul + 1);
-        if (nul === -1 || colon === -1) continue;
-        hits.push({ file: q.baseIsDir ? line.slice(0, nul) : '', line: Number(line.slice(nul + 1, colon)), text: clipText(line.slice(colon + 1)) });
+      const text = rest + chunk;
+      // A record is `path NUL line:text LF`. The path is cut at the NUL, not at a newline: a file
+      // name may hold a newline (a cloned repo's can), and must not split into a false record.
+      let pos = 0;
+      for (;;) {
+        const nul = text.indexOf('\0', pos);
+        const end = nul === -1 ? -1 : text.indexOf('\n', nul);
+        if (end === -1) break;
+        const colon = text.indexOf(':', nul + 1);
+        const file = text.slice(pos, nul);
+        pos = end + 1;
+        if (colon === -1 || colon > end) continue;
+        hits.push({ file: q.baseIsDir ? file : '', line: Number(text.slice(nul + 1, colon)), text: clipText(text.slice(colon + 1, end)) });
         if (hits.length >= HARD_HIT_LIMIT) {
           truncated = true;
           child.kill('SIGKILL');
           break;
         }
       }
+      rest = text.slice(pos);
     });
     child.on('error', (error) => resolve({ hits, truncated, error: `could not run ripgrep: ${error.message}` }));
     child.on('close', (code) => {

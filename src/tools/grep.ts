@@ -1,6 +1,7 @@
 /** grep: a regex over file contents; ripgrep when present, the in-process engine otherwise. */
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
+import { escapeFileName } from '../policy/escape.js';
 import { asObject, optionalBoolean, optionalString, requireString } from './args.js';
 import { grepInProcess, grepWithRipgrep, ripgrepPath, type GrepHit, type GrepQuery } from './grep-engines.js';
 import { failure, guarded, success } from './results.js';
@@ -11,7 +12,8 @@ export const MAX_GREP_LINES = 250;
 
 export function formatHits(hits: GrepHit[], prefix: string): string[] {
   const sorted = [...hits].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
-  return sorted.map((h) => `${prefix}${h.file}:${h.line}:${h.text}`);
+  // The name is escaped (it comes from the disk); the line is the file's text, given as read_file gives it.
+  return sorted.map((h) => `${escapeFileName(prefix + h.file)}:${h.line}:${h.text}`);
 }
 
 /**

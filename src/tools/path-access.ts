@@ -2,6 +2,7 @@
 import path from 'node:path';
 import type { PathKind } from '../config/types.js';
 import { authorize, decideForPath, type GateResult } from '../policy/gate.js';
+import { unescapeFileName } from '../policy/escape.js';
 import { resolvePath, type ResolvedPath } from '../policy/resolve-path.js';
 import type { Decision } from '../policy/types.js';
 import type { ToolContext } from './types.js';
@@ -17,8 +18,22 @@ export async function accessPath(
   input: string,
   opts: { followFinal?: boolean } = {},
 ): Promise<PathAccess> {
-  const resolved = await resolvePath(input, ctx.projectRoot, { followFinal: opts.followFinal });
+  const resolved = await resolveTyped(input, ctx.projectRoot, opts);
   return { resolved, decision: decideForPath(ctx, kind, resolved) };
+}
+
+/**
+ * The path as typed; when nothing is there and it holds the escapes tool results show for odd
+ * names (`\x1b`, `\u202e`, `\n`), the file with the unescaped name, if that one exists. Every
+ * check then runs on the path found, as on any other.
+ */
+async function resolveTyped(input: string, root: string, opts: { followFinal?: boolean }): Promise<ResolvedPath> {
+  const typed = await resolvePath(input, root, { followFinal: opts.followFinal });
+  if (typed.exists || !input.includes('\\')) return typed;
+  const raw = unescapeFileName(input);
+  if (raw === input) return typed;
+  const named = await resolvePath(raw, root, { followFinal: opts.followFinal });
+  return named.exists ? named : typed;
 }
 
 /** Project-relative when inside, absolute otherwise: what the model and the user should read. */
@@ -55,7 +70,7 @@ export async function recheckPath(
   approved: ResolvedPath,
   opts: { followFinal?: boolean } = {},
 ): Promise<string | undefined> {
-  const now = await resolvePath(input, ctx.projectRoot, { followFinal: opts.followFinal });
+  const now = await resolveTyped(input, ctx.projectRoot, opts);
   if (now.realPath !== approved.realPath) {
     return `refused: ${input} now resolves to ${now.realPath}, not ${approved.realPath} as approved (a link changed); nothing was written`;
   }
