@@ -10,8 +10,8 @@ const ROOT_SPELLING = /^\/[/.]*$/;
 
 /**
  * Every word of the command, dequoted, split on whitespace and on shell operators, with a path
- * prefix dropped (/usr/bin/curl is curl) and the root folder spelled `/`. Over-splitting is fine:
- * this feeds the denylist.
+ * prefix and trailing slashes dropped (/usr/bin/curl is curl, ~/ is ~) and the root folder
+ * spelled `/`. Over-splitting is fine: this feeds the denylist.
  */
 export function denylistWords(command: string): string[] {
   // Brace expansion turns `{rm,-rf,/}` into three words; commas elsewhere are left alone.
@@ -19,7 +19,14 @@ export function denylistWords(command: string): string[] {
   return dequote(command)
     .split(separators)
     .filter((w) => w !== '')
-    .map((w) => (ROOT_SPELLING.test(w) ? '/' : w.includes('/') && !w.endsWith('/') ? w.slice(w.lastIndexOf('/') + 1) : w));
+    .map(lastName);
+}
+
+/** `/`, `~/` → `~`, `build/` → `build`, `/usr/bin/curl` → `curl`. */
+function lastName(word: string): string {
+  if (ROOT_SPELLING.test(word)) return '/';
+  const trimmed = word.replace(/\/+$/, '');
+  return trimmed.includes('/') ? trimmed.slice(trimmed.lastIndexOf('/') + 1) : trimmed;
 }
 
 /** Characters that make a command more than "a program plus plain arguments". */

@@ -73,6 +73,13 @@ describe('denylist: one option, many spellings', () => {
     }
   });
 
+  it('a folder is the same with or without its trailing slash', () => {
+    expect(deny(['rm -rf ~'], 'rm -r -f ~/')).toBe('rm -rf ~');
+    expect(deny(['rm -rf ~'], 'rm -fr ~//')).toBe('rm -rf ~');
+    expect(deny(['rm -rf build/'], 'rm -rf build')).toBe('rm -rf build/');
+    expect(deny(['rm -rf ~'], 'rm -rf ~/x')).toBeUndefined();
+  });
+
   it('a subcommand stays an operand: git push --force', () => {
     const entry = ['git push --force'];
     for (const command of ['git push --force', 'git push -f', 'git push origin main -f', 'git -C repo push -f origin', 'git push --forc', 'git push origin +main --force']) {
