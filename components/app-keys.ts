@@ -32,6 +32,8 @@ export interface AppKeyDeps {
   readonly composerRef: { readonly current: ComposerState };
   readonly metricsRef: { readonly current: ScrollMetrics };
   readonly modalMaxRef: { readonly current: number };
+  /** How far the open text panel can scroll. */
+  readonly panelMaxRef?: { readonly current: number };
   readonly setComposer: (next: ComposerState) => void;
   readonly setScroll: Dispatch<SetStateAction<ScrollState>>;
   readonly setExpandReasoning: Dispatch<SetStateAction<boolean>>;
@@ -88,7 +90,9 @@ export function useAppKeys(d: AppKeyDeps): KeyLayer[] {
       const step = SCROLL_STEP[cmd.name];
       if (step !== undefined) {
         const delta = step === 'page-up' ? -10 : step === 'page-down' ? 10 : step;
-        d.setPanel((p) => (p?.kind === 'text' ? { ...p, scroll: Math.max(0, p.scroll + delta) } : p));
+        const max = d.panelMaxRef?.current ?? Number.MAX_SAFE_INTEGER;
+        // Clamped, so coming back up after PgDn past the end moves at once.
+        d.setPanel((p) => (p?.kind === 'text' ? { ...p, scroll: Math.min(Math.max(0, Math.min(p.scroll, max) + delta), max) } : p));
         return true;
       }
       if (cmd.name === 'escape') {

@@ -55,6 +55,7 @@ export function App({ size, initialPrompt, onExit }: AppProps) {
   const [scroll, setScroll] = useState<ScrollState>(FOLLOW);
   const metricsRef = useRef<ScrollMetrics>({ total: 0, height: 0, top: 0 });
   const modalMaxRef = useRef(0);
+  const panelMaxRef = useRef(0);
   const [expandReasoning, setExpandReasoning] = useState(false);
   const [panel, setPanel] = useState<Panel | null>(null);
   const [modalScroll, setModalScroll] = useState(0);
@@ -95,6 +96,7 @@ export function App({ size, initialPrompt, onExit }: AppProps) {
     composerRef,
     metricsRef,
     modalMaxRef,
+    panelMaxRef,
     setComposer,
     setScroll,
     setExpandReasoning,
@@ -121,7 +123,7 @@ export function App({ size, initialPrompt, onExit }: AppProps) {
     <Box flexDirection="column" width={width} height={rows} overflowY="hidden">
       {layout.header > 0 ? <Header width={width} rows={layout.header} /> : null}
       {panel?.kind === 'text' ? (
-        <TextPanel title={panel.title} text={panel.text} width={width} height={layout.transcript} scroll={panel.scroll} />
+        <TextPanel title={panel.title} text={panel.text} width={width} height={layout.transcript} scroll={panel.scroll} maxRef={panelMaxRef} />
       ) : panel?.kind === 'sessions' ? (
         <SessionsPanel
           sessions={panel.sessions}

@@ -2,7 +2,29 @@ import { memo, useMemo } from 'react';
 import { Box, Text } from 'ink';
 import { sanitizeForTerminal } from '../text/sanitize.js';
 import { LineView } from '../text/line-view.js';
-import { wrapText } from '../text/wrap.js';
+import type { StyledLine } from '../text/styled-line.js';
+import { wrapSegments } from '../text/wrap.js';
+
+/** Border (2), title and footer: the rows of a panel that are not its text. */
+const CHROME_ROWS = 4;
+
+/**
+ * Wraps a panel's text. A line laid out in columns ("  /model [preset]   switch to …") continues
+ * under its second column, so a wrapped description does not run back under the names.
+ */
+export function panelRows(text: string, width: number): StyledLine[] {
+  const rows: StyledLine[] = [];
+  for (const line of sanitizeForTerminal(text).split('\n')) {
+    if (line === '') {
+      rows.push([]);
+      continue;
+    }
+    const column = /^(\s*\S(?:.*?\S)?\s{2,})\S/.exec(line)?.[1]?.length ?? 0;
+    const hang = column > 0 && column <= width / 2 ? column : line.length - line.trimStart().length;
+    rows.push(...wrapSegments([{ text: line }], width, { firstPrefix: [], restPrefix: [{ text: ' '.repeat(hang) }] }));
+  }
+  return rows;
+}
 
 /** A titled, scrollable panel over the transcript area: /help, /policy, /context output … */
 export const TextPanel = memo(function TextPanel({
@@ -11,22 +33,27 @@ export const TextPanel = memo(function TextPanel({
   width,
   height,
   scroll,
+  maxRef,
 }: {
   readonly title: string;
   readonly text: string;
   readonly width: number;
   readonly height: number;
   readonly scroll: number;
+  /** Receives how far the text can scroll, for the scroll keys. */
+  readonly maxRef?: { current: number };
 }) {
-  const rows = useMemo(() => wrapText(sanitizeForTerminal(text), width - 2), [text, width]);
-  const bodyRows = Math.max(1, height - 3);
-  const top = Math.min(Math.max(0, scroll), Math.max(0, rows.length - bodyRows));
+  const rows = useMemo(() => panelRows(text, width - 2), [text, width]);
+  const bodyRows = Math.max(1, height - CHROME_ROWS);
+  const maxScroll = Math.max(0, rows.length - bodyRows);
+  if (maxRef) maxRef.current = maxScroll;
+  const top = Math.min(Math.max(0, scroll), maxScroll);
   const more = Math.max(0, rows.length - top - bodyRows);
   return (
     <Box flexDirection="column" height={height} width={width} borderStyle="single" borderColor="cyan" overflowY="hidden">
       <Text bold color="cyan" wrap="truncate-end">{title}</Text>
-      <Box flexDirection="column" height={Math.max(0, height - 4)} overflowY="hidden">
-        {rows.slice(top, top + Math.max(0, height - 4)).map((row, i) => (
+      <Box flexDirection="column" height={Math.max(0, height - CHROME_ROWS)} overflowY="hidden">
+        {rows.slice(top, top + bodyRows).map((row, i) => (
           <LineView key={top + i} line={row} />
         ))}
       </Box>
