@@ -3,16 +3,18 @@
  * and a field a model does not know is a 400, so the request builder asks here instead of
  * sending one shape to every model.
  *
- * Facts (per platform.claude.com build-with-claude/effort, its supportedModels list, and
- * .../adaptive-thinking; Bedrock's adaptive-thinking page for the adaptive-only models):
+ * Facts (per platform.claude.com build-with-claude/effort and its supportedModels list,
+ * build-with-claude/adaptive-thinking, models/opus-5-5/whats-new-opus-5-5 and
+ * models/sonnet-5-5/whats-new-sonnet-5-5; Bedrock's adaptive-thinking page for Mythos/Fable):
  * - output_config.effort: Opus 4.5+, Sonnet 4.6+, Haiku 5.5+, Mythos, Fable. Older models
- *   (Sonnet 4.5, Haiku 4.5, Opus 4.1, 3.7) reject it and take a budget_tokens only.
+ *   (Sonnet 4.5, Haiku 4.5, Opus 4.1, 3.7) are not on the list and take a budget_tokens only.
  * - Levels: Opus 4.5 low..high; Opus/Sonnet 4.6 and Mythos Preview add max; xhigh from
  *   Opus 4.7 / Sonnet 5 / Mythos 5 on.
  * - Adaptive thinking ({type: "adaptive"}, depth set by effort): Opus/Sonnet 4.6+, Haiku 5.5+,
  *   Mythos, Fable; budget_tokens is deprecated on 4.6 and a 400 from Opus 4.7 / Sonnet 5 on.
- * - Turning thinking off: Mythos, Fable and Opus 5.5+ reject {type: "disabled"} (omit thinking
- *   and lower the effort instead); Sonnet 5.5 replaced it with {type: "between_tools"}.
+ * - Turning thinking off: Mythos, Fable and Opus 5.5+ reject {type: "disabled"} ("omit thinking
+ *   and lower the effort"); Sonnet 5.5 replaced it with {type: "between_tools"}; Opus 5 takes
+ *   disabled only at effort high or below, which is what an effort left unsent means.
  */
 import type { ThinkingEffort } from './types.js';
 

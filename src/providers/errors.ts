@@ -44,7 +44,21 @@ export function messageOf(value: unknown): string | undefined {
     const m = (err as Record<string, unknown>)['message'];
     if (typeof m === 'string') return m;
   }
-  return typeof v['message'] === 'string' ? v['message'] : undefined;
+  if (typeof v['message'] === 'string') return v['message'];
+  return validationDetail(v['detail']);
+}
+
+/** FastAPI/pydantic servers (vLLM, many proxies) answer 4xx with {detail: string | [{loc, msg}]}. */
+function validationDetail(detail: unknown): string | undefined {
+  if (typeof detail === 'string') return detail;
+  if (!Array.isArray(detail)) return undefined;
+  const parts = detail.flatMap((d: unknown) => {
+    if (typeof d !== 'object' || d === null) return [];
+    const { loc, msg } = d as { loc?: unknown; msg?: unknown };
+    if (typeof msg !== 'string') return [];
+    return [Array.isArray(loc) && loc.length > 0 ? `${loc.join('.')}: ${msg}` : msg];
+  });
+  return parts.length > 0 ? parts.join('; ') : undefined;
 }
 
 export function httpError(

@@ -131,6 +131,8 @@ describe('a server that refuses a field names the field and the preset setting',
     expect(error.status).toBe(422);
     expect(error.message).toContain('does not accept the request field "output_config"');
     expect(error.message).toContain('thinking_effort in preset "glm"');
+    // The pydantic detail list is quoted as words, not as raw JSON.
+    expect(error.message).toContain('(HTTP 422: body.output_config: Extra inputs are not permitted)');
     expect(fake.requests).toHaveLength(1);
     // Without an effort the same server is happy: the hint was the right one.
     lastStop(await collect(client.stream(simpleRequest())));
