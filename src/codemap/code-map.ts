@@ -111,9 +111,13 @@ export async function openCodeMap(opts: OpenCodeMapOptions): Promise<CodeMap> {
     }, SAVE_DELAY_MS);
     saveTimer.unref();
   };
+  // A stored map means the prompt needs nothing else now; otherwise the map is built from every
+  // file's index, so read (and check) them here rather than in the first mapText call.
+  if (!maps.has(mapKey())) await index.prepare();
   const source = {
     root: opts.projectRoot,
     graph: () => index.graph(),
+    prepare: () => index.prepare(),
     async ensureFresh(rel: string): Promise<void> {
       const st = await stat(join(opts.projectRoot, rel)).catch(() => undefined);
       const known = index.indexedStamp(rel);
@@ -138,6 +142,8 @@ export async function openCodeMap(opts: OpenCodeMapOptions): Promise<CodeMap> {
         const graph = index.graph();
         const scores = scoreSymbols({ graph, entryFiles: entryFiles ?? new Set() });
         text = renderMap({ graph, scores, budgetTokens });
+        // A map made while some cached indexes were unreadable lacks their files: never keep it.
+        if (index.degraded()) return text;
         maps.set(key, budgetTokens, text);
         scheduleSave();
       }
@@ -154,6 +160,7 @@ export async function openCodeMap(opts: OpenCodeMapOptions): Promise<CodeMap> {
       if (saveTimer) clearTimeout(saveTimer);
       saveTimer = undefined;
       await saveAll();
+      index.release();
     },
   };
 }

@@ -25,6 +25,7 @@ export function findReferencesTool(source: SymbolSource): ToolDefinition {
       try {
         const parsed = parseArgs(args, 'find_references', false);
         if (typeof parsed === 'string') return failure(parsed, 'find_references: bad arguments');
+        await source.prepare?.();
         const graph = source.graph();
         const found = lookupSymbol(graph, parsed.name, parsed.file);
         if (found.kind !== 'found') return lookupFailure(graph, 'find_references', parsed.name, found);

@@ -61,6 +61,7 @@ export function getDependenciesTool(source: SymbolSource): ToolDefinition {
       try {
         const parsed = parseArgs(args, 'get_dependencies', true);
         if (typeof parsed === 'string') return failure(parsed, 'get_dependencies: bad arguments');
+        await source.prepare?.();
         const graph = source.graph();
         const found = lookupSymbol(graph, parsed.name, parsed.file);
         if (found.kind !== 'found') return lookupFailure(graph, 'get_dependencies', parsed.name, found);

@@ -1,18 +1,25 @@
 /**
- * The on-disk index cache: one file per project. A magic line, a small JSON header (per file: path,
- * size, mtime, plugin, byte length) and then every file's index as JSON, back to back. Opening
- * reads the header only; a file's index is parsed the first time something asks for it, and
- * entries never parsed are written back as the same bytes. That keeps a warm start from paying
- * for a 10 MB JSON.parse and the garbage it makes.
+ * The on-disk index cache: one file per project. A first line naming the format and the header's
+ * length, a small JSON header (per file: path, size, mtime, plugin, byte length; the body's length
+ * and CRC) and then every file's index as JSON, back to back.
+ *
+ * Opening reads the header only: a warm start whose map is already stored never touches the
+ * 10 MB body. The file stays open until the body is first needed (a tool call, a map for a new
+ * budget, a save), so a cache replaced meanwhile by another session is never mixed with ours; the
+ * body is then read once and checked against its CRC, and each file's index is parsed the first
+ * time something asks for it. Entries never parsed are written back as the same bytes.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import type { FileIndex } from './types.js';
 
-const MAGIC = 'lindwyrm-codemap-index 2\n';
-const MAGIC_BYTES = Buffer.from(MAGIC);
+const FORMAT = 3;
+const MAGIC_PREFIX = 'lindwyrm-codemap-index ';
+/** The first line is at most this long; the header's length follows the format number. */
+const FIRST_LINE_MAX = 64;
 
 /** Named by the project, so two projects never share a file even if handed the same directory. */
 export function cacheFile(cacheDir: string, root: string): string {
@@ -24,6 +31,8 @@ export interface CacheEntry {
   readonly mtimeMs: number;
   /** `name@version` of the plugin that produced it: a new plugin version reparses. */
   readonly plugin: string;
+  /** True when its index lives in the cache body (unusable if the body turns out damaged). */
+  readonly fromCache?: boolean;
   /** The parsed index (parsed from the cache on first use). */
   index(): FileIndex;
   /** The index as JSON bytes (as read from the cache, or encoded once). */
@@ -34,6 +43,13 @@ export interface LoadedCache {
   readonly entries: Map<string, CacheEntry>;
   /** Set when a cache existed but could not be used. */
   readonly warning?: string;
+  /**
+   * Reads and checks the body (once; synchronous, one read). False when it is torn or altered:
+   * then no entry with `fromCache` may be used or saved, they must be indexed again.
+   */
+  loadBody(): boolean;
+  /** Closes the file if the body was never needed. */
+  release(): void;
 }
 
 /** Header row: [path, size, mtimeMs, plugin index, byte length]. */
@@ -43,7 +59,8 @@ interface Header {
   readonly root: string;
   readonly plugins: readonly string[];
   readonly files: readonly Row[];
-  /** CRC-32 of the body (a few ms for 10 MB): a torn or flipped cache is caught at open, not mid tool call. */
+  readonly bodyLength: number;
+  /** CRC-32 of the body (a few ms for 10 MB): a flipped byte is caught before any of it is used. */
   readonly crc: number;
 }
 
@@ -59,29 +76,50 @@ export function freshEntry(size: number, mtimeMs: number, plugin: string, index:
   return { size, mtimeMs, plugin, index: () => index, bytes: () => (encoded ??= Buffer.from(JSON.stringify(index))) };
 }
 
-function lazyEntry(size: number, mtimeMs: number, plugin: string, raw: Buffer): CacheEntry {
-  let parsed: FileIndex | undefined;
-  return {
-    size, mtimeMs, plugin,
-    index() {
-      if (!parsed) {
-        // The checksum matched, so this is what we wrote; a shape we cannot use still must not throw.
-        try {
-          const value: unknown = JSON.parse(raw.toString('utf8'));
-          parsed = isIndex(value) ? value : EMPTY;
-        } catch {
-          parsed = EMPTY;
-        }
+interface Body {
+  /** The body bytes, or undefined when they cannot be trusted. */
+  get(): Buffer | undefined;
+}
+
+/** A class, not closures: a warm start makes one per file and reads none of them. */
+class CachedEntry implements CacheEntry {
+  readonly fromCache = true;
+  private parsed: FileIndex | undefined;
+  constructor(
+    readonly size: number,
+    readonly mtimeMs: number,
+    readonly plugin: string,
+    private readonly offset: number,
+    private readonly length: number,
+    private readonly body: Body,
+  ) {}
+
+  bytes(): Buffer {
+    const all = this.body.get();
+    // Callers check loadBody() first; reaching here with a damaged body is a bug, never a silent empty index.
+    if (!all) throw new Error('the code map cache body is damaged');
+    return all.subarray(this.offset, this.offset + this.length);
+  }
+
+  index(): FileIndex {
+    if (!this.parsed) {
+      const raw = this.bytes();
+      // The checksum matched, so this is what we wrote; a shape we cannot use still must not throw.
+      try {
+        const value: unknown = JSON.parse(raw.toString('utf8'));
+        this.parsed = isIndex(value) ? value : EMPTY;
+      } catch {
+        this.parsed = EMPTY;
       }
-      return parsed;
-    },
-    bytes: () => raw,
-  };
+    }
+    return this.parsed;
+  }
 }
 
 function isHeader(value: unknown): value is Header {
   const h = value as Partial<Header> | null;
-  return !!h && typeof h.root === 'string' && typeof h.crc === 'number' && Array.isArray(h.plugins) && Array.isArray(h.files);
+  return !!h && typeof h.root === 'string' && typeof h.crc === 'number' && Number.isInteger(h.bodyLength)
+    && Array.isArray(h.plugins) && Array.isArray(h.files);
 }
 
 function isRow(row: unknown, plugins: number): row is Row {
@@ -90,46 +128,115 @@ function isRow(row: unknown, plugins: number): row is Row {
     && Number.isInteger(row[4]) && row[4] >= 0;
 }
 
-const corrupt = (why: string): LoadedCache => ({ entries: new Map(), warning: `code map cache is corrupt (${why}); rebuilding it` });
+const NO_BODY = { loadBody: () => true, release: () => undefined };
+const nothing = (warning?: string): LoadedCache => ({ entries: new Map(), ...NO_BODY, ...(warning ? { warning } : {}) });
+const corrupt = (why: string): LoadedCache => nothing(`code map cache is corrupt (${why}); rebuilding it`);
 
-export function decodeCache(data: Buffer, root: string): LoadedCache {
-  if (!data.subarray(0, MAGIC_BYTES.length).equals(MAGIC_BYTES)) {
-    const start = data.subarray(0, 64).toString('utf8');
-    return /^\{"format":\d+,/.test(start) && data.length > 0 && data[data.length - 1] === 0x7d
-      ? { entries: new Map(), warning: 'code map cache has an older format; rebuilding it' }
-      : corrupt('unknown format');
+/** Reads `length` bytes at `position`; throws when fewer are there. */
+type ReadAt = (position: number, length: number) => Buffer;
+
+function decode(readAt: ReadAt, total: number, root: string, release: () => void): LoadedCache {
+  const first = readAt(0, Math.min(total, FIRST_LINE_MAX)).toString('latin1');
+  if (!first.startsWith(MAGIC_PREFIX)) {
+    return /^\{"format":\d+,/.test(first) ? nothing('code map cache has an older format; rebuilding it') : corrupt('unknown format');
   }
-  const headerEnd = data.indexOf(0x0a, MAGIC_BYTES.length);
-  if (headerEnd < 0) return corrupt('no header');
+  const lineEnd = first.indexOf('\n');
+  const m = /^(\d+)(?: (\d+))?$/.exec(first.slice(MAGIC_PREFIX.length, lineEnd < 0 ? undefined : lineEnd));
+  if (!m || lineEnd < 0) return corrupt('no header');
+  if (Number(m[1]) !== FORMAT) return nothing('code map cache has an older format; rebuilding it');
+  const headerStart = lineEnd + 1;
+  const headerLength = Number(m[2] ?? -1);
+  if (headerLength < 0 || headerStart + headerLength + 1 > total) return corrupt('header cut short');
   let header: unknown;
   try {
-    header = JSON.parse(data.toString('utf8', MAGIC_BYTES.length, headerEnd));
+    const text = readAt(headerStart, headerLength + 1).toString('utf8');
+    if (!text.endsWith('\n')) return corrupt('no header end');
+    header = JSON.parse(text);
   } catch (err) {
     return corrupt((err as Error).message);
   }
   if (!isHeader(header)) return corrupt('bad header');
-  if (header.root !== root) return { entries: new Map(), warning: 'code map cache belongs to another project; rebuilding it' };
-  const body = data.subarray(headerEnd + 1);
-  if (crc32(body) !== header.crc) return corrupt('checksum mismatch');
+  if (header.root !== root) return nothing('code map cache belongs to another project; rebuilding it');
+  const bodyStart = headerStart + headerLength + 1;
+  // A torn write shows in the length at once; a flipped byte in the body when it is loaded.
+  if (bodyStart + header.bodyLength !== total) return corrupt('size mismatch');
+  let state: 'unloaded' | 'ok' | 'bad' = 'unloaded';
+  let data: Buffer | undefined;
+  const loadBody = (): boolean => {
+    if (state === 'unloaded') {
+      try {
+        data = readAt(bodyStart, header.bodyLength);
+        state = crc32(data) === header.crc ? 'ok' : 'bad';
+      } catch {
+        state = 'bad';
+      }
+      if (state === 'bad') data = undefined;
+      release();
+    }
+    return state === 'ok';
+  };
+  const body: Body = { get: () => (loadBody() ? data : undefined) };
   const entries = new Map<string, CacheEntry>();
   let offset = 0;
   for (const row of header.files) {
-    if (!isRow(row, header.plugins.length) || offset + row[4] > body.length) return corrupt('bad file entry');
-    entries.set(row[0], lazyEntry(row[1], row[2], header.plugins[row[3]]!, body.subarray(offset, offset + row[4])));
+    if (!isRow(row, header.plugins.length)) return corrupt('bad file entry');
+    entries.set(row[0], new CachedEntry(row[1], row[2], header.plugins[row[3]]!, offset, row[4], body));
     offset += row[4];
   }
-  if (offset !== body.length) return corrupt('trailing bytes');
-  return { entries };
+  if (offset !== header.bodyLength) return corrupt('entry lengths do not add up');
+  return { entries, loadBody, release };
 }
 
-export async function loadCache(cacheDir: string, root: string): Promise<LoadedCache> {
-  let data: Buffer;
+/** Decodes a whole cache file held in memory. */
+export function decodeCache(data: Buffer, root: string): LoadedCache {
+  const readAt: ReadAt = (position, length) => {
+    if (position + length > data.length) throw new Error('short read');
+    return data.subarray(position, position + length);
+  };
   try {
-    data = await readFile(cacheFile(cacheDir, root));
-  } catch {
-    return { entries: new Map() };
+    return decode(readAt, data.length, root, () => undefined);
+  } catch (err) {
+    return corrupt((err as Error).message);
   }
-  return decodeCache(data, root);
+}
+
+/** Opens the project's cache and reads its header; the body is read only when asked for. */
+export async function loadCache(cacheDir: string, root: string): Promise<LoadedCache> {
+  let fd: number | undefined;
+  try {
+    fd = openSync(cacheFile(cacheDir, root), 'r');
+  } catch {
+    return nothing();
+  }
+  const release = (): void => {
+    if (fd === undefined) return;
+    const open = fd;
+    fd = undefined;
+    try {
+      closeSync(open);
+    } catch {
+      // Already closed: nothing to release.
+    }
+  };
+  const readAt: ReadAt = (position, length) => {
+    if (fd === undefined) throw new Error('cache file closed');
+    const buf = Buffer.allocUnsafe(length);
+    let done = 0;
+    while (done < length) {
+      const n = readSync(fd, buf, done, length - done, position + done);
+      if (n === 0) throw new Error('short read');
+      done += n;
+    }
+    return buf;
+  };
+  try {
+    const loaded = decode(readAt, fstatSync(fd).size, root, release);
+    if (loaded.entries.size === 0) release();
+    return loaded;
+  } catch (err) {
+    release();
+    return corrupt((err as Error).message);
+  }
 }
 
 export function encodeCache(root: string, entries: ReadonlyMap<string, CacheEntry>): Buffer {
@@ -149,8 +256,9 @@ export function encodeCache(root: string, entries: ReadonlyMap<string, CacheEntr
     parts.push(bytes);
   }
   const body = Buffer.concat(parts);
-  const header: Header = { root, plugins, files, crc: crc32(body) };
-  return Buffer.concat([MAGIC_BYTES, Buffer.from(`${JSON.stringify(header)}\n`), body]);
+  const header: Header = { root, plugins, files, bodyLength: body.length, crc: crc32(body) };
+  const headerBytes = Buffer.from(`${JSON.stringify(header)}\n`);
+  return Buffer.concat([Buffer.from(`${MAGIC_PREFIX}${FORMAT} ${headerBytes.length - 1}\n`), headerBytes, body]);
 }
 
 /** Written to a temp file and renamed, so a crash mid-write leaves the old cache intact. */

@@ -20,6 +20,8 @@ interface MapFile {
 export interface MapCache {
   /** The stored map for this key and budget. */
   get(key: string, budget: number): string | undefined;
+  /** True when some map is stored for this key (the index it was made from is unchanged). */
+  has(key: string): boolean;
   set(key: string, budget: number, text: string): void;
   /** Writes the maps when they changed since the last save. */
   save(): Promise<void>;
@@ -47,6 +49,7 @@ export async function openMapCache(cacheDir: string, root: string): Promise<MapC
   let dirty = false;
   return {
     get: (key, budget) => (stored.key === key && Object.hasOwn(stored.texts, String(budget)) ? stored.texts[String(budget)] : undefined),
+    has: (key) => stored.key === key && Object.keys(stored.texts).length > 0,
     set(key, budget, text) {
       if (stored.key !== key) stored = { version: MAP_RENDER_VERSION, key, texts: {} };
       if (stored.texts[String(budget)] === text) return;

@@ -10,7 +10,7 @@ import { pluginKey, type PluginSet } from './plugin-set.js';
 import { readProjectFacts } from './project-facts.js';
 import type { IndexedFile } from './resolve-names.js';
 import type { IndexJob, IndexResult, RunOptions } from './run-indexing.js';
-import type { ProjectFacts } from './types.js';
+import type { LanguagePlugin, ProjectFacts } from './types.js';
 import { SKIPPED_DIRS, walkProject } from './walk-project.js';
 
 export interface ProjectIndexOptions {
@@ -32,11 +32,12 @@ export interface OpenStats {
   readonly failed: number;
 }
 
+
 export interface ProjectIndex {
   readonly root: string;
   readonly stats: OpenStats;
   graph(): CodeGraph;
-  /** The indexed files (relative path → plugin and index). */
+  /** The indexed files (relative path → plugin and index, parsed on first use). */
   files(): ReadonlyMap<string, IndexedFile>;
   /** Re-indexes one file now (or forgets it when it is gone). Paths outside the project are ignored. */
   refresh(path: string): Promise<void>;
@@ -44,6 +45,15 @@ export interface ProjectIndex {
   indexedStamp(rel: string): { size: number; mtimeMs: number } | undefined;
   /** Writes pending cache changes. */
   flush(): Promise<void>;
+  /**
+   * Makes every file's index usable: reads the cache body (left unread by a warm start) and, if it
+   * is damaged, indexes those files again. The graph works without it, but less well if damaged.
+   */
+  prepare(): Promise<void>;
+  /** Closes the cache file if its body was never read (the index is unusable afterwards). */
+  release(): void;
+  /** True while some cached indexes are known damaged and not yet re-indexed (maps made now must not be kept). */
+  degraded(): boolean;
   /** Changes whenever a file's stamp, plugin or the project facts change (keys caches of derived data). */
   fingerprint(): string;
 }
@@ -67,43 +77,100 @@ export async function openProjectIndex(opts: ProjectIndexOptions): Promise<Proje
   if (walk.truncated) opts.warn(`the code map covers only ${walked.length} files of this project (the limit); is ${root} really one project?`);
   const entries = new Map<string, CacheEntry>();
   const jobs: IndexJob[] = [];
+  const keys = new Map<LanguagePlugin, string>();
   for (const f of walked) {
     const plugin = plugins.forFile(f.rel);
     if (!plugin) continue;
+    let key = keys.get(plugin);
+    if (key === undefined) keys.set(plugin, (key = pluginKey(plugin)));
     const cached = cache.entries.get(f.rel);
-    if (cached && cached.size === f.size && cached.mtimeMs === f.mtimeMs && cached.plugin === pluginKey(plugin)) {
+    if (cached && cached.size === f.size && cached.mtimeMs === f.mtimeMs && cached.plugin === key) {
       entries.set(f.rel, cached);
     } else jobs.push({ rel: f.rel, abs: f.abs });
   }
-  const stamps = new Map(walked.map((f) => [f.rel, f]));
-  let failed = 0;
-  if (jobs.length > 0) {
-    const results = await opts.runJobs(jobs, plugins, { timeoutMs: opts.timeoutMs, ...(opts.onProgress ? { onProgress: opts.onProgress } : {}) });
+  const stats = { files: 0, reparsed: 0, failed: 0 };
+  /** Indexes `jobs` and stores the results under the stamps they were walked with. */
+  const indexJobs = async (batch: readonly IndexJob[], stamps: ReadonlyMap<string, { size: number; mtimeMs: number }>): Promise<void> => {
+    const results = await opts.runJobs(batch, plugins, { timeoutMs: opts.timeoutMs, ...(opts.onProgress ? { onProgress: opts.onProgress } : {}) });
+    stats.reparsed += batch.length;
     for (const { rel, outcome } of results) {
       const plugin = plugins.forFile(rel)!;
       const st = stamps.get(rel)!;
       if (!outcome.ok) {
-        failed++;
+        stats.failed++;
+        entries.delete(rel);
         opts.warn(outcome.error);
         continue;
       }
       entries.set(rel, freshEntry(st.size, st.mtimeMs, pluginKey(plugin), outcome.index));
     }
-  } else opts.onProgress?.(walked.length, walked.length);
+    stats.files = entries.size;
+  };
+  if (jobs.length > 0) await indexJobs(jobs, new Map(walked.map((f) => [f.rel, f])));
+  else opts.onProgress?.(walked.length, walked.length);
+  stats.files = entries.size;
+
+  let graph: CodeGraph | undefined;
+  let indexed: Map<string, IndexedFile> | undefined;
+  let print: string | undefined;
+  let bodyBad = false;
+  /** Set once prepare() has dealt with the body: no entry depends on it any more if it was damaged. */
+  let bodySettled = false;
+  const changed = (): void => {
+    dirty = true;
+    graph = undefined;
+    indexed = undefined;
+    print = undefined;
+  };
+  /** Synchronous check of the cache body, for a graph asked for before prepare(). */
+  const bodyUsable = (): boolean => {
+    if (!bodySettled && !bodyBad && !cache.loadBody()) {
+      bodyBad = true;
+      opts.warn('code map cache is corrupt (checksum mismatch); rebuilding it');
+    }
+    return !bodyBad;
+  };
+  /** The files the graph can be built from: all of them, unless the cache body is damaged. */
+  const usableFiles = (): ReadonlyMap<string, IndexedFile> => {
+    if (bodyUsable()) return files();
+    return new Map([...files()].filter(([rel]) => !entries.get(rel)!.fromCache));
+  };
+
+  let preparing: Promise<void> | undefined;
+  const prepare = (): Promise<void> => (preparing ??= (async () => {
+    if (bodyUsable()) {
+      bodySettled = true;
+      return;
+    }
+    const redo: IndexJob[] = [];
+    const stamps = new Map<string, { size: number; mtimeMs: number }>();
+    for (const [rel, e] of entries) {
+      if (!e.fromCache) continue;
+      redo.push({ rel, abs: join(root, rel) });
+      stamps.set(rel, e);
+      entries.delete(rel);
+    }
+    await indexJobs(redo, stamps);
+    bodySettled = true;
+    bodyBad = false;
+    changed();
+  })());
+
   let dirty = jobs.length > 0 || cache.entries.size !== entries.size;
   let pending: Promise<void> = Promise.resolve();
   const flush = async (): Promise<void> => {
     if (!dirty) return pending;
     dirty = false;
-    pending = pending.then(() => saveCache(cacheDir, root, entries)).catch((err: unknown) => {
+    pending = pending.then(async () => {
+      await prepare();
+      await saveCache(cacheDir, root, entries);
+    }).catch((err: unknown) => {
       opts.warn(`could not write the code map cache: ${(err as Error).message}`);
     });
     return pending;
   };
   await flush();
 
-  let graph: CodeGraph | undefined;
-  let indexed: Map<string, IndexedFile> | undefined;
   const files = (): ReadonlyMap<string, IndexedFile> => {
     if (!indexed) {
       indexed = new Map();
@@ -116,32 +183,28 @@ export async function openProjectIndex(opts: ProjectIndexOptions): Promise<Proje
     return indexed;
   };
   const projectFacts: ProjectFacts = facts;
-  let print: string | undefined;
   const fingerprint = (): string => {
     if (print === undefined) {
-      const hash = createHash('sha1').update(JSON.stringify(projectFacts));
+      const parts = [JSON.stringify(projectFacts)];
       for (const rel of [...entries.keys()].sort()) {
         const e = entries.get(rel)!;
-        hash.update(`\0${rel}\0${e.size}\0${e.mtimeMs}\0${e.plugin}`);
+        parts.push(rel, String(e.size), String(e.mtimeMs), e.plugin);
       }
-      print = hash.digest('hex');
+      print = createHash('sha1').update(parts.join('\0')).digest('hex');
     }
     return print;
-  };
-  const changed = (): void => {
-    dirty = true;
-    graph = undefined;
-    indexed = undefined;
-    print = undefined;
   };
 
   return {
     root,
-    stats: { files: entries.size, reparsed: jobs.length, failed },
+    stats,
     files,
-    graph: () => (graph ??= buildGraph(files(), projectFacts)),
+    graph: () => (graph ??= buildGraph(usableFiles(), projectFacts)),
     indexedStamp: (rel) => entries.get(rel),
     flush,
+    prepare,
+    degraded: () => bodyBad,
+    release: () => cache.release(),
     fingerprint,
     async refresh(path) {
       const rel = toProjectPath(root, path);

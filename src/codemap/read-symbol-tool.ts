@@ -92,6 +92,7 @@ export function readSymbolTool(source: SymbolSource): ToolDefinition {
       try {
         const parsed = parseArgs(args, 'read_symbol', false);
         if (typeof parsed === 'string') return failure(parsed, 'read_symbol: bad arguments');
+        await source.prepare?.();
         let found = lookupSymbol(source.graph(), parsed.name, parsed.file);
         if (found.kind === 'found') {
           await source.ensureFresh(found.symbol.file);

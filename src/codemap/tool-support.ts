@@ -9,6 +9,8 @@ import { suggestNames, type Lookup } from './symbol-lookup.js';
 export interface SymbolSource {
   readonly root: string;
   graph(): CodeGraph;
+  /** Makes the graph complete first (reads the cache body a warm start skipped); optional for stand-ins. */
+  prepare?(): Promise<void>;
   /** Re-indexes `rel` first when it changed on disk since it was indexed (edits by bash, git). */
   ensureFresh(rel: string): Promise<void>;
 }
