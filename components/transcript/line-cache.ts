@@ -1,23 +1,32 @@
 /**
  * Cache of formatted rows per block, keyed on (id, version, width, options). Finished blocks are
- * laid out once. A streaming answer is laid out incrementally: the part before the last safe
- * split point is rendered as markdown once and kept; only the tail after it is re-wrapped (plain)
- * on each frame, so a long answer costs the same per frame as a short one.
+ * laid out once. A streaming answer is laid out incrementally: its complete lines are rendered
+ * once (markdown is rendered line by line, carrying only whether a code fence is open) and kept;
+ * only the unfinished last line is laid out again on each frame, so a long answer costs the same
+ * per frame as a short one, and a list or a code block shows rendered while it streams.
  */
 import type { TranscriptBlock } from '../../src/agent/state.js';
 import type { StyledLine } from '../text/styled-line.js';
 import { wrapText } from '../text/wrap.js';
 import { sanitizeForTerminal } from '../text/sanitize.js';
-import { formatAnswer, formatBlock, type FormatOptions } from './format-block.js';
-import { findSafeSplit } from './markdown.js';
+import { formatBlock, type FormatOptions } from './format-block.js';
+import { renderMarkdownLines, type MarkdownState } from './markdown.js';
 
 interface Entry {
   version: number;
   key: string;
   lines: readonly StyledLine[];
-  /** Streaming answers only: text length already rendered as final rows, and those rows. */
+  /** Streaming answers only: text length already rendered as final rows, those rows, the fence state after them. */
   doneChars?: number;
   doneLines?: StyledLine[];
+  doneState?: MarkdownState;
+}
+
+function renderLines(lines: readonly string[], width: number, markdown: boolean, state: MarkdownState): StyledLine[] {
+  if (markdown) return renderMarkdownLines(lines, width, state);
+  const rows: StyledLine[] = [];
+  for (const line of lines) rows.push(...wrapText(line, width));
+  return rows;
 }
 
 export class LineCache {
@@ -45,24 +54,23 @@ export class LineCache {
     key: string,
     hit: Entry | undefined,
   ): readonly StyledLine[] {
-    const reuse = hit !== undefined && hit.key === key && hit.doneChars !== undefined && hit.doneLines !== undefined;
-    let doneChars = reuse ? hit.doneChars! : 0;
-    const doneLines: StyledLine[] = reuse ? hit.doneLines! : [[]];
-    // Only scan the new part: a split point never moves backwards while text is appended.
-    const split = doneChars + findSafeSplit(text.slice(doneChars));
-    if (split > doneChars) {
-      const part = text.slice(doneChars, split).replace(/\n+$/, '');
-      const rows = formatAnswer(part, width, markdown);
-      if (doneChars > 0) doneLines.push([]);
-      for (const row of rows) doneLines.push(row);
-      doneChars = split;
+    const reuse = hit !== undefined && hit.key === key && hit.doneChars !== undefined && hit.doneLines !== undefined && hit.doneState !== undefined;
+    // Text only grows while it streams; anything else (a reset) starts over.
+    const grown = reuse && text.length >= hit.doneChars!;
+    let doneChars = grown ? hit.doneChars! : 0;
+    // The answer's rows start with the blank row formatBlock puts before every answer.
+    const doneLines: StyledLine[] = grown ? hit.doneLines! : [[]];
+    const doneState: MarkdownState = grown ? hit.doneState! : { inFence: false };
+    const lastNewline = text.lastIndexOf('\n');
+    if (lastNewline >= doneChars) {
+      const complete = sanitizeForTerminal(text.slice(doneChars, lastNewline)).split('\n');
+      for (const row of renderLines(complete, width, markdown, doneState)) doneLines.push(row);
+      doneChars = lastNewline + 1;
     }
-    const tail = text.slice(doneChars).replace(/\n$/, '');
-    const tailRows = tail === '' ? [] : wrapText(sanitizeForTerminal(tail), width);
-    // The split point sits just after a blank line: keep that gap between the parts.
-    if (tailRows.length > 0 && doneChars > 0) tailRows.unshift([]);
-    const lines = tailRows.length === 0 ? doneLines.slice() : doneLines.concat(tailRows);
-    this.entries.set(id, { version, key, lines, doneChars, doneLines });
+    // The unfinished line, laid out as it will be once complete (with a copy of the fence state).
+    const tailRows = renderLines([sanitizeForTerminal(text.slice(doneChars))], width, markdown, { ...doneState });
+    const lines = doneLines.concat(tailRows);
+    this.entries.set(id, { version, key, lines, doneChars, doneLines, doneState });
     return lines;
   }
 

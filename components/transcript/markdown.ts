@@ -56,11 +56,24 @@ export function parseInline(text: string, base?: TextStyle): Segment[] {
   return out;
 }
 
+/** What one line's rendering depends on from the lines before it. */
+export interface MarkdownState {
+  inFence: boolean;
+}
+
 /** Renders markdown source (sanitized already) into wrapped rows. */
 export function renderMarkdown(source: string, width: number): StyledLine[] {
+  return renderMarkdownLines(source.split('\n'), width, { inFence: false });
+}
+
+/**
+ * Renders lines that follow earlier ones whose effect is `state` (updated in place). Rendering
+ * is line by line, so rendering a text in pieces cut at newlines gives the rows of the whole.
+ */
+export function renderMarkdownLines(lines: readonly string[], width: number, state: MarkdownState): StyledLine[] {
   const rows: StyledLine[] = [];
-  let inFence = false;
-  for (const line of source.split('\n')) {
+  let inFence = state.inFence;
+  for (const line of lines) {
     if (FENCE.test(line)) {
       inFence = !inFence;
       const lang = line.replace(FENCE, '').trim();
@@ -103,6 +116,7 @@ export function renderMarkdown(source: string, width: number): StyledLine[] {
     }
     rows.push(...wrapSegments(parseInline(line), width));
   }
+  state.inFence = inFence;
   return rows;
 }
 
