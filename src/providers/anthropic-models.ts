@@ -15,6 +15,8 @@
  * - Turning thinking off: Mythos, Fable and Opus 5.5+ reject {type: "disabled"} ("omit thinking
  *   and lower the effort"); Sonnet 5.5 replaced it with {type: "between_tools"}; Opus 5 takes
  *   disabled only at effort high or below, which is what an effort left unsent means.
+ * - Thinking display defaults to "omitted" from Opus 4.7 / Sonnet 5 on and on Mythos and Fable
+ *   (4.6 and older: "summarized"); thinking.display = "summarized" brings the text back.
  */
 import type { ThinkingEffort } from './types.js';
 
@@ -27,6 +29,11 @@ export interface ClaudeThinking {
   readonly efforts: readonly AnthropicEffortLevel[];
   /** What "thinking off" looks like for this model. */
   readonly off: 'disabled' | 'between_tools' | 'omit';
+  /**
+   * The model's default thinking display is "omitted" (empty thinking text, reasoning only in
+   * the signature): ask for "summarized" so the reasoning can be shown live.
+   */
+  readonly summarize: boolean;
 }
 
 const LOW_TO_HIGH: readonly AnthropicEffortLevel[] = ['low', 'medium', 'high'];
@@ -34,7 +41,7 @@ const WITH_MAX: readonly AnthropicEffortLevel[] = ['low', 'medium', 'high', 'max
 const ALL: readonly AnthropicEffortLevel[] = ['low', 'medium', 'high', 'xhigh', 'max'];
 const ORDER: readonly ThinkingEffort[] = ['minimal', 'low', 'medium', 'high', 'xhigh', 'max'];
 
-const BUDGET_ONLY: ClaudeThinking = { adaptive: false, efforts: [], off: 'disabled' };
+const BUDGET_ONLY: ClaudeThinking = { adaptive: false, efforts: [], off: 'disabled', summarize: false };
 
 /**
  * The thinking rules of a Claude model id (also as Bedrock/Vertex/OpenRouter spell it:
@@ -53,21 +60,21 @@ export function claudeThinking(model: string): ClaudeThinking | undefined {
     case 'mythos':
     case 'fable':
       // Mythos Preview predates xhigh; every one of them thinks whether asked or not.
-      return { adaptive: true, efforts: m[2] === undefined ? WITH_MAX : ALL, off: 'omit' };
+      return { adaptive: true, efforts: m[2] === undefined ? WITH_MAX : ALL, off: 'omit', summarize: true };
     case 'opus':
       if (v < 4.5) return BUDGET_ONLY;
-      if (v < 4.6) return { adaptive: false, efforts: LOW_TO_HIGH, off: 'disabled' };
-      if (v < 4.7) return { adaptive: true, efforts: WITH_MAX, off: 'disabled' };
-      return { adaptive: true, efforts: ALL, off: v >= 5.5 ? 'omit' : 'disabled' };
+      if (v < 4.6) return { adaptive: false, efforts: LOW_TO_HIGH, off: 'disabled', summarize: false };
+      if (v < 4.7) return { adaptive: true, efforts: WITH_MAX, off: 'disabled', summarize: false };
+      return { adaptive: true, efforts: ALL, off: v >= 5.5 ? 'omit' : 'disabled', summarize: true };
     case 'sonnet':
       if (v < 4.6) return BUDGET_ONLY;
-      if (v < 5) return { adaptive: true, efforts: WITH_MAX, off: 'disabled' };
-      return { adaptive: true, efforts: ALL, off: v >= 5.5 ? 'between_tools' : 'disabled' };
+      if (v < 5) return { adaptive: true, efforts: WITH_MAX, off: 'disabled', summarize: false };
+      return { adaptive: true, efforts: ALL, off: v >= 5.5 ? 'between_tools' : 'disabled', summarize: true };
     case 'haiku':
-      return v < 5.5 ? BUDGET_ONLY : { adaptive: true, efforts: ALL, off: 'disabled' };
+      return v < 5.5 ? BUDGET_ONLY : { adaptive: true, efforts: ALL, off: 'disabled', summarize: true };
     default:
       // A family named after these docs were read: assume the newest shape.
-      return { adaptive: true, efforts: ALL, off: 'disabled' };
+      return { adaptive: true, efforts: ALL, off: 'disabled', summarize: true };
   }
 }
 

@@ -71,7 +71,8 @@ function claudeThinkingFields(c: ClaudeThinking, req: ModelRequest): Json {
     } else out['thinking'] = { type: c.off };
     return out;
   }
-  out['thinking'] = c.adaptive ? { type: 'adaptive' } : budgetThinking(req);
+  // lindwyrm shows reasoning live: where the model would hide it by default, ask for a summary.
+  out['thinking'] = c.adaptive ? { type: 'adaptive', ...(c.summarize ? { display: 'summarized' } : {}) } : budgetThinking(req);
   const effort = req.thinkingEffort ? effortFor(req.thinkingEffort, c.efforts) : undefined;
   if (effort) out['output_config'] = { effort };
   return out;

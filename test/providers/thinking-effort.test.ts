@@ -44,9 +44,10 @@ describe('Anthropic thinking and effort, per model (streamed over HTTP)', () => 
       ['claude-opus-4-5-20251101', 'max', { thinking: { type: 'enabled', budget_tokens: 14_400 }, output_config: { effort: 'high' } }],
       ['claude-opus-4-6', 'xhigh', { thinking: { type: 'adaptive' }, output_config: { effort: 'high' } }],
       ['claude-sonnet-4-6', 'max', { thinking: { type: 'adaptive' }, output_config: { effort: 'max' } }],
-      ['claude-opus-4-7', 'xhigh', { thinking: { type: 'adaptive' }, output_config: { effort: 'xhigh' } }],
-      ['claude-mythos-preview', 'xhigh', { thinking: { type: 'adaptive' }, output_config: { effort: 'high' } }],
-      ['claude-sonnet-5', 'minimal', { thinking: { type: 'adaptive' }, output_config: { effort: 'low' } }],
+      // From Opus 4.7 / Sonnet 5 on, and on Mythos, thinking text is hidden unless asked for.
+      ['claude-opus-4-7', 'xhigh', { thinking: { type: 'adaptive', display: 'summarized' }, output_config: { effort: 'xhigh' } }],
+      ['claude-mythos-preview', 'xhigh', { thinking: { type: 'adaptive', display: 'summarized' }, output_config: { effort: 'high' } }],
+      ['claude-sonnet-5', 'minimal', { thinking: { type: 'adaptive', display: 'summarized' }, output_config: { effort: 'low' } }],
     ];
     for (const [model, effort, expected] of cases) {
       const [body] = await recordedBodies(model, [{ thinkingEffort: effort }]);
@@ -101,7 +102,7 @@ describe('Claude model ids', () => {
   it('reads the spellings of the cloud platforms and gateways, and date suffixes are not versions', () => {
     expect(claudeThinking('anthropic.claude-opus-4-6-v1')?.adaptive).toBe(true);
     expect(claudeThinking('anthropic/claude-opus-4.6')?.adaptive).toBe(true);
-    expect(claudeThinking('claude-opus-4-20250514')).toEqual({ adaptive: false, efforts: [], off: 'disabled' });
+    expect(claudeThinking('claude-opus-4-20250514')).toEqual({ adaptive: false, efforts: [], off: 'disabled', summarize: false });
     expect(claudeThinking('deepseek-v4-pro')).toBeUndefined();
     expect(claudeThinking('kimi-k2.6')).toBeUndefined();
     expect(effortFor('xhigh', [])).toBeUndefined();
