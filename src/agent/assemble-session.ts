@@ -24,7 +24,7 @@ import { createEngine, newSessionData, type LindwyrmEngine, type SessionData, ty
 import { loadInstructions } from './instructions.js';
 import type { CodeMapPort, ToolRunner } from './ports.js';
 import { recordOf, recordToData } from './session-record.js';
-import { deferredCodeMapTools, waitForCodeMap } from './late-code-map.js';
+import { deferredCodeMapTools, finishLateIndex, waitForCodeMap } from './late-code-map.js';
 import { indexingProgress } from './indexing-progress.js';
 import { createSlashHandler } from './slash-commands.js';
 import { createSummarizer } from './summarizer.js';
@@ -55,6 +55,11 @@ export interface SessionDeps {
   readonly codeMapToolShapes?: (projectRoot: string) => Promise<readonly ToolDefinition[]>;
   /** How long the session start waits for the code map; default CODE_MAP_WAIT_MS (tests shorten it). */
   readonly codeMapWaitMs?: number;
+  /**
+   * Asked when the session ends: how long to wait for a code map still indexing, so its cache is
+   * written before the process exits (one-shot). Default 0: it is closed whenever it opens.
+   */
+  readonly codeMapGraceMs?: () => number;
   readonly approver?: Approver;
   readonly takeDenialNote?: () => string | undefined;
   readonly env?: Env;
@@ -180,18 +185,27 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
   // A resumed session with its saved map text needs nothing from the index to start.
   let codeMap = resumedMap !== undefined && deps.codeMapToolShapes ? undefined : await codeMapReady;
   let closed = false;
+  // Set when the session ends in a run that waits for the index (one-shot): the map renders its
+  // text before it closes, so the next run finds both the index and the map in the cache.
+  let renderOnClose = false;
+  const closeMap = async (m: CodeMapPort | undefined): Promise<void> => {
+    if (m && renderOnClose) m.mapText(codeMapBudget(config, rt.preset.contextWindow));
+    await m?.close();
+  };
   const lateTools = codeMap ? undefined : deferredCodeMapTools(await toolShapes, codeMapOpening);
   // Files the agent changes while the index still builds may have been read before the change:
   // they are re-indexed once it is ready, so the symbol tools answer about the current code.
   const changedEarly = new Set<string>();
-  if (!codeMap) {
-    void codeMapOpening.then(async (m) => {
-      if (closed) return void (await m?.close());
-      codeMap = m;
-      for (const path of changedEarly) await m?.fileChanged(path).catch(() => undefined);
-      changedEarly.clear();
-    });
-  }
+  const lateOpen: Promise<void> = codeMap
+    ? Promise.resolve()
+    : codeMapOpening
+        .then(async (m) => {
+          if (closed) return closeMap(m);
+          codeMap = m;
+          for (const path of changedEarly) await m?.fileChanged(path).catch(() => undefined);
+          changedEarly.clear();
+        })
+        .catch(() => undefined);
   notices.push(...instructions.notes);
 
   // The code map's text is read here only: when a session starts, and when the prefix changes anyway.
@@ -337,9 +351,13 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
     onDispose: async () => {
       await store?.close().catch(() => undefined);
       await offload.dispose(saved && cli.save).catch(() => undefined);
-      // A map still indexing is closed when it opens (a one-shot process exits before that).
+      // A map still indexing is closed when it opens; a process that exits before that (one-shot)
+      // may give it a few seconds to finish and write its cache for the next run.
       closed = true;
-      await codeMap?.close();
+      const graceMs = mapOn ? (deps.codeMapGraceMs?.() ?? 0) : 0;
+      renderOnClose = graceMs > 0;
+      if (codeMap) await closeMap(codeMap).catch(() => undefined);
+      else if (graceMs > 0) await finishLateIndex(lateOpen, graceMs, log);
     },
   });
   if (record) engine.replaceSession(session);

@@ -14,6 +14,30 @@ import type { CodeMapPort } from './ports.js';
  */
 export const CODE_MAP_WAIT_MS = 1500;
 
+/**
+ * How long a one-shot run, its answer printed, waits for an index still building so it can write
+ * its cache: a small project finishes in this time and the next run starts with the map in its
+ * prompt; a huge one is abandoned (the cache is written by rename, so never half-written) rather
+ * than holding the shell.
+ */
+export const CODE_MAP_GRACE_MS = 3000;
+
+/** Waits up to `graceMs` for `lateOpen` (the late map opening and closing, which writes its cache). */
+export async function finishLateIndex(lateOpen: Promise<void>, graceMs: number, log?: (line: string) => void, now: () => number = Date.now): Promise<boolean> {
+  log?.(`code map: still indexing; waiting up to ${graceMs} ms for it to write its cache`);
+  const started = now();
+  let timer: NodeJS.Timeout | undefined;
+  // Not unref'd: this timer is what ends the wait, and the caller's exit follows it.
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), graceMs)));
+  try {
+    const done = await Promise.race([lateOpen.then(() => true as const), late]);
+    log?.(done ? `code map: cache written ${now() - started} ms after the answer` : `code map: not ready within ${graceMs} ms; abandoned, the next run indexes again`);
+    return done;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** The code map if it opens within `waitMs`, else undefined (it keeps opening). */
 export async function waitForCodeMap(opening: Promise<CodeMapPort | undefined>, waitMs = CODE_MAP_WAIT_MS): Promise<CodeMapPort | undefined> {
   let timer: NodeJS.Timeout | undefined;

@@ -17,6 +17,8 @@ export interface SessionHooks {
   readonly takeDenialNote?: () => string | undefined;
   /** The verbose log's sink (one-shot's stderr); default stderr when --verbose. */
   readonly log?: (line: string) => void;
+  /** One-shot: how long the end of the session waits for the code map to write its cache. */
+  readonly codeMapGraceMs?: () => number;
 }
 
 export async function startSession(cli: CliOptions, config: Config, hooks: SessionHooks = {}): Promise<LindwyrmEngine> {
@@ -55,5 +57,6 @@ export function realSessionDeps(hooks: SessionHooks = {}): SessionDeps {
     ...(hooks.approver ? { approver: hooks.approver } : {}),
     ...(hooks.takeDenialNote ? { takeDenialNote: hooks.takeDenialNote } : {}),
     ...(hooks.log ? { log: hooks.log } : {}),
+    ...(hooks.codeMapGraceMs ? { codeMapGraceMs: hooks.codeMapGraceMs } : {}),
   };
 }

@@ -5,6 +5,7 @@
 import { writeFile } from 'node:fs/promises';
 import { CONFIG_WARNING_PREFIX } from '../agent/assemble-session.js';
 import type { LindwyrmEngine } from '../agent/engine.js';
+import { CODE_MAP_GRACE_MS } from '../agent/late-code-map.js';
 import type { TurnOutcome, TurnStatus } from '../agent/state.js';
 import type { CliOptions } from '../cli/options.js';
 import type { Approver } from '../policy/types.js';
@@ -31,6 +32,11 @@ export type OpenEngine = (hooks: {
   takeDenialNote: () => string | undefined;
   /** The verbose log (-v), written to the run's stderr between other output; absent without -v. */
   log?: (line: string) => void;
+  /**
+   * Asked when the run ends: how long it may wait for a code map still indexing to write its
+   * cache (none after an interrupt: the user wants out).
+   */
+  codeMapGraceMs: () => number;
 }) => Promise<LindwyrmEngine>;
 
 /** The --json object, exactly as the contract names it. */
@@ -91,6 +97,7 @@ export async function runOneShotWith(cli: CliOptions, open: OpenEngine, io: OneS
       engine = await open({
         approver: approvals.approver,
         takeDenialNote: () => approvals.takeDenialNote(),
+        codeMapGraceMs: () => (interrupted ? 0 : CODE_MAP_GRACE_MS),
         ...(cli.verbose ? { log: (line: string) => printer.line(`[lwyrm] ${line}`) } : {}),
       });
     } catch (err) {
