@@ -149,11 +149,15 @@ export function useAppKeys(d: AppKeyDeps): KeyLayer[] {
         d.setFlash(null);
         if (text.trim().startsWith('/')) {
           runSlash(text.trim());
-        } else if (d.busy) {
-          d.setQueued((q) => (q === null ? text : `${q}\n${text}`));
         } else {
-          d.setScroll(FOLLOW);
-          d.commands.submit(text);
+          // A prompt's answer must not stream behind /help or /policy.
+          if (d.panel?.kind === 'text') d.setPanel(null);
+          if (d.busy) {
+            d.setQueued((q) => (q === null ? text : `${q}\n${text}`));
+          } else {
+            d.setScroll(FOLLOW);
+            d.commands.submit(text);
+          }
         }
         return true;
       }

@@ -36,3 +36,15 @@ describe('text panel', () => {
     expect(r.frame()).toContain('1 more below');
   });
 });
+
+describe('text panel and prompts', () => {
+  it('closes when a prompt is sent, so its answer is not hidden behind the panel', async () => {
+    const r = await openHelp(80, 24);
+    expect(r.frame()).toContain('Esc closes');
+    await r.type('what does prices.py do?', KEYS.enter);
+    await settle();
+    expect(r.engine.submitted).toEqual(['what does prices.py do?']);
+    expect(r.frame()).not.toContain('Esc closes');
+    expect(r.frame()).toContain('you › what does prices.py do?');
+  });
+});
