@@ -22,11 +22,6 @@ export function anthropicEffort(effort: ThinkingEffort): string {
   return effort === 'minimal' ? 'low' : effort;
 }
 
-/** Claude models that want {type: "adaptive"} plus an effort instead of a token budget. */
-export function usesAdaptiveThinking(model: string): boolean {
-  return claudeThinking(model)?.adaptive ?? false;
-}
-
 /**
  * `baseUrl` tells DeepSeek's endpoint apart (it also takes claude-* names): DeepSeek, and any
  * server that is not Claude, keep the shape DeepSeek documents — enabled/disabled, a budget it
