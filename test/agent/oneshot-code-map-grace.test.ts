@@ -1,0 +1,80 @@
+/**
+ * One-shot gives an index still building a few seconds after the answer to write its cache
+ * (test/e2e/oneshot-code-map.test.ts runs that through the built CLI), but not after an interrupt:
+ * the user asked to stop, so the run ends at once. The real session wiring and code map, with a
+ * plugin that never finishes indexing its file until the test opens its gate.
+ */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import { assembleSession } from '../../src/agent/assemble-session.js';
+import { realSessionDeps } from '../../src/agent/start-session.js';
+import { loadConfig } from '../../src/config/load-config.js';
+import { runOneShotWith, type OneShotIo } from '../../src/headless/oneshot-run.js';
+import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
+import { cliOptions, makeSandbox, type Sandbox } from './support/harness.js';
+
+let fake: FakeProvider | undefined;
+let sandbox: Sandbox | undefined;
+let gate: string | undefined;
+afterEach(async () => {
+  // Lets the plugin finish, so nothing keeps polling after the test.
+  if (gate) await writeFile(gate, '');
+  await fake?.close();
+  await sandbox?.cleanup();
+  fake = sandbox = gate = undefined;
+});
+
+describe('one-shot and an index still building', () => {
+  it('does not wait for the index after an interrupt', async () => {
+    let sigint: (() => void) | undefined;
+    // The interrupt arrives while the request is in flight; the reply would take far longer.
+    fake = await startFakeProvider({ format: 'anthropic', replies: () => (sigint?.(), { text: 'late', delayMs: 30_000 }) });
+    sandbox = await makeSandbox('anthropic', fake.baseUrl);
+    gate = join(sandbox.root, 'gate');
+    const plugin = join(sandbox.root, 'gated-plugin.mjs');
+    await writeFile(
+      plugin,
+      `import { existsSync } from 'node:fs';
+export const plugin = {
+  name: 'gated', version: '1.0.0', extensions: ['.gated'],
+  indexFile: () => new Promise((resolve) => {
+    const check = () => (existsSync(${JSON.stringify(gate)}) ? resolve({ symbols: [], edges: [], imports: [] }) : setTimeout(check, 10));
+    check();
+  }),
+};
+`,
+    );
+    await writeFile(join(sandbox.project, 'slow.gated'), 'x\n');
+    const loaded = await loadConfig({ cwd: sandbox.project, env: sandbox.env });
+    const config = { ...loaded, codeMap: { enabled: true }, plugins: [plugin] };
+    const options = cliOptions(config.projectRoot, { prompt: 'do the task', verbose: true });
+    const stderr = new PassThrough();
+    let err = '';
+    stderr.on('data', (c: Buffer) => (err += c.toString()));
+    const io: OneShotIo = {
+      stdin: new PassThrough(),
+      stdout: new PassThrough(),
+      stderr,
+      onInterrupt: (h) => {
+        sigint = h;
+        return () => (sigint = undefined);
+      },
+    };
+    const status = await runOneShotWith(
+      options,
+      (hooks) =>
+        assembleSession(options, config, {
+          ...realSessionDeps(hooks),
+          codeMapWaitMs: 0,
+          env: sandbox!.env,
+          clientOptions: { retryBaseMs: 1, maxRetries: 0 },
+        }),
+      io,
+    );
+    expect(status).toBe(130);
+    expect(err).not.toContain('code map: ready');
+    expect(err).not.toContain('code map: still indexing');
+  });
+});
