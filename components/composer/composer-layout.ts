@@ -1,5 +1,6 @@
 /** Lays the composer's text out into rows with a visible cursor. Pure. */
-import { codePointWidth } from '../text/char-width.js';
+import { codePointWidth, textWidth } from '../text/char-width.js';
+import { sanitizeForTerminal } from '../text/sanitize.js';
 import type { Segment, StyledLine } from '../text/styled-line.js';
 import { theme } from '../theme.js';
 import type { EditBuffer } from './edit-buffer.js';
@@ -15,6 +16,20 @@ export function composerPlaceholder(busy: boolean): string {
 /** The rule above the input. */
 export function separatorLine(width: number): StyledLine {
   return [{ text: '─'.repeat(Math.max(0, width)), style: theme.dim }];
+}
+
+// eslint-disable-next-line no-control-regex
+const UNSAFE_CHAR = /[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/;
+
+/**
+ * What a character of the input looks like on screen: a pasted tab as the spaces the transcript
+ * will show (a raw tab jumps to the terminal's tab stop, so the row is wider than laid out and
+ * its end is cut off), any other control as a visible escape.
+ */
+function displayChar(ch: string): string {
+  if (!UNSAFE_CHAR.test(ch)) return ch;
+  const shown = sanitizeForTerminal(ch);
+  return shown === '' ? ' ' : shown;
 }
 
 export interface ComposerLayout {
@@ -42,15 +57,16 @@ export function layoutComposer(buffer: EditBuffer, width: number, placeholder: s
       rowWidth = 0;
     };
     for (const ch of chars) {
-      const w = Math.max(1, codePointWidth(ch.codePointAt(0)!));
+      const shown = displayChar(ch);
+      const w = shown === ch ? Math.max(1, codePointWidth(ch.codePointAt(0)!)) : textWidth(shown);
       if (rowWidth + w > inner) push();
       if (offset === buffer.cursor) {
         if (rowText !== '') row.push({ text: rowText });
         rowText = '';
-        row.push({ text: ch, style: theme.marker });
+        row.push({ text: shown, style: theme.marker });
         cursorRow = rows.length;
       } else {
-        rowText += ch;
+        rowText += shown;
       }
       rowWidth += w;
       offset += ch.length;
