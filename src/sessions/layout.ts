@@ -40,12 +40,19 @@ export function randomId(): string {
 
 export const metaName = (id: string): string => `${id}${META_SUFFIX}`;
 export const lockName = (id: string): string => `${id}.lock`;
-export const codeMapName = (id: string): string => `${id}.map.json`;
+const CODE_MAP_SUFFIX = '.map.json';
+export const codeMapName = (id: string): string => `${id}${CODE_MAP_SUFFIX}`;
 export const historyName = (id: string, gen: number): string => `${id}.${gen}.jsonl`;
 
 export function idFromMetaName(name: string): string | undefined {
   if (!name.endsWith(META_SUFFIX)) return undefined;
   const id = name.slice(0, -META_SUFFIX.length);
+  return isValidId(id) ? id : undefined;
+}
+
+export function idFromCodeMapName(name: string): string | undefined {
+  if (!name.endsWith(CODE_MAP_SUFFIX)) return undefined;
+  const id = name.slice(0, -CODE_MAP_SUFFIX.length);
   return isValidId(id) ? id : undefined;
 }
 

@@ -2,11 +2,12 @@
  * Retention: sessions idle longer than session_retention_days go, with their offloads. Never the
  * one being resumed, never one a live process holds, never a file we cannot read (it is reported
  * instead: deleting what we do not understand is not ours to decide). Leftovers of interrupted
- * writes (temp files, superseded history generations) are cleared once they are an hour old.
+ * writes (temp files, superseded history generations, map files of removed sessions) are cleared
+ * once they are an hour old.
  */
 import { lstat, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isTempName, lockName, metaName, parseHistoryName } from './layout.js';
+import { idFromCodeMapName, isTempName, lockName, metaName, parseHistoryName } from './layout.js';
 import { acquireLock, releaseLock } from './lock.js';
 import { readMeta } from './meta-file.js';
 import { scanProject } from './session-reader.js';
@@ -50,7 +51,12 @@ export async function sweepProject(ctx: SweepContext): Promise<SweepResult> {
   const live = new Map(scan.metas.map((m) => [m.record.id, m.history.gen]));
   for (const name of scan.names) {
     const history = parseHistoryName(name);
-    const leftover = isTempName(name) || (history !== undefined && !scan.bad.has(history.id) && live.get(history.id) !== history.gen && !removed.includes(history.id));
+    // A map file whose index is gone (a removal cut short): nothing names it any more.
+    const mapOf = idFromCodeMapName(name);
+    const leftover =
+      isTempName(name) ||
+      (history !== undefined && !scan.bad.has(history.id) && live.get(history.id) !== history.gen && !removed.includes(history.id)) ||
+      (mapOf !== undefined && !scan.bad.has(mapOf) && !live.has(mapOf));
     if (!leftover) continue;
     const path = join(ctx.projectDir, name);
     try {

@@ -77,14 +77,22 @@ describe('sweep', () => {
   });
 
   it('clears leftovers of interrupted writes once they are an hour old', async () => {
-    await store.save(makeRecord('live01', t.project, [userText('x')]));
+    await store.save(makeRecord('live01', t.project, [userText('x')], { codeMapText: 'map' }));
     const folder = join(t.sessionsDir, (await readdir(t.sessionsDir))[0]!);
-    const leftovers = ['.live01.meta.json.tmp-1-abcd', 'live01.7.jsonl', 'gone01.1.jsonl'];
+    const leftovers = ['.live01.meta.json.tmp-1-abcd', 'live01.7.jsonl', 'gone01.1.jsonl', 'gone01.map.json'];
     for (const name of leftovers) await writeFile(join(folder, name), 'partial');
     await writeFile(join(folder, '.fresh.meta.json.tmp-2-abcd'), 'being written right now');
+    await writeFile(join(folder, 'fresh1.map.json'), 'its index is being written right now');
     const old = new Date(Date.now() - 2 * 3_600_000);
-    for (const name of leftovers) await utimes(join(folder, name), old, old);
+    for (const name of [...leftovers, 'live01.map.json']) await utimes(join(folder, name), old, old);
     await store.sweep(30);
-    expect((await readdir(folder)).sort()).toEqual(['.fresh.meta.json.tmp-2-abcd', 'live01.1.jsonl', 'live01.lock', 'live01.meta.json']);
+    expect((await readdir(folder)).sort()).toEqual([
+      '.fresh.meta.json.tmp-2-abcd',
+      'fresh1.map.json',
+      'live01.1.jsonl',
+      'live01.lock',
+      'live01.map.json',
+      'live01.meta.json',
+    ]);
   });
 });
