@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { buildGraph } from './build-graph.js';
+import { createGraphState } from './graph-state.js';
 import type { CodeGraph } from './graph-types.js';
 import { freshEntry, loadCache, saveCache, type CacheEntry } from './index-cache.js';
 import { indexPath } from './index-file.js';
@@ -110,17 +111,19 @@ export async function openProjectIndex(opts: ProjectIndexOptions): Promise<Proje
   else opts.onProgress?.(walked.length, walked.length);
   stats.files = entries.size;
 
-  let graph: CodeGraph | undefined;
   let indexed: Map<string, IndexedFile> | undefined;
   let print: string | undefined;
   let bodyBad = false;
-  /** Set once prepare() has dealt with the body: no entry depends on it any more if it was damaged. */
+  /** Set once the body was dealt with: no entry depends on it any more if it was damaged. */
   let bodySettled = false;
-  const changed = (): void => {
+  /** A graph made while the body was damaged (files left out); never stored. */
+  let partial: CodeGraph | undefined;
+  const changed = (rel?: string): void => {
     dirty = true;
-    graph = undefined;
+    partial = undefined;
     indexed = undefined;
     print = undefined;
+    if (rel !== undefined) graphs.changed(rel);
   };
   /** Synchronous check of the cache body, for a graph asked for before prepare(). */
   const bodyUsable = (): boolean => {
@@ -130,14 +133,10 @@ export async function openProjectIndex(opts: ProjectIndexOptions): Promise<Proje
     }
     return !bodyBad;
   };
-  /** The files the graph can be built from: all of them, unless the cache body is damaged. */
-  const usableFiles = (): ReadonlyMap<string, IndexedFile> => {
-    if (bodyUsable()) return files();
-    return new Map([...files()].filter(([rel]) => !entries.get(rel)!.fromCache));
-  };
 
-  let preparing: Promise<void> | undefined;
-  const prepare = (): Promise<void> => (preparing ??= (async () => {
+  let checking: Promise<void> | undefined;
+  /** Reads the cache body; if it is damaged, indexes the files it held again. */
+  const ensureBody = (): Promise<void> => (checking ??= (async () => {
     if (bodyUsable()) {
       bodySettled = true;
       return;
@@ -159,30 +158,33 @@ export async function openProjectIndex(opts: ProjectIndexOptions): Promise<Proje
   let dirty = jobs.length > 0 || cache.entries.size !== entries.size;
   let pending: Promise<void> = Promise.resolve();
   const flush = async (): Promise<void> => {
-    if (!dirty) return pending;
-    dirty = false;
     pending = pending.then(async () => {
-      await prepare();
-      await saveCache(cacheDir, root, entries);
+      if (dirty) {
+        dirty = false;
+        await ensureBody();
+        await saveCache(cacheDir, root, entries);
+      }
+      await graphs.save();
     }).catch((err: unknown) => {
       opts.warn(`could not write the code map cache: ${(err as Error).message}`);
     });
     return pending;
   };
-  await flush();
 
   const files = (): ReadonlyMap<string, IndexedFile> => {
     if (!indexed) {
       indexed = new Map();
       for (const [rel, e] of entries) {
         const plugin = plugins.forFile(rel);
-        // A getter, so a file's index is parsed from the cache only when the graph is built.
+        // A getter, so a file's index is parsed from the cache only when the graph needs it.
         indexed.set(rel, plugin ? { get index() { return e.index(); }, plugin } : { get index() { return e.index(); } });
       }
     }
     return indexed;
   };
   const projectFacts: ProjectFacts = facts;
+  const graphs = createGraphState({ root, cacheDir, facts: projectFacts, files, stamp: (rel) => entries.get(rel) });
+  await flush();
   const fingerprint = (): string => {
     if (print === undefined) {
       const parts = [JSON.stringify(projectFacts)];
@@ -194,15 +196,22 @@ export async function openProjectIndex(opts: ProjectIndexOptions): Promise<Proje
     }
     return print;
   };
+  const graph = (): CodeGraph => {
+    if (!graphs.needsIndexes() || bodyUsable()) return graphs.graph();
+    // Asked for synchronously with a damaged body: the files it held are left out until prepare().
+    return (partial ??= buildGraph(new Map([...files()].filter(([rel]) => !entries.get(rel)!.fromCache)), projectFacts));
+  };
 
   return {
     root,
     stats,
     files,
-    graph: () => (graph ??= buildGraph(usableFiles(), projectFacts)),
+    graph,
     indexedStamp: (rel) => entries.get(rel),
     flush,
-    prepare,
+    prepare: async () => {
+      if (graphs.needsIndexes()) await ensureBody();
+    },
     degraded: () => bodyBad,
     release: () => cache.release(),
     fingerprint,
@@ -214,7 +223,7 @@ export async function openProjectIndex(opts: ProjectIndexOptions): Promise<Proje
       const abs = join(root, rel);
       const st = await stat(abs).catch(() => undefined);
       if (!st?.isFile() || st.size > opts.maxFileBytes) {
-        if (entries.delete(rel)) changed();
+        if (entries.delete(rel)) changed(rel);
         return;
       }
       const outcome = await indexPath(plugin, rel, abs, opts.timeoutMs);
@@ -223,7 +232,7 @@ export async function openProjectIndex(opts: ProjectIndexOptions): Promise<Proje
         return;
       }
       entries.set(rel, freshEntry(st.size, st.mtimeMs, pluginKey(plugin), outcome.index));
-      changed();
+      changed(rel);
     },
   };
 }

@@ -18,6 +18,8 @@ export interface ResolverInput {
   readonly byFile: ReadonlyMap<string, readonly number[]>;
   readonly byName: ReadonlyMap<string, readonly number[]>;
   readonly facts: ProjectFacts;
+  /** Told each name looked up project-wide for a file (a symbol of that name elsewhere could change the answer). */
+  readonly onGlobalName?: (file: string, name: string) => void;
 }
 
 export interface NameResolver {
@@ -25,6 +27,8 @@ export interface NameResolver {
   local(file: string, qualified: string): number | undefined;
   /** The symbol `name` (as written inside the symbol `from` of `file`) refers to, if certain. */
   resolve(file: string, from: string, name: string): number | undefined;
+  /** The project files an import source of `file` names. */
+  targets(file: string, source: string): readonly string[];
 }
 
 const SELF_NAMES = new Set(['this', 'self', 'Self']);
@@ -197,9 +201,10 @@ export function createNameResolver(input: ResolverInput): NameResolver {
         return undefined;
       }
     }
+    input.onGlobalName?.(file, parts[0]!);
     const global = unique(file, parts[0]!, moduleScoped);
     return global === undefined ? undefined : member(global, parts.slice(1));
   };
 
-  return { local, resolve };
+  return { local, resolve, targets: targetsOf };
 }

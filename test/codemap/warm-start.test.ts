@@ -3,7 +3,7 @@
  * yet a file changed, added or deleted between sessions is never answered from stale data, and a
  * damaged or old cache is rebuilt, never trusted.
  */
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openCodeMap, type CodeMap } from '../../src/codemap/code-map.js';
@@ -79,8 +79,15 @@ describe('between two sessions', () => {
 });
 
 describe('the cache body', () => {
-  it('is not read by a warm start whose map is stored; damage found later is rebuilt before answering', async () => {
+  it('is not read by a warm start or a tool call served from stored data; damage found later is rebuilt before answering', async () => {
     const expected = await session();
+    await (async () => {
+      // A tool call once, so the graph parts are stored too.
+      const m = await openMap();
+      await run(m, 'read_symbol', { name: 'main' });
+      await m.close();
+      open.splice(open.indexOf(m), 1);
+    })();
     const file = cacheFile(tp.cacheDir, tp.project);
     const good = await readFile(file);
     const flipped = Buffer.from(good);
@@ -92,10 +99,19 @@ describe('the cache body', () => {
     // The stored map matches every file's size and mtime: it is served without the body.
     expect(map.mapText(4000)).toBe(expected);
     expect(warnings).toEqual([]);
+    expect((await run(map, 'find_references', { name: 'parseConfig' })).content).toContain('src/index.ts:9 main [calls]');
+    expect(warnings).toEqual([]);
+    // An edit needs other files' indexes to resolve against: now the damage shows, and is repaired.
+    await tp.write('src/more.ts', "import { parseConfig } from './config.js';\n\nexport const parsed = parseConfig('x');\n");
+    await map.fileChanged('src/more.ts');
     const r = await run(map, 'read_symbol', { name: 'parseConfig' });
     expect(warnings).toEqual([expect.stringContaining('code map cache is corrupt')]);
     expect(r.content).toContain('src/index.ts:9 main (calls)');
-    expect(map.stats.reparsed).toBe(map.stats.files);
+    expect(r.content).toContain('src/more.ts:3 parsed (calls)');
+    await rm(join(tp.project, 'src/more.ts'));
+    await map.fileChanged('src/more.ts');
+    // The 11 files the damaged body held (the new one was indexed by fileChanged).
+    expect(map.stats.reparsed).toBe(11);
     await map.close();
     expect((await readFile(file)).equals(good)).toBe(true);
   });
@@ -107,6 +123,7 @@ describe('the cache body', () => {
     const flipped = Buffer.from(good);
     flipped[flipped.length - 10] = flipped[flipped.length - 10]! ^ 1;
     await writeFile(file, flipped);
+    for (const n of await readdir(tp.cacheDir)) if (n.startsWith('graph-')) await rm(join(tp.cacheDir, n));
     const warnings: string[] = [];
     const map = await openMap((m) => warnings.push(m));
     const partial = map.mapText(3000);

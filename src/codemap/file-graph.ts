@@ -1,0 +1,168 @@
+/**
+ * The graph kept per file, so an edit re-resolves only the files it can affect. Each file holds its
+ * symbols, its references resolved to (file, symbol index in that file), and what resolving them
+ * read: the files its imports reach (through re-exports) and the names it looked up project-wide.
+ * A change to file X can alter another file's answers only through those, so a file whose reach
+ * and names miss X keeps its answers; the assembled graph is the one a full build makes.
+ */
+import type { CodeGraph, GraphEdge, ProjectSymbol } from './graph-types.js';
+import { createNameResolver, type IndexedFile, type NameResolver } from './resolve-names.js';
+import type { EdgeKind, ProjectFacts, SymbolInfo } from './types.js';
+
+/** [from symbol index in this file or -1 for top level, target file, target symbol index there, kind, line]. */
+export type ResolvedEdge = readonly [number, string, number, EdgeKind, number];
+
+export interface FileGraph {
+  /** In line order; a symbol's id is its file's offset plus its index here. */
+  readonly symbols: readonly SymbolInfo[];
+  readonly edges: readonly ResolvedEdge[];
+  /** Files whose declarations the answers may have read: import targets and their re-exports, transitively. */
+  readonly deps: readonly string[];
+  /** Names looked up project-wide. */
+  readonly names: readonly string[];
+  /** Each import source with the files it named, to notice a file added or deleted changing them. */
+  readonly imports: readonly (readonly [string, readonly string[]])[];
+}
+
+export function sortedSymbols(symbols: readonly SymbolInfo[]): SymbolInfo[] {
+  return [...symbols].sort((a, b) => a.startLine - b.startLine || a.endLine - b.endLine);
+}
+
+interface Tables {
+  readonly symbols: ProjectSymbol[];
+  readonly byFile: Map<string, number[]>;
+  readonly byName: Map<string, number[]>;
+  readonly start: Map<string, number>;
+}
+
+function symbolTables(lists: ReadonlyMap<string, readonly SymbolInfo[]>): Tables {
+  const symbols: ProjectSymbol[] = [];
+  const byFile = new Map<string, number[]>();
+  const byName = new Map<string, number[]>();
+  const start = new Map<string, number>();
+  for (const file of [...lists.keys()].sort()) {
+    const ids: number[] = [];
+    start.set(file, symbols.length);
+    for (const s of lists.get(file)!) {
+      const id = symbols.length;
+      symbols.push({ ...s, id, file, qualified: s.container ? `${s.container}.${s.name}` : s.name });
+      ids.push(id);
+      const list = byName.get(s.name);
+      if (list) list.push(id);
+      else byName.set(s.name, [id]);
+    }
+    byFile.set(file, ids);
+  }
+  return { symbols, byFile, byName, start };
+}
+
+/** The global graph from the per-file parts (linear; no name is resolved here). */
+export function assembleGraph(parts: ReadonlyMap<string, FileGraph>): CodeGraph {
+  const { symbols, byFile, byName, start } = symbolTables(new Map([...parts].map(([f, p]) => [f, p.symbols])));
+  const edges: GraphEdge[] = [];
+  const outgoing: number[][] = symbols.map(() => []);
+  const incoming: number[][] = symbols.map(() => []);
+  for (const file of [...parts.keys()].sort()) {
+    const base = start.get(file)!;
+    for (const [fromLocal, toFile, toLocal, kind, line] of parts.get(file)!.edges) {
+      const toBase = start.get(toFile);
+      if (toBase === undefined) continue;
+      const from = fromLocal >= 0 ? base + fromLocal : -1;
+      const to = toBase + toLocal;
+      const index = edges.length;
+      edges.push({ from, to, kind, file, line });
+      if (from >= 0) outgoing[from]!.push(index);
+      incoming[to]!.push(index);
+    }
+  }
+  return { symbols, edges, outgoing, incoming, byName, byFile };
+}
+
+function resolveOne(file: string, files: ReadonlyMap<string, IndexedFile>, t: Tables, resolver: NameResolver, namesOf: (file: string) => readonly string[]): FileGraph {
+  const index = files.get(file)!.index;
+  const edges: ResolvedEdge[] = [];
+  const base = t.start.get(file)!;
+  let last: { from: number; to: number; kind: EdgeKind; line: number } | undefined;
+  for (const raw of index.edges) {
+    const from = raw.from ? resolver.local(file, raw.from) ?? -1 : -1;
+    const to = resolver.resolve(file, raw.from, raw.to);
+    if (to === undefined || to === from) continue;
+    // Plugins list raw edges once per line; two names on a line that meet in one symbol are adjacent.
+    if (last && last.from === from && last.to === to && last.kind === raw.kind && last.line === raw.line) continue;
+    last = { from, to, kind: raw.kind, line: raw.line };
+    const target = t.symbols[to]!;
+    edges.push([from >= 0 ? from - base : -1, target.file, to - t.start.get(target.file)!, raw.kind, raw.line]);
+  }
+  const deps = new Set<string>();
+  const imports: [string, readonly string[]][] = [];
+  const reach = (at: string): void => {
+    for (const imp of files.get(at)?.index.imports ?? []) {
+      if (at !== file && !imp.reexport) continue;
+      const targets = resolver.targets(at, imp.source);
+      if (at === file) imports.push([imp.source, targets]);
+      for (const target of targets) {
+        if (target === file || deps.has(target)) continue;
+        deps.add(target);
+        reach(target);
+      }
+    }
+  };
+  reach(file);
+  return { symbols: t.symbols.slice(base, base + (t.byFile.get(file)?.length ?? 0)).map(plainSymbol), edges, deps: [...deps], names: namesOf(file), imports };
+}
+
+/** A ProjectSymbol back to what the plugin gave (what a file's part stores). */
+function plainSymbol(s: ProjectSymbol): SymbolInfo {
+  const { id: _id, file: _file, qualified: _qualified, ...info } = s;
+  return info;
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+/**
+ * The per-file parts for `files` given the previous parts and the files whose index changed
+ * (edited, added or deleted) since. With no previous parts every file is resolved.
+ */
+export function updateFileGraphs(prev: ReadonlyMap<string, FileGraph>, files: ReadonlyMap<string, IndexedFile>,
+  changed: ReadonlySet<string>, facts: ProjectFacts): Map<string, FileGraph> {
+  const fresh = (f: string): boolean => changed.has(f) || !prev.has(f);
+  const lists = new Map<string, readonly SymbolInfo[]>();
+  for (const f of files.keys()) lists.set(f, fresh(f) ? sortedSymbols(files.get(f)!.index.symbols) : prev.get(f)!.symbols);
+  const tables = symbolTables(lists);
+  const names = new Map<string, Set<string>>();
+  const resolver = createNameResolver({
+    files, symbols: tables.symbols, byFile: tables.byFile, byName: tables.byName, facts,
+    onGlobalName: (file, name) => {
+      let set = names.get(file);
+      if (!set) names.set(file, (set = new Set()));
+      set.add(name);
+    },
+  });
+  const touched = new Set<string>();
+  const declared = new Set<string>();
+  for (const f of changed) {
+    touched.add(f);
+    for (const s of prev.get(f)?.symbols ?? []) declared.add(s.name);
+    for (const s of lists.get(f) ?? []) declared.add(s.name);
+  }
+  for (const f of files.keys()) if (!prev.has(f)) touched.add(f);
+  const fileSetChanged = [...touched].some((f) => !prev.has(f) || !files.has(f));
+  if (fileSetChanged) {
+    // A file that appeared or went away can change where an import leads.
+    for (const [f, part] of prev) {
+      if (!files.has(f) || touched.has(f)) continue;
+      if (part.imports.some(([source, was]) => !sameList(was, resolver.targets(f, source)))) touched.add(f);
+    }
+  }
+  const affected = (f: string, part: FileGraph): boolean =>
+    part.deps.some((d) => touched.has(d)) || part.names.some((n) => declared.has(n));
+  const next = new Map<string, FileGraph>();
+  for (const f of [...files.keys()].sort()) {
+    const part = prev.get(f);
+    if (part && !touched.has(f) && !affected(f, part)) next.set(f, part);
+    else next.set(f, resolveOne(f, files, tables, resolver, (file) => [...(names.get(file) ?? [])]));
+  }
+  return next;
+}
