@@ -74,6 +74,8 @@ export function App({ size, initialPrompt, onExit }: AppProps) {
   const keyCommands = useMemo(() => ({ ...commands, submit: send }), [commands, send]);
 
   useEffect(() => setModalScroll(0), [approval?.id]);
+  // A new or resumed session (/clear, /sessions) starts at its live tail, not at the old scroll offset.
+  useEffect(() => setScroll(FOLLOW), [sessionId]);
 
   // Text typed while a turn ran goes out when it ends.
   useEffect(() => {
