@@ -31,6 +31,8 @@ export function approvalLayer(d: AppKeyDeps): KeyLayer {
         if (decision) d.commands.answer(req.id, decision);
       } else if (cmd.name === 'interrupt') {
         d.commands.answer(req.id, 'quit');
+        // Also a Ctrl+C like any other (stop, clear, count toward the second that leaves).
+        return false;
       } else {
         const step = SCROLL_STEP[cmd.name];
         if (step !== undefined) {

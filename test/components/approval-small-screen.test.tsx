@@ -66,3 +66,17 @@ describe('approval modal on a small screen', () => {
     expect(r.frame().split('\n')[keys - 1]).toContain('+line 29 of the new file');
   });
 });
+
+describe('Ctrl+C at an approval', () => {
+  it('stops the turn, and a second Ctrl+C leaves as anywhere else', async () => {
+    const r = renderApp({ columns: 80, rows: 24 });
+    r.engine.emit({ type: 'turn.start', blockId: 'u1', text: 'make big' }, { type: 'approval.request', request: write });
+    await settle();
+    await r.type(KEYS.ctrlC);
+    expect(r.engine.answers).toEqual([{ id: 'ap1', decision: 'quit' }]);
+    expect(r.exits()).toBe(0);
+    expect(r.frame()).toContain('Press Ctrl+C again to leave');
+    await r.type(KEYS.ctrlC);
+    expect(r.exits()).toBe(1);
+  });
+});
