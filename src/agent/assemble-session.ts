@@ -245,7 +245,7 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
       context.recordSideUsage(u);
       const sess = rt.session;
       sess.usage = addUsage(sess.usage, u);
-      sess.cost = addCost(sess.cost, computeCost(u, rt.preset.prices));
+      sess.cost = addCost(sess.cost, computeCost(u, rt.preset.prices, rt.preset));
       engine.store.dispatch({ type: 'usage', lastUsage: u, sessionUsage: sess.usage, sessionCost: sess.cost });
     },
   }));

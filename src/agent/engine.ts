@@ -167,7 +167,7 @@ export function createEngine(rt: SessionRuntime, services: EngineServices): Lind
   const onUsage = (usage: Usage): void => {
     const s = rt.session;
     s.usage = addUsage(s.usage, usage);
-    s.cost = addCost(s.cost, services.costOf(usage, rt.preset.prices));
+    s.cost = addCost(s.cost, services.costOf(usage, rt.preset.prices, rt.preset));
     rt.context.recordUsage(usage, s.history.length, s.history);
     store.dispatch({ type: 'usage', lastUsage: usage, sessionUsage: s.usage, sessionCost: s.cost });
     const window = rt.preset.contextWindow;

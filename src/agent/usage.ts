@@ -1,6 +1,7 @@
 /** Usage arithmetic and cost, per request, turn and session. */
 import type { Prices } from '../config/types.js';
 import type { Usage } from '../providers/types.js';
+import type { PriceSource } from '../providers/cost.js';
 
 export { addUsage } from '../providers/cost.js';
 
@@ -28,7 +29,8 @@ export function formatUsage(u: Usage): string {
   return `in ${u.input} · cache read ${u.cacheRead} · cache write ${u.cacheWrite} · out ${u.output}`;
 }
 
-export type CostFn = (usage: Usage, prices?: Prices) => number | null;
+/** `source` (the preset) decides price fallbacks, e.g. the cache-write rate when none is set. */
+export type CostFn = (usage: Usage, prices?: Prices, source?: PriceSource) => number | null;
 
 /** Where reclaiming starts: the context manager's own rule, min(75% of the window, 200k tokens). */
 export { reclaimPoint as reclaimThreshold } from '../context/settings.js';

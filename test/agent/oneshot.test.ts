@@ -119,6 +119,17 @@ describe.each<FakeFormat>(['anthropic', 'openai'])('one-shot over %s', (format) 
     expect(obj.cost).toBeCloseTo(0.3 + 0.012 + 0.6, 10);
   });
 
+  it('--json charges cache writes by the endpoint\'s rule when price_cache_write is unset', async () => {
+    const r = await run(
+      [{ text: 'Cached.', usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 1_000_000 } }],
+      { json: true },
+      { presetToml: 'price_input = 2\nprice_output = 10' },
+    );
+    const obj = JSON.parse(r.stdout) as { cost: number };
+    // Anthropic bills a 5-minute cache write at 1.25x input; OpenAI-format servers charge input.
+    expect(obj.cost).toBeCloseTo(format === 'anthropic' ? 2.5 : 2, 10);
+  });
+
   it('--out writes the final answer to the file and keeps stdout quiet', async () => {
     const out = join(await import('node:os').then((os) => os.tmpdir()), `lw-out-${process.pid}-${format}.txt`);
     const r = await run([{ text: 'File answer.' }], { out });
