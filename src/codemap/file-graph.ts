@@ -9,13 +9,22 @@ import type { CodeGraph, GraphEdge, ProjectSymbol } from './graph-types.js';
 import { createNameResolver, type IndexedFile, type NameResolver } from './resolve-names.js';
 import type { EdgeKind, ProjectFacts, SymbolInfo } from './types.js';
 
-/** [from symbol index in this file or -1 for top level, target file, target symbol index there, kind, line]. */
-export type ResolvedEdge = readonly [number, string, number, EdgeKind, number];
+export const EDGE_KINDS: readonly EdgeKind[] = ['calls', 'references', 'extends', 'implements', 'imports'];
+const EDGE_KIND_INDEX = new Map(EDGE_KINDS.map((k, i) => [k, i]));
 
 export interface FileGraph {
-  /** In line order; a symbol's id is its file's offset plus its index here. */
+  /**
+   * In line order; a symbol's id is its file's offset plus its index here. They may be the
+   * ProjectSymbols of an assembled graph: reused as they are while their id still fits.
+   */
   readonly symbols: readonly SymbolInfo[];
-  readonly edges: readonly ResolvedEdge[];
+  /**
+   * Resolved references, four numbers each (flat, as they are stored): from (symbol index in this
+   * file, -1 for top level), target symbol index in its file, kind (index in EDGE_KINDS), line.
+   */
+  readonly edges: readonly number[];
+  /** The target file of each edge. */
+  readonly targets: readonly string[];
   /** Files whose declarations the answers may have read: import targets and their re-exports, transitively. */
   readonly deps: readonly string[];
   /** Names looked up project-wide. */
@@ -35,6 +44,17 @@ interface Tables {
   readonly start: Map<string, number>;
 }
 
+/** One shape for every symbol (no spread of optional fields): thousands are made per graph. */
+export function projectSymbol(s: SymbolInfo, id: number, file: string): ProjectSymbol {
+  const out: { -readonly [K in keyof ProjectSymbol]: ProjectSymbol[K] } = {
+    name: s.name, kind: s.kind, startLine: s.startLine, endLine: s.endLine, exported: s.exported, signature: s.signature,
+    id, file, qualified: s.container ? `${s.container}.${s.name}` : s.name,
+  };
+  if (s.container) out.container = s.container;
+  if (s.isDefault) out.isDefault = true;
+  return out;
+}
+
 function symbolTables(lists: ReadonlyMap<string, readonly SymbolInfo[]>): Tables {
   const symbols: ProjectSymbol[] = [];
   const byFile = new Map<string, number[]>();
@@ -45,7 +65,8 @@ function symbolTables(lists: ReadonlyMap<string, readonly SymbolInfo[]>): Tables
     start.set(file, symbols.length);
     for (const s of lists.get(file)!) {
       const id = symbols.length;
-      symbols.push({ ...s, id, file, qualified: s.container ? `${s.container}.${s.name}` : s.name });
+      const known = s as Partial<ProjectSymbol>;
+      symbols.push(known.id === id && known.file === file ? (s as ProjectSymbol) : projectSymbol(s, id, file));
       ids.push(id);
       const list = byName.get(s.name);
       if (list) list.push(id);
@@ -56,23 +77,32 @@ function symbolTables(lists: ReadonlyMap<string, readonly SymbolInfo[]>): Tables
   return { symbols, byFile, byName, start };
 }
 
+const NONE: readonly number[] = Object.freeze([]);
+
 /** The global graph from the per-file parts (linear; no name is resolved here). */
 export function assembleGraph(parts: ReadonlyMap<string, FileGraph>): CodeGraph {
   const { symbols, byFile, byName, start } = symbolTables(new Map([...parts].map(([f, p]) => [f, p.symbols])));
   const edges: GraphEdge[] = [];
-  const outgoing: number[][] = symbols.map(() => []);
-  const incoming: number[][] = symbols.map(() => []);
+  // Most symbols have no edges one way or the other: they share one empty list.
+  const outgoing: (readonly number[])[] = new Array<readonly number[]>(symbols.length).fill(NONE);
+  const incoming: (readonly number[])[] = new Array<readonly number[]>(symbols.length).fill(NONE);
+  const add = (lists: (readonly number[])[], at: number, index: number): void => {
+    const list = lists[at]!;
+    if (list === NONE) lists[at] = [index];
+    else (list as number[]).push(index);
+  };
   for (const file of [...parts.keys()].sort()) {
     const base = start.get(file)!;
-    for (const [fromLocal, toFile, toLocal, kind, line] of parts.get(file)!.edges) {
-      const toBase = start.get(toFile);
+    const { edges: flat, targets } = parts.get(file)!;
+    for (let i = 0, e = 0; i < flat.length; i += 4, e++) {
+      const toBase = start.get(targets[e]!);
       if (toBase === undefined) continue;
-      const from = fromLocal >= 0 ? base + fromLocal : -1;
-      const to = toBase + toLocal;
+      const from = flat[i]! >= 0 ? base + flat[i]! : -1;
+      const to = toBase + flat[i + 1]!;
       const index = edges.length;
-      edges.push({ from, to, kind, file, line });
-      if (from >= 0) outgoing[from]!.push(index);
-      incoming[to]!.push(index);
+      edges.push({ from, to, kind: EDGE_KINDS[flat[i + 2]!]!, file, line: flat[i + 3]! });
+      if (from >= 0) add(outgoing, from, index);
+      add(incoming, to, index);
     }
   }
   return { symbols, edges, outgoing, incoming, byName, byFile };
@@ -80,7 +110,8 @@ export function assembleGraph(parts: ReadonlyMap<string, FileGraph>): CodeGraph 
 
 function resolveOne(file: string, files: ReadonlyMap<string, IndexedFile>, t: Tables, resolver: NameResolver, namesOf: (file: string) => readonly string[]): FileGraph {
   const index = files.get(file)!.index;
-  const edges: ResolvedEdge[] = [];
+  const edges: number[] = [];
+  const targets: string[] = [];
   const base = t.start.get(file)!;
   let last: { from: number; to: number; kind: EdgeKind; line: number } | undefined;
   for (const raw of index.edges) {
@@ -91,7 +122,8 @@ function resolveOne(file: string, files: ReadonlyMap<string, IndexedFile>, t: Ta
     if (last && last.from === from && last.to === to && last.kind === raw.kind && last.line === raw.line) continue;
     last = { from, to, kind: raw.kind, line: raw.line };
     const target = t.symbols[to]!;
-    edges.push([from >= 0 ? from - base : -1, target.file, to - t.start.get(target.file)!, raw.kind, raw.line]);
+    edges.push(from >= 0 ? from - base : -1, to - t.start.get(target.file)!, EDGE_KIND_INDEX.get(raw.kind)!, raw.line);
+    targets.push(target.file);
   }
   const deps = new Set<string>();
   const imports: [string, readonly string[]][] = [];
@@ -108,13 +140,8 @@ function resolveOne(file: string, files: ReadonlyMap<string, IndexedFile>, t: Ta
     }
   };
   reach(file);
-  return { symbols: t.symbols.slice(base, base + (t.byFile.get(file)?.length ?? 0)).map(plainSymbol), edges, deps: [...deps], names: namesOf(file), imports };
-}
-
-/** A ProjectSymbol back to what the plugin gave (what a file's part stores). */
-function plainSymbol(s: ProjectSymbol): SymbolInfo {
-  const { id: _id, file: _file, qualified: _qualified, ...info } = s;
-  return info;
+  const symbols = t.symbols.slice(base, base + (t.byFile.get(file)?.length ?? 0));
+  return { symbols, edges, targets, deps: [...deps], names: namesOf(file), imports };
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {

@@ -9,14 +9,14 @@ import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
-import type { FileGraph, ResolvedEdge } from './file-graph.js';
+import { projectSymbol, type FileGraph } from './file-graph.js';
 import { writeAtomic } from './index-cache.js';
-import type { EdgeKind, ProjectFacts, SymbolInfo, SymbolKind } from './types.js';
+import type { ProjectSymbol } from './graph-types.js';
+import type { ProjectFacts, SymbolInfo, SymbolKind } from './types.js';
 
-const FORMAT = 1;
+const FORMAT = 2;
 const MAGIC = 'lindwyrm-codemap-graph';
 const KINDS: readonly SymbolKind[] = ['function', 'class', 'method', 'property', 'interface', 'type', 'enum', 'namespace', 'variable', 'module'];
-const EDGE_KINDS: readonly EdgeKind[] = ['calls', 'references', 'extends', 'implements', 'imports'];
 
 export interface Stamp {
   readonly size: number;
@@ -32,8 +32,8 @@ export interface StoredGraph {
 
 /** [name, kind, startLine, endLine, exported | isDefault << 1, signature, container?] */
 type SymbolRow = [string, number, number, number, number, string, string?];
-/** [file, size, mtimeMs, plugin, symbols, edges (5 numbers each), deps, names, imports] */
-type FileRow = [string, number, number, number, SymbolRow[], number[], number[], string[], [string, number[]][]];
+/** [file, size, mtimeMs, plugin, symbols, edges (4 numbers each), edge target files, deps, names, imports] */
+type FileRow = [string, number, number, number, SymbolRow[], number[], number[], number[], string[], [string, number[]][]];
 
 interface Stored {
   readonly root: string;
@@ -52,11 +52,14 @@ function encodeSymbol(s: SymbolInfo): SymbolRow {
   return row;
 }
 
-function decodeSymbol(r: SymbolRow): SymbolInfo {
-  return {
+/** Straight to the graph's symbol (its id as the stored order gives it), so assembling reuses it. */
+function decodeSymbol(r: SymbolRow, id: number, file: string): ProjectSymbol {
+  const info: { -readonly [K in keyof SymbolInfo]: SymbolInfo[K] } = {
     name: r[0], kind: KINDS[r[1]]!, startLine: r[2], endLine: r[3], exported: (r[4] & 1) === 1, signature: r[5],
-    ...(r[6] !== undefined ? { container: r[6] } : {}), ...((r[4] & 2) === 2 ? { isDefault: true } : {}),
   };
+  if (r[6] !== undefined) info.container = r[6];
+  if ((r[4] & 2) === 2) info.isDefault = true;
+  return projectSymbol(info, id, file);
 }
 
 export async function saveGraphStore(cacheDir: string, root: string, facts: ProjectFacts,
@@ -69,10 +72,8 @@ export async function saveGraphStore(cacheDir: string, root: string, facts: Proj
     const stamp = stampOf(file);
     let plugin = stamp ? plugins.indexOf(stamp.plugin) : -1;
     if (stamp && plugin < 0) plugin = plugins.push(stamp.plugin) - 1;
-    const edges: number[] = [];
-    for (const [from, to, toLocal, kind, line] of part.edges) edges.push(from, ids.get(to)!, toLocal, EDGE_KINDS.indexOf(kind), line);
-    return [file, stamp?.size ?? -1, stamp?.mtimeMs ?? -1, plugin, part.symbols.map(encodeSymbol), edges,
-      part.deps.map((d) => ids.get(d)!), [...part.names], part.imports.map(([source, targets]) => [source, targets.map((t) => ids.get(t)!)])];
+    return [file, stamp?.size ?? -1, stamp?.mtimeMs ?? -1, plugin, part.symbols.map(encodeSymbol), [...part.edges],
+      part.targets.map((t) => ids.get(t)!), part.deps.map((d) => ids.get(d)!), [...part.names], part.imports.map(([source, targets]) => [source, targets.map((t) => ids.get(t)!)])];
   });
   const body = JSON.stringify({ root, facts: JSON.stringify(facts), plugins, files } satisfies Stored);
   await mkdir(cacheDir, { recursive: true, mode: 0o700 });
@@ -82,22 +83,22 @@ export async function saveGraphStore(cacheDir: string, root: string, facts: Proj
 /** The stored parts for this project and facts; undefined when there are none or they cannot be used. */
 export function loadGraphStore(cacheDir: string, root: string, facts: ProjectFacts): StoredGraph | undefined {
   try {
-    const text = readFileSync(graphFile(cacheDir, root), 'utf8');
-    const newline = text.indexOf('\n');
-    const m = /^(\S+) (\d+) (\d+)$/.exec(text.slice(0, newline));
+    const data = readFileSync(graphFile(cacheDir, root));
+    const newline = data.indexOf(0x0a);
+    const m = /^(\S+) (\d+) (\d+)$/.exec(data.toString('latin1', 0, Math.max(0, newline)));
     if (!m || m[1] !== MAGIC || Number(m[2]) !== FORMAT) return undefined;
-    const body = text.slice(newline + 1);
+    const body = data.subarray(newline + 1);
     if (crc32(body) !== Number(m[3])) return undefined;
-    const stored = JSON.parse(body) as Stored;
+    const stored = JSON.parse(body.toString('utf8')) as Stored;
     if (stored.root !== root || stored.facts !== JSON.stringify(facts)) return undefined;
     const paths = stored.files.map((f) => f[0]);
     const parts = new Map<string, FileGraph>();
     const stamps = new Map<string, Stamp>();
-    for (const [file, size, mtimeMs, plugin, symbols, flat, deps, names, imports] of stored.files) {
-      const edges: ResolvedEdge[] = [];
-      for (let i = 0; i < flat.length; i += 5) edges.push([flat[i]!, paths[flat[i + 1]!]!, flat[i + 2]!, EDGE_KINDS[flat[i + 3]!]!, flat[i + 4]!]);
+    let id = 0;
+    for (const [file, size, mtimeMs, plugin, symbols, edges, targets, deps, names, imports] of stored.files) {
       parts.set(file, {
-        symbols: symbols.map(decodeSymbol), edges, deps: deps.map((d) => paths[d]!), names,
+        symbols: symbols.map((r) => decodeSymbol(r, id++, file)), edges, targets: targets.map((t) => paths[t]!),
+        deps: deps.map((d) => paths[d]!), names,
         imports: imports.map(([source, targets]) => [source, targets.map((t) => paths[t]!)]),
       });
       if (plugin >= 0) stamps.set(file, { size, mtimeMs, plugin: stored.plugins[plugin]! });

@@ -7,12 +7,21 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeAtomic } from './index-cache.js';
+import { RENDER_SETTINGS } from './map-text.js';
+import { RANK_SETTINGS } from './rank.js';
 
-/** Bump when ranking or rendering changes what a map looks like for the same index. */
-export const MAP_RENDER_VERSION = 1;
+/**
+ * Bump when ranking or rendering code changes what a map looks like for the same graph; the test
+ * in test/codemap/map-render-version.test.ts fails until you do. Changed constants need no bump:
+ * they are part of MAP_RENDER_VERSION already.
+ */
+export const MAP_RENDER_LOGIC = 2;
+
+/** What stored maps are keyed by besides the index: the logic version and every ranking and rendering constant. */
+export const MAP_RENDER_VERSION = `${MAP_RENDER_LOGIC}-${createHash('sha1').update(JSON.stringify([RANK_SETTINGS, RENDER_SETTINGS])).digest('hex').slice(0, 12)}`;
 
 interface MapFile {
-  readonly version: number;
+  readonly version: string;
   readonly key: string;
   readonly texts: Record<string, string>;
 }

@@ -10,6 +10,9 @@ const MAX_TYPE_CHARS = 100;
 /** Code runs about 3.5 characters per token; erring low keeps the map inside its budget. */
 const CHARS_PER_TOKEN = 3.5;
 
+/** Every tunable number of the rendering, so stored maps are keyed by them (map-cache.ts). */
+export const RENDER_SETTINGS = { MAX_SIGNATURE_CHARS, MAX_DOC_CHARS, MAX_TYPE_CHARS, CHARS_PER_TOKEN } as const;
+
 export function estimateTokens(text: string): number {
   return Math.ceil(text.length / CHARS_PER_TOKEN);
 }

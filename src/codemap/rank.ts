@@ -10,6 +10,9 @@ const TEST_FILE = /(^|\/)(test|tests|__tests__|spec|e2e)\/|\.(test|spec)\.[^/]+$
 /** Recursion and helpers inside one file say little about a symbol's place in the project. */
 const SAME_FILE_WEIGHT = 0.3;
 
+/** Every tunable number of the ranking, so stored maps are keyed by them (map-cache.ts). */
+export const RANK_SETTINGS = { DAMPING, ITERATIONS, EDGE_WEIGHT, TEST_FILE: TEST_FILE.source, SAME_FILE_WEIGHT } as const;
+
 function edgeWeight(graph: CodeGraph, e: GraphEdge): number {
   const w = EDGE_WEIGHT[e.kind] ?? 1;
   return graph.symbols[e.to]!.file === e.file ? w * SAME_FILE_WEIGHT : w;
