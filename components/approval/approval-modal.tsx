@@ -3,6 +3,7 @@ import { Box, Text } from 'ink';
 import type { ApprovalRequest } from '../../src/policy/types.js';
 import { LineView } from '../text/line-view.js';
 import { alwaysLabel, approvalContent } from './approval-rows.js';
+import { sanitizeForTerminal } from '../text/sanitize.js';
 
 /** Height the modal wants for this request, bounded by what the screen allows. */
 export function approvalHeight(req: ApprovalRequest, width: number, maxRows: number): number {
@@ -30,8 +31,11 @@ export const ApprovalModal = memo(function ApprovalModal({
 }) {
   const inner = width - 2;
   const { head, body } = useMemo(() => approvalContent(request, inner), [request, inner]);
-  const bodyRows = Math.max(1, height - 3 - head.length);
-  const maxScroll = Math.max(0, body.length - bodyRows);
+  // Inside the border: the head, the body and the keys. The keys always get their row, then the head.
+  const innerRows = Math.max(0, height - 2);
+  const headRows = Math.min(head.length, Math.max(0, innerRows - 1));
+  const bodyRows = Math.max(0, innerRows - 1 - headRows);
+  const maxScroll = bodyRows === 0 ? 0 : Math.max(0, body.length - bodyRows);
   if (maxRef) maxRef.current = maxScroll;
   const top = Math.min(Math.max(0, scroll), maxScroll);
   // When more follows, the last row says so instead of showing a line.
@@ -39,18 +43,18 @@ export const ApprovalModal = memo(function ApprovalModal({
   const visible = more > 0 ? body.slice(top, top + bodyRows - 1) : body.slice(top, top + bodyRows);
   return (
     <Box flexDirection="column" height={height} width={width} borderStyle="round" borderColor="yellow" overflowY="hidden">
-      {head.slice(0, Math.max(1, height - 3)).map((row, i) => (
+      {head.slice(0, headRows).map((row, i) => (
         <LineView key={`h${i}`} line={row} />
       ))}
-      <Box flexDirection="column" height={Math.max(0, height - 3 - Math.min(head.length, height - 3))} overflowY="hidden">
+      <Box flexDirection="column" height={bodyRows} overflowY="hidden">
         {visible.map((row, i) => (
           <LineView key={`b${top + i}`} line={row} />
         ))}
-        {more > 0 ? (
+        {more > 0 && bodyRows > 0 ? (
           <Text inverse wrap="truncate-end">{` ↓ ${more + 1} more lines · ↑↓ PgUp/PgDn scroll `}</Text>
         ) : null}
       </Box>
-      <ApprovalKeys request={request} width={inner} above={top} />
+      <ApprovalKeys request={request} width={inner} above={top} withSummary={headRows === 0} />
     </Box>
   );
 });
@@ -62,7 +66,18 @@ export function approvalKeysForm(request: ApprovalRequest, width: number): 'full
   return '[y]es [n]o [a]lways [q]uit'.length <= width ? 'short' : 'letters';
 }
 
-function ApprovalKeys({ request, width, above }: { readonly request: ApprovalRequest; readonly width: number; readonly above: number }) {
+function ApprovalKeys({
+  request,
+  width,
+  above,
+  withSummary,
+}: {
+  readonly request: ApprovalRequest;
+  readonly width: number;
+  readonly above: number;
+  /** No room for the head: the keys row says what is asked, after the keys. */
+  readonly withSummary: boolean;
+}) {
   const form = approvalKeysForm(request, width);
   const gap = form === 'full' ? '  ' : ' ';
   return (
@@ -78,6 +93,7 @@ function ApprovalKeys({ request, width, above }: { readonly request: ApprovalReq
         </>
       )}
       <Text dimColor>{above > 0 ? `  (${above} lines above)` : ''}</Text>
+      {withSummary ? ` · ${request.kind.toUpperCase()} ${sanitizeForTerminal(request.summary)}` : null}
     </Text>
   );
 }

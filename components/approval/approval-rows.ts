@@ -39,8 +39,8 @@ export interface ApprovalContent {
 
 export function approvalContent(req: ApprovalRequest, width: number): ApprovalContent {
   const head: StyledLine[] = [
-    ...wrapSegments([{ text: `${req.kind.toUpperCase()} requested: `, style: { ...theme.warning, bold: true } }, { text: req.summary }], width),
-    ...wrapText(req.reason, width, theme.dim),
+    ...wrapSegments([{ text: `${req.kind.toUpperCase()} requested: `, style: { ...theme.warning, bold: true } }, { text: sanitizeForTerminal(req.summary) }], width),
+    ...wrapText(sanitizeForTerminal(req.reason), width, theme.dim),
   ];
   const body: StyledLine[] = [];
   if (req.path !== undefined) {

@@ -8,6 +8,9 @@ import { wrapSegments } from '../text/wrap.js';
 /** Border (2), title and footer: the rows of a panel that are not its text. */
 const CHROME_ROWS = 4;
 
+/** A panel shorter than this drops its border: two rows of border around one row of text help no one. */
+export const MIN_BORDERED_ROWS = 5;
+
 /**
  * Wraps a panel's text. A line laid out in columns ("  /model [preset]   switch to …") continues
  * under its second column, so a wrapped description does not run back under the names.
@@ -44,11 +47,22 @@ export const TextPanel = memo(function TextPanel({
   readonly maxRef?: { current: number };
 }) {
   const rows = useMemo(() => panelRows(text, width - 2), [text, width]);
-  const bodyRows = Math.max(1, height - CHROME_ROWS);
+  const bodyRows = height < MIN_BORDERED_ROWS ? Math.max(1, height - 1) : Math.max(1, height - CHROME_ROWS);
   const maxScroll = Math.max(0, rows.length - bodyRows);
   if (maxRef) maxRef.current = maxScroll;
   const top = Math.min(Math.max(0, scroll), maxScroll);
   const more = Math.max(0, rows.length - top - bodyRows);
+  if (height < MIN_BORDERED_ROWS) {
+    // Too short for a border around anything: the title line, then as much text as fits.
+    return (
+      <Box flexDirection="column" height={height} width={width} overflowY="hidden">
+        {height > 0 ? <Text bold color="cyan" wrap="truncate-end">{title} · Esc closes</Text> : null}
+        {rows.slice(top, top + Math.max(0, height - 1)).map((row, i) => (
+          <LineView key={top + i} line={row} />
+        ))}
+      </Box>
+    );
+  }
   return (
     <Box flexDirection="column" height={height} width={width} borderStyle="single" borderColor="cyan" overflowY="hidden">
       <Text bold color="cyan" wrap="truncate-end">{title}</Text>
