@@ -10,7 +10,7 @@ import { Header } from './header.js';
 import { computeLayout, modalMaxRows } from './layout.js';
 import { TranscriptPane } from './transcript/transcript-pane.js';
 import { FOLLOW, type ScrollMetrics, type ScrollState } from './transcript/transcript-window.js';
-import { ReasoningPane, REASONING_ROWS, liveReasoning } from './reasoning-pane.js';
+import { ReasoningPane, liveReasoning } from './reasoning-pane.js';
 import { StatusLine } from './status/status-line.js';
 import { ApprovalModal, approvalHeight } from './approval/approval-modal.js';
 import { ComposerArea, composerExtras, composerTextRows, type Flash } from './composer/composer-area.js';
@@ -146,7 +146,7 @@ export function App({ size, initialPrompt, onExit }: AppProps) {
           metricsRef={metricsRef}
         />
       )}
-      {reasoning !== null && layout.reasoning === REASONING_ROWS ? <ReasoningPane block={reasoning} width={width} /> : null}
+      {reasoning !== null && layout.reasoning > 0 ? <ReasoningPane block={reasoning} width={width} rows={layout.reasoning} /> : null}
       {layout.status > 0 ? <StatusLine width={width} /> : null}
       {approval && modalRows !== undefined ? (
         <ApprovalModal request={approval} width={width} height={layout.bottom} scroll={modalScroll} maxRef={modalMaxRef} />

@@ -35,7 +35,8 @@ export function computeLayout(input: LayoutInput): Layout {
   const rows = Math.max(1, input.rows);
   const header = rows >= 12 ? 2 : rows >= 6 ? 1 : 0;
   const status = rows >= 4 ? 1 : 0;
-  const reasoning = input.reasoning && rows >= 20 ? 5 : 0;
+  // The live reasoning: five rows, three on a short screen, none where every row is needed.
+  const reasoning = !input.reasoning ? 0 : rows >= 20 ? 5 : rows >= 14 ? 3 : 0;
   const room = rows - header - status - reasoning;
   let bottom: number;
   let composerRows = 0;

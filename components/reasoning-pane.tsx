@@ -24,15 +24,18 @@ export function liveReasoning(blocks: readonly TranscriptBlock[]): ReasoningBloc
 export const ReasoningPane = memo(function ReasoningPane({
   block,
   width,
+  rows: height = REASONING_ROWS,
 }: {
   readonly block: ReasoningBlock;
   readonly width: number;
+  /** Height, the title row included. */
+  readonly rows?: number;
 }) {
   // Only the last few source lines can be visible: wrap just those, not the whole block.
-  const recent = block.text.slice(-Math.max(400, width * REASONING_ROWS * 2));
-  const rows = wrapText(sanitizeForTerminal(recent).replace(/\n+$/, ''), width - 2, theme.reasoning).slice(-(REASONING_ROWS - 1));
+  const recent = block.text.slice(-Math.max(400, width * height * 2));
+  const rows = wrapText(sanitizeForTerminal(recent).replace(/\n+$/, ''), width - 2, theme.reasoning).slice(-(height - 1));
   return (
-    <Box flexDirection="column" height={REASONING_ROWS} width={width} overflowY="hidden">
+    <Box flexDirection="column" height={height} width={width} overflowY="hidden">
       <Text dimColor wrap="truncate-end">┌ thinking…</Text>
       {rows.map((row, i) => (
         <Box key={i} width={width}>
