@@ -176,12 +176,16 @@ function describe(error: unknown): string {
   return String(error);
 }
 
+/** How src/agent/assemble-session.ts names a session it does not save. */
+const UNSAVED_PREFIX = 'tmp-';
+
 /** What stays on the normal screen: the last answer and how to come back. */
 export function farewellText(blocks: Parameters<typeof lastAnswer>[0], sessionId: string): string {
   if (!blocks.some((b) => b.kind === 'user')) return '';
   const answer = lastAnswer(blocks);
   const parts: string[] = [];
   if (answer !== undefined) parts.push(`${sanitizeForTerminal(answer)}\n`);
-  if (sessionId !== '') parts.push(`Session ${sessionId} · resume with: lwyrm --resume ${sessionId}\n`);
+  // An unsaved session (--no-save) has an id the engine marks "tmp-": nothing to resume.
+  if (sessionId !== '' && !sessionId.startsWith(UNSAVED_PREFIX)) parts.push(`Session ${sessionId} · resume with: lwyrm --resume ${sessionId}\n`);
   return parts.join('\n');
 }
