@@ -5,7 +5,7 @@
  */
 import { assembleGraph, updateFileGraphs, type FileGraph } from './file-graph.js';
 import type { CodeGraph } from './graph-types.js';
-import { loadGraphStore, saveGraphStore, type Stamp } from './graph-store.js';
+import { loadGraphStore, saveGraphStore, type Stamp, type StoredGraph } from './graph-store.js';
 import type { IndexedFile } from './resolve-names.js';
 import type { ProjectFacts } from './types.js';
 
@@ -34,27 +34,47 @@ function sameStamp(a: Stamp | undefined, b: Stamp | undefined): boolean {
 }
 
 export function createGraphState(opts: GraphStateOptions): GraphState {
+  /** Loaded (or found missing) on first use. */
+  let loaded = false;
+  /** The stored graph while nothing has changed since it was written. */
+  let stored: StoredGraph | undefined;
+  /** The parts, once something had to be resolved. */
   let parts: Map<string, FileGraph> | undefined;
   const pending = new Set<string>();
   let graph: CodeGraph | undefined;
   let unsaved = false;
 
-  const load = (): Map<string, FileGraph> => {
-    if (parts) return parts;
-    parts = new Map();
-    const stored = loadGraphStore(opts.cacheDir, opts.root, opts.facts);
-    if (!stored) return parts;
-    for (const rel of opts.files().keys()) if (!sameStamp(opts.stamp(rel), stored.stamps.get(rel))) pending.add(rel);
-    for (const rel of stored.parts.keys()) if (!opts.stamp(rel)) pending.add(rel);
+  const load = (): void => {
+    if (loaded) return;
+    loaded = true;
+    const found = loadGraphStore(opts.cacheDir, opts.root, opts.facts);
+    if (!found) return;
+    for (const rel of opts.files().keys()) if (!sameStamp(opts.stamp(rel), found.stamps.get(rel))) pending.add(rel);
+    for (const rel of found.files) if (!opts.stamp(rel)) pending.add(rel);
     // Past a third of the project changed, resolving it all again costs about the same.
-    if (pending.size * 3 > stored.parts.size) pending.clear();
-    else parts = stored.parts;
-    return parts;
+    if (pending.size * 3 > found.files.length) pending.clear();
+    else stored = found;
   };
 
   const needsIndexes = (): boolean => {
-    const current = load();
-    return pending.size > 0 || (current.size === 0 && opts.files().size > 0);
+    load();
+    return pending.size > 0 || (!stored && !parts && opts.files().size > 0);
+  };
+
+  const update = (): CodeGraph => {
+    let prev: Map<string, FileGraph> = parts ?? new Map();
+    if (!parts && stored) {
+      try {
+        prev = stored.parts();
+      } catch {
+        // Stored data we cannot read back: resolve everything.
+      }
+    }
+    parts = updateFileGraphs(prev, opts.files(), pending, opts.facts);
+    stored = undefined;
+    pending.clear();
+    unsaved = true;
+    return assembleGraph(parts);
   };
 
   return {
@@ -65,21 +85,23 @@ export function createGraphState(opts: GraphStateOptions): GraphState {
     needsIndexes,
     graph() {
       if (!graph) {
-        if (needsIndexes()) {
-          parts = updateFileGraphs(load(), opts.files(), pending, opts.facts);
-          pending.clear();
-          unsaved = true;
-        }
-        graph = assembleGraph(load());
+        if (needsIndexes()) graph = update();
+        else if (stored) {
+          try {
+            graph = stored.graph();
+          } catch {
+            stored = undefined;
+            graph = update();
+          }
+        } else graph = assembleGraph(parts ?? new Map());
       }
       return graph;
     },
     async save() {
       if (!unsaved || !parts) return;
       unsaved = false;
-      const snapshot = parts;
       // A part whose file changed since it was made gets no stamp: the next session re-resolves it.
-      await saveGraphStore(opts.cacheDir, opts.root, opts.facts, snapshot, (rel) => (pending.has(rel) ? undefined : opts.stamp(rel)));
+      await saveGraphStore(opts.cacheDir, opts.root, opts.facts, parts, (rel) => (pending.has(rel) ? undefined : opts.stamp(rel)));
     },
   };
 }

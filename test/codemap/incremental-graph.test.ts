@@ -83,6 +83,10 @@ describe('the graph updated per file', () => {
     first.graph();
     await first.flush();
     first.release();
+    // Nothing changed: the stored graph as it is.
+    const same = await openIndex();
+    expect(same.graph()).toEqual(await fullBuild(same));
+    same.release();
     await tp.write('src/base.ts', 'export abstract class BaseApp {\n  abstract run(): void;\n  abstract stop(): void;\n}\n');
     await rm(join(tp.project, 'src/other.ts'));
     await tp.write('src/more.ts', "import { parseConfig } from './config.js';\n\nexport const parsed = parseConfig('x');\n");
