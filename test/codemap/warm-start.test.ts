@@ -134,6 +134,29 @@ describe('the cache body', () => {
     expect(map.mapText(3000)).toContain('src/index.ts');
   });
 
+  it('rebuilds stored graph parts that are damaged or of another format, quietly (they are derived data)', async () => {
+    await session();
+    const warm = await openMap();
+    const expected = (await run(warm, 'read_symbol', { name: 'parseConfig' })).content;
+    await warm.close();
+    open.splice(open.indexOf(warm), 1);
+    const name = (await readdir(tp.cacheDir)).find((n) => n.startsWith('graph-'))!;
+    const good = await readFile(join(tp.cacheDir, name));
+    const flipped = Buffer.from(good);
+    flipped[flipped.length - 20] = flipped[flipped.length - 20]! ^ 4;
+    const otherFormat = Buffer.concat([Buffer.from('lindwyrm-codemap-graph 1 0\n'), good.subarray(good.indexOf(10) + 1)]);
+    for (const bad of [flipped, otherFormat, good.subarray(0, 30)]) {
+      await writeFile(join(tp.cacheDir, name), bad);
+      const warnings: string[] = [];
+      const map = await openMap((m) => warnings.push(m));
+      expect((await run(map, 'read_symbol', { name: 'parseConfig' })).content).toBe(expected);
+      expect(warnings).toEqual([]);
+      await map.close();
+      open.splice(open.indexOf(map), 1);
+      expect((await readFile(join(tp.cacheDir, name))).equals(good)).toBe(true);
+    }
+  });
+
   it('discards a cache of the previous format with a warning', async () => {
     await session();
     await writeFile(cacheFile(tp.cacheDir, tp.project), 'lindwyrm-codemap-index 2\n{"root":"x","plugins":[],"files":[],"crc":0}\n');
