@@ -121,8 +121,12 @@ export async function openProjectIndex(opts: ProjectIndexOptions): Promise<Proje
   const changed = (rel?: string): void => {
     dirty = true;
     partial = undefined;
-    indexed = undefined;
     print = undefined;
+    // One file changed: patch the map the graph reads rather than rebuild it for every file.
+    const e = rel === undefined ? undefined : entries.get(rel);
+    if (rel === undefined) indexed = undefined;
+    else if (e) indexed?.set(rel, indexedFile(rel, e));
+    else indexed?.delete(rel);
     if (rel !== undefined) graphs.changed(rel);
   };
   /** Synchronous check of the cache body, for a graph asked for before prepare(). */
@@ -171,14 +175,15 @@ export async function openProjectIndex(opts: ProjectIndexOptions): Promise<Proje
     return pending;
   };
 
+  const indexedFile = (rel: string, e: CacheEntry): IndexedFile => {
+    const plugin = plugins.forFile(rel);
+    // A getter, so a file's index is parsed from the cache only when the graph needs it.
+    return plugin ? { get index() { return e.index(); }, plugin } : { get index() { return e.index(); } };
+  };
   const files = (): ReadonlyMap<string, IndexedFile> => {
     if (!indexed) {
       indexed = new Map();
-      for (const [rel, e] of entries) {
-        const plugin = plugins.forFile(rel);
-        // A getter, so a file's index is parsed from the cache only when the graph needs it.
-        indexed.set(rel, plugin ? { get index() { return e.index(); }, plugin } : { get index() { return e.index(); } });
-      }
+      for (const [rel, e] of entries) indexed.set(rel, indexedFile(rel, e));
     }
     return indexed;
   };
