@@ -12,6 +12,7 @@ import { clearText, composerKey, takeText, type ComposerState } from './composer
 import type { Flash } from './composer/composer-area.js';
 import { FOLLOW, scrollBy, scrollHome, type ScrollMetrics, type ScrollState } from './transcript/transcript-window.js';
 import { approvalLayer, sessionsLayer, SCROLL_STEP } from './overlay-keys.js';
+import { useTypingGuard } from './keys/typing-guard.js';
 
 export type Panel =
   | { readonly kind: 'text'; readonly title: string; readonly text: string; readonly scroll: number }
@@ -53,6 +54,7 @@ export interface AppKeyDeps {
 
 export function useAppKeys(d: AppKeyDeps): KeyLayer[] {
   const lastCtrlC = useRef(0);
+  const typing = useTypingGuard();
 
   const apply = (effect: CommandEffect): void => {
     switch (effect.kind) {
@@ -199,5 +201,5 @@ export function useAppKeys(d: AppKeyDeps): KeyLayer[] {
     },
   };
 
-  return [modal, sessions, textPanel, global, composer, transcript];
+  return [typing.clock, typing.guard(modal, d.approval?.id), sessions, textPanel, global, composer, transcript];
 }
