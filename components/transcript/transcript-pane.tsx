@@ -40,12 +40,14 @@ export const TranscriptPane = memo(function TranscriptPane(props: TranscriptPane
   const window = sliceRows(perBlock, height, scroll);
   if (metricsRef) metricsRef.current = { total: window.total, height, top: window.top };
   const rows = window.below > 0 ? window.rows.slice(0, Math.max(0, height - 1)) : window.rows;
+  // The marker takes the window's last row: that row is below too.
+  const hidden = window.below + (window.rows.length - rows.length);
   return (
     <Box flexDirection="column" height={height} width={width} overflowY="hidden">
       {rows.length > 0 ? <Text>{rows.map(encodeLine).join('\n')}</Text> : null}
       {window.below > 0 ? (
         <Text inverse wrap="truncate-end">
-          {` ↓ ${window.below} more line${window.below === 1 ? '' : 's'} below · End follows the live output `}
+          {` ↓ ${hidden} more line${hidden === 1 ? '' : 's'} below · End follows the live output `}
         </Text>
       ) : null}
     </Box>
