@@ -54,6 +54,14 @@ export interface AppKeyDeps {
 
 export function useAppKeys(d: AppKeyDeps): KeyLayer[] {
   const lastCtrlC = useRef(0);
+  // The "press Ctrl+C again" flash, replaced once a second Ctrl+C would no longer leave.
+  const ctrlCFlash = useRef<{ flash: Flash; after: Flash | null } | null>(null);
+  const expireCtrlC = (flash: Flash): void => {
+    const shown = ctrlCFlash.current;
+    if (shown?.flash !== flash) return;
+    ctrlCFlash.current = null;
+    d.setFlash((f) => (f === flash ? shown.after : f));
+  };
   const typing = useTypingGuard();
 
   const apply = (effect: CommandEffect): void => {
@@ -120,10 +128,15 @@ export function useAppKeys(d: AppKeyDeps): KeyLayer[] {
         d.setComposer(clearText(d.composerRef.current));
         d.setQueued(null);
         d.setPanel(null);
-        d.setFlash({ text: d.busy ? 'Stopped. Press Ctrl+C again to leave.' : 'Press Ctrl+C again to leave.' });
+        const flash: Flash = { text: d.busy ? 'Stopped. Press Ctrl+C again to leave.' : 'Press Ctrl+C again to leave.' };
+        const after: Flash | null = d.busy ? { text: 'Stopped.' } : null;
+        ctrlCFlash.current = { flash, after };
+        d.setFlash(flash);
+        setTimeout(() => expireCtrlC(flash), DOUBLE_CTRL_C_MS);
         return true;
       }
       lastCtrlC.current = 0;
+      if (ctrlCFlash.current) expireCtrlC(ctrlCFlash.current.flash);
       if (cmd.name === 'eof') {
         if (d.composerRef.current.buffer.text === '') d.onExit();
         return true;
