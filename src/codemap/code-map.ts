@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { appPaths } from '../config/paths.js';
 import type { Config } from '../config/types.js';
 import type { ToolDefinition } from '../tools/types.js';
+import { createEditIndexer } from './edit-worker.js';
 import { findEntryFiles } from './entry-points.js';
 import { findReferencesTool } from './find-references-tool.js';
 import { getDependenciesTool } from './get-dependencies-tool.js';
@@ -77,12 +78,15 @@ export async function openCodeMap(opts: OpenCodeMapOptions): Promise<CodeMap> {
   };
   const plugins = await loadPlugins(opts.config, opts.projectRoot, warn);
   const mapsLoading = openMapCache(opts.cacheDir, opts.projectRoot);
+  const timeoutMs = opts.pluginTimeoutMs ?? 10_000;
+  const editor = createEditIndexer(opts.worker ?? 'auto', plugins, timeoutMs);
   const index = await openProjectIndex({
     root: opts.projectRoot,
     cacheDir: opts.cacheDir,
     plugins,
     maxFileBytes: Math.min(MAX_INDEXED_FILE_BYTES, opts.config.maxFileSizeBytes || MAX_INDEXED_FILE_BYTES),
-    timeoutMs: opts.pluginTimeoutMs ?? 10_000,
+    timeoutMs,
+    reindex: (job) => editor.index(job),
     maxFiles: opts.maxFiles ?? MAX_INDEXED_FILES,
     warn,
     runJobs: chooseRunner(opts.worker ?? 'auto', opts.projectRoot),
@@ -161,6 +165,7 @@ export async function openCodeMap(opts: OpenCodeMapOptions): Promise<CodeMap> {
       saveTimer = undefined;
       await saveAll();
       index.release();
+      await editor.close();
     },
   };
 }

@@ -4,7 +4,8 @@ import { builtinPlugins } from './builtin-plugins.js';
 import { indexPath } from './index-file.js';
 import { importPlugin } from './load-plugins.js';
 import { createPluginSet } from './plugin-set.js';
-import type { WorkerInput, WorkerMessage } from './worker-protocol.js';
+import type { IndexJob } from './run-indexing.js';
+import type { WorkerInput, WorkerMessage, WorkerRequest } from './worker-protocol.js';
 
 async function main(): Promise<void> {
   const input = workerData as WorkerInput;
@@ -18,15 +19,24 @@ async function main(): Promise<void> {
     }
   }
   const set = createPluginSet(plugins);
-  for (const job of input.jobs) {
-    post({ type: 'start', rel: job.rel });
-    const plugin = set.forFile(job.rel);
-    const outcome = plugin
-      ? await indexPath(plugin, job.rel, job.abs, input.timeoutMs)
-      : { ok: false as const, error: `no plugin for ${job.rel}` };
-    post({ type: 'done', rel: job.rel, outcome });
-  }
-  post({ type: 'finished' });
+  const run = async (jobs: readonly IndexJob[]): Promise<void> => {
+    for (const job of jobs) {
+      post({ type: 'start', rel: job.rel });
+      const plugin = set.forFile(job.rel);
+      const outcome = plugin
+        ? await indexPath(plugin, job.rel, job.abs, input.timeoutMs)
+        : { ok: false as const, error: `no plugin for ${job.rel}` };
+      post({ type: 'done', rel: job.rel, outcome });
+    }
+    post({ type: 'finished' });
+  };
+  await run(input.jobs);
+  if (!input.serve) return;
+  // One request at a time, in order: the main thread sends the next after this one's answer anyway.
+  let queue = Promise.resolve();
+  parentPort!.on('message', (m: WorkerRequest) => {
+    if (m?.type === 'index') queue = queue.then(() => run(m.jobs));
+  });
 }
 
 main().catch((err: unknown) => {

@@ -6,7 +6,7 @@ import { buildGraph } from './build-graph.js';
 import { createGraphState } from './graph-state.js';
 import type { CodeGraph } from './graph-types.js';
 import { freshEntry, loadCache, saveCache, type CacheEntry } from './index-cache.js';
-import { indexPath } from './index-file.js';
+import { indexPath, type FileOutcome } from './index-file.js';
 import { pluginKey, type PluginSet } from './plugin-set.js';
 import { readProjectFacts } from './project-facts.js';
 import type { IndexedFile } from './resolve-names.js';
@@ -23,6 +23,8 @@ export interface ProjectIndexOptions {
   readonly maxFiles?: number;
   readonly onProgress?: (done: number, total: number) => void;
   readonly warn: (message: string) => void;
+  /** Re-indexes one file for refresh() (a serving worker); default: in this thread. */
+  readonly reindex?: (job: IndexJob) => Promise<FileOutcome>;
   /** Runs the batch of files that need parsing (in a worker or in this thread). */
   readonly runJobs: (jobs: readonly IndexJob[], plugins: PluginSet, opts: RunOptions) => Promise<IndexResult[]>;
 }
@@ -231,7 +233,7 @@ export async function openProjectIndex(opts: ProjectIndexOptions): Promise<Proje
         if (entries.delete(rel)) changed(rel);
         return;
       }
-      const outcome = await indexPath(plugin, rel, abs, opts.timeoutMs);
+      const outcome = opts.reindex ? await opts.reindex({ rel, abs }) : await indexPath(plugin, rel, abs, opts.timeoutMs);
       if (!outcome.ok) {
         opts.warn(outcome.error);
         return;

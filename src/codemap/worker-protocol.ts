@@ -7,6 +7,14 @@ export interface WorkerInput {
   /** Plugin module URLs beyond the built-ins. */
   readonly external: readonly string[];
   readonly timeoutMs: number;
+  /** Stay up after `jobs` and index each WorkerRequest's jobs as it comes (re-indexing edits). */
+  readonly serve?: boolean;
+}
+
+/** To a serving worker: index these files (answered with start / done per file, then finished). */
+export interface WorkerRequest {
+  readonly type: 'index';
+  readonly jobs: readonly IndexJob[];
 }
 
 export type WorkerMessage =

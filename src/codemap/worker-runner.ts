@@ -15,14 +15,14 @@ export type WorkerChoice = 'auto' | 'off' | { readonly url: URL; readonly execAr
 /** Small batches (a warm start with a few edits) are faster here than a worker's start-up. */
 const WORKER_MIN_JOBS = 16;
 /** Extra time over the plugin timeout before a silent worker is presumed stuck. */
-const HANG_SLACK_MS = 2000;
+export const HANG_SLACK_MS = 2000;
 /** Starting a worker loads the plugins; on a busy machine that can take seconds. */
-const STARTUP_MS = 60_000;
+export const STARTUP_MS = 60_000;
 
 type Runner = (jobs: readonly IndexJob[], plugins: PluginSet, opts: RunOptions) => Promise<IndexResult[]>;
 
 /** Next to the bundle (dist/codemap-worker.js); absent when running from source, then indexing stays in-thread. */
-function bundledWorker(): URL | undefined {
+export function bundledWorker(): URL | undefined {
   const url = new URL('./codemap-worker.js', import.meta.url);
   return url.protocol === 'file:' && existsSync(fileURLToPath(url)) ? url : undefined;
 }
