@@ -35,6 +35,9 @@ export interface AppKeyDeps {
   readonly modalMaxRef: { readonly current: number };
   /** How far the open text panel can scroll. */
   readonly panelMaxRef?: { readonly current: number };
+  /** How many rows PgUp / PgDn move in the modal and in the text panel (what they show). */
+  readonly modalPageRef?: { readonly current: number };
+  readonly panelPageRef?: { readonly current: number };
   readonly setComposer: (next: ComposerState) => void;
   readonly setScroll: Dispatch<SetStateAction<ScrollState>>;
   readonly setExpandReasoning: Dispatch<SetStateAction<boolean>>;
@@ -99,7 +102,8 @@ export function useAppKeys(d: AppKeyDeps): KeyLayer[] {
     handle(cmd) {
       const step = SCROLL_STEP[cmd.name];
       if (step !== undefined) {
-        const delta = step === 'page-up' ? -10 : step === 'page-down' ? 10 : step;
+        const page = d.panelPageRef?.current || 10;
+        const delta = step === 'page-up' ? -page : step === 'page-down' ? page : step;
         const max = d.panelMaxRef?.current ?? Number.MAX_SAFE_INTEGER;
         // Clamped, so coming back up after PgDn past the end moves at once.
         d.setPanel((p) => (p?.kind === 'text' ? { ...p, scroll: Math.min(Math.max(0, Math.min(p.scroll, max) + delta), max) } : p));

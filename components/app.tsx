@@ -56,6 +56,8 @@ export function App({ size, initialPrompt, onExit }: AppProps) {
   const metricsRef = useRef<ScrollMetrics>({ total: 0, height: 0, top: 0 });
   const modalMaxRef = useRef(0);
   const panelMaxRef = useRef(0);
+  const modalPageRef = useRef(0);
+  const panelPageRef = useRef(0);
   const [expandReasoning, setExpandReasoning] = useState(false);
   const [panel, setPanel] = useState<Panel | null>(null);
   const [modalScroll, setModalScroll] = useState(0);
@@ -99,6 +101,8 @@ export function App({ size, initialPrompt, onExit }: AppProps) {
     metricsRef,
     modalMaxRef,
     panelMaxRef,
+    modalPageRef,
+    panelPageRef,
     setComposer,
     setScroll,
     setExpandReasoning,
@@ -125,7 +129,7 @@ export function App({ size, initialPrompt, onExit }: AppProps) {
     <Box flexDirection="column" width={width} height={rows} overflowY="hidden">
       {layout.header > 0 ? <Header width={width} rows={layout.header} /> : null}
       {panel?.kind === 'text' ? (
-        <TextPanel title={panel.title} text={panel.text} width={width} height={layout.transcript} scroll={panel.scroll} maxRef={panelMaxRef} />
+        <TextPanel title={panel.title} text={panel.text} width={width} height={layout.transcript} scroll={panel.scroll} maxRef={panelMaxRef} pageRef={panelPageRef} />
       ) : panel?.kind === 'sessions' ? (
         <SessionsPanel
           sessions={panel.sessions}
@@ -149,7 +153,7 @@ export function App({ size, initialPrompt, onExit }: AppProps) {
       {reasoning !== null && layout.reasoning > 0 ? <ReasoningPane block={reasoning} width={width} rows={layout.reasoning} /> : null}
       {layout.status > 0 ? <StatusLine width={width} /> : null}
       {approval && modalRows !== undefined ? (
-        <ApprovalModal request={approval} width={width} height={layout.bottom} scroll={modalScroll} maxRef={modalMaxRef} />
+        <ApprovalModal request={approval} width={width} height={layout.bottom} scroll={modalScroll} maxRef={modalMaxRef} pageRef={modalPageRef} />
       ) : (
         <ComposerArea
           buffer={composer.buffer}

@@ -36,7 +36,8 @@ export function approvalLayer(d: AppKeyDeps): KeyLayer {
       } else {
         const step = SCROLL_STEP[cmd.name];
         if (step !== undefined) {
-          const delta = step === 'page-up' ? -MODAL_PAGE_ROWS : step === 'page-down' ? MODAL_PAGE_ROWS : step;
+          const page = d.modalPageRef?.current || MODAL_PAGE_ROWS;
+          const delta = step === 'page-up' ? -page : step === 'page-down' ? page : step;
           d.setModalScroll((s) => Math.min(Math.max(0, s + delta), d.modalMaxRef.current));
         }
       }

@@ -21,6 +21,7 @@ export const ApprovalModal = memo(function ApprovalModal({
   height,
   scroll,
   maxRef,
+  pageRef,
 }: {
   readonly request: ApprovalRequest;
   readonly width: number;
@@ -28,6 +29,8 @@ export const ApprovalModal = memo(function ApprovalModal({
   readonly scroll: number;
   /** Receives how far the body can scroll, for the scroll keys. */
   readonly maxRef?: { current: number };
+  /** Receives how many rows PgUp / PgDn move: what is visible, less one row kept in view. */
+  readonly pageRef?: { current: number };
 }) {
   const inner = width - 2;
   const { head, body } = useMemo(() => approvalContent(request, inner), [request, inner]);
@@ -37,6 +40,7 @@ export const ApprovalModal = memo(function ApprovalModal({
   const bodyRows = Math.max(0, innerRows - 1 - headRows);
   const maxScroll = bodyRows === 0 ? 0 : Math.max(0, body.length - bodyRows);
   if (maxRef) maxRef.current = maxScroll;
+  if (pageRef) pageRef.current = Math.max(1, bodyRows - 2);
   const top = Math.min(Math.max(0, scroll), maxScroll);
   // When more follows, the last row says so instead of showing a line.
   const more = body.length - (top + bodyRows);

@@ -37,6 +37,7 @@ export const TextPanel = memo(function TextPanel({
   height,
   scroll,
   maxRef,
+  pageRef,
 }: {
   readonly title: string;
   readonly text: string;
@@ -45,11 +46,14 @@ export const TextPanel = memo(function TextPanel({
   readonly scroll: number;
   /** Receives how far the text can scroll, for the scroll keys. */
   readonly maxRef?: { current: number };
+  /** Receives how many rows PgUp / PgDn move. */
+  readonly pageRef?: { current: number };
 }) {
   const rows = useMemo(() => panelRows(text, width - 2), [text, width]);
   const bodyRows = height < MIN_BORDERED_ROWS ? Math.max(1, height - 1) : Math.max(1, height - CHROME_ROWS);
   const maxScroll = Math.max(0, rows.length - bodyRows);
   if (maxRef) maxRef.current = maxScroll;
+  if (pageRef) pageRef.current = Math.max(1, bodyRows - 1);
   const top = Math.min(Math.max(0, scroll), maxScroll);
   const more = Math.max(0, rows.length - top - bodyRows);
   if (height < MIN_BORDERED_ROWS) {
