@@ -4,12 +4,12 @@
  * one-file re-index, map build time, peak memory; and the read savings of read_symbol against
  * reading whole files, over every exported symbol of this project's src/.
  *
- *   node --import tsx scripts/bench-codemap.ts [--files 5000]
+ *   node --import tsx scripts/bench-codemap.ts [--files 5000] [--worker dist/codemap-worker.js]
  */
 import { execFile } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { openCodeMap, type CodeMap, type OpenCodeMapOptions } from '../src/codemap/code-map.js';
@@ -35,6 +35,23 @@ const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
+
+/** Runs `fn` while a 5 ms ticker measures the longest gap between turns of the event loop. */
+async function withStall<T>(fn: () => Promise<T>): Promise<{ value: T; stall: number }> {
+  let last = performance.now();
+  let worst = 0;
+  const ticker = setInterval(() => {
+    const now = performance.now();
+    worst = Math.max(worst, now - last);
+    last = now;
+  }, 5);
+  try {
+    const value = await fn();
+    return { value, stall: Math.max(worst, performance.now() - last) };
+  } finally {
+    clearInterval(ticker);
+  }
+}
 
 /** Copies up to `limit` source files out of node_modules; skipped folder names get a suffix so the walker keeps them. */
 async function buildCorpus(into: string, limit: number): Promise<{ files: number; bytes: number }> {
@@ -82,7 +99,9 @@ async function main(): Promise<void> {
     const { files, bytes } = await buildCorpus(corpus, wanted);
     console.log(`corpus: ${files} files, ${(bytes / 1e6).toFixed(1)} MB from node_modules (copied in ${ms(t0)})`);
     const config = await loadConfig({ cwd: corpus, env });
-    const distWorker = join(repo, 'dist', 'codemap-worker.js');
+    // --worker PATH: a worker built elsewhere (to measure source changes without rebuilding dist/).
+    const workerArg = process.argv.indexOf('--worker');
+    const distWorker = workerArg > 0 ? resolve(process.argv[workerArg + 1]!) : join(repo, 'dist', 'codemap-worker.js');
     const hasWorker = await stat(distWorker).then(() => true, () => false);
     const base: OpenCodeMapOptions = {
       projectRoot: config.projectRoot, cacheDir: join(work, 'cache', 'map'), config,
@@ -97,7 +116,7 @@ async function main(): Promise<void> {
     t0 = performance.now();
     const cold = await openCodeMap(base);
     const coldMs = performance.now() - t0;
-    console.log(`cold index (${hasWorker ? 'worker thread, dist/codemap-worker.js' : 'in-thread; run npm run build for the worker'}): `
+    console.log(`cold index (${hasWorker ? `worker thread, ${relative(repo, distWorker)}` : 'in-thread; run npm run build for the worker'}): `
       + `${coldMs.toFixed(0)} ms, ${(cold.stats.files / (coldMs / 1000)).toFixed(0)} files/s, ${cold.warnings.length} warnings`);
     let m = mark();
     const text = cold.mapText(8000);
@@ -114,15 +133,16 @@ async function main(): Promise<void> {
     const first = await warm.tools()[0]!.run({ name: 'probe' }, toolContext(config));
     console.log(`first tool call after warm start (stored graph parts): ${since(m)} (${first.ok ? 'found' : 'MISSING'})`);
 
-    // The first edit of a session loads the TypeScript compiler into this thread (the cold index ran in a worker).
+    // The first edit of a session loads the TypeScript compiler: in the edit worker, or in this
+    // thread without one. The longest stall of this thread's event loop is what typing would feel.
     await writeFile(target, 'export function probe(): number { return 1.5; }\n');
     m = mark();
-    await warm.fileChanged(target);
-    console.log(`first edit in a session (loads the TypeScript compiler): ${since(m)}`);
+    const { stall } = await withStall(() => warm.fileChanged(target));
+    console.log(`first edit in a session (loads the TypeScript compiler): ${since(m)} (cpu of all threads); longest event-loop stall ${stall.toFixed(0)} ms`);
     await writeFile(target, 'export function probe(): number { return 2; }\nexport const second = probe();\n');
     m = mark();
-    await warm.fileChanged(target);
-    const reindex = since(m);
+    const later = await withStall(() => warm.fileChanged(target));
+    const reindex = `${since(m)}, stall ${later.stall.toFixed(0)} ms`;
     m = mark();
     const probe = await warm.tools()[0]!.run({ name: 'second' }, toolContext(config));
     console.log(`one-file re-index: ${reindex}; next tool call (graph update for the files it reaches + answer): ${since(m)} (${probe.ok ? 'found' : 'MISSING'})`);
