@@ -22,10 +22,27 @@ export function denylistWords(command: string): string[] {
     .map(lastName);
 }
 
-/** `/`, `~/` → `~`, `build/` → `build`, `/usr/bin/curl` → `curl`. */
+/**
+ * `dir/*` is every entry of the folder, which for rm -rf is the folder (`rm -rf /*` is
+ * `rm -rf /`): the folder with its slash, or undefined for another word. No regex: words are
+ * untrusted and this runs on each of them.
+ */
+function folderOfAll(word: string): string | undefined {
+  let end = word.length;
+  while (end > 0 && word[end - 1] === '*') end--;
+  if (end === word.length || end === 0 || word[end - 1] !== '/') return undefined;
+  return word.slice(0, end);
+}
+
+/** `/`, `/*` → `/`, `~/` → `~`, `build/` and `build/*` → `build`, `/usr/bin/curl` → `curl`. */
 function lastName(word: string): string {
+  const folder = folderOfAll(word);
+  if (folder !== undefined) return lastName(folder);
   if (ROOT_SPELLING.test(word)) return '/';
-  const trimmed = word.replace(/\/+$/, '');
+  // Not /\/+$/: V8 retries it from every slash of a long run that is not at the end (quadratic).
+  let end = word.length;
+  while (end > 0 && word[end - 1] === '/') end--;
+  const trimmed = word.slice(0, end);
   return trimmed.includes('/') ? trimmed.slice(trimmed.lastIndexOf('/') + 1) : trimmed;
 }
 

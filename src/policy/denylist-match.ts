@@ -62,16 +62,10 @@ function splitArguments(args: readonly string[]): Invocation {
   return { options, operands };
 }
 
-function inOrder(wanted: readonly string[], have: readonly string[]): boolean {
-  let at = 0;
-  for (const word of have) if (at < wanted.length && word === wanted[at]) at++;
-  return at === wanted.length;
-}
-
-function carriesOptions(program: string, wanted: readonly string[], given: readonly string[]): boolean {
-  const tokens = new Set(given.flatMap((word) => optionTokens(program, word)));
-  const longWords = given.filter((word) => word.startsWith('--'));
-  return wanted.every((token) => tokens.has(token) || longWords.some((word) => abbreviationMeets(program, word, token)));
+/** Which of the entry's option tokens one option word the program was given stands for. */
+function tokensMet(program: string, wanted: readonly string[], word: string): string[] {
+  const tokens = new Set(optionTokens(program, word));
+  return wanted.filter((token) => tokens.has(token) || abbreviationMeets(program, word, token));
 }
 
 export interface DenylistEntry {
@@ -93,14 +87,44 @@ export function parseEntry(text: string): DenylistEntry | undefined {
   return { text, program, operands, options: [...new Set(options.flatMap((word) => optionTokens(program, word)))] };
 }
 
-export function invocationMatches(command: string, entry: DenylistEntry): boolean {
-  for (const part of simpleCommands(command)) {
-    const words = denylistWords(part);
-    for (let i = 0; i < words.length; i++) {
-      if ((words[i] as string).toLowerCase() !== entry.program) continue;
-      const { options, operands } = splitArguments(words.slice(i + 1));
-      if (inOrder(entry.operands, operands) && carriesOptions(entry.program, entry.options, options)) return true;
+/**
+ * Whether some invocation of the entry's program among `words` carries its options and operands.
+ * Each occurrence of the program starts an invocation running to the end of the words, and a
+ * command the model writes can hold thousands of them: judging each one's arguments afresh is
+ * quadratic (a 100 kB command took half a minute, on every bash call). So the words are read
+ * once, from the end, keeping what the invocation starting at each word would hold: the entry's
+ * options seen before the first `--` after it, and how many of the entry's operands, taken from
+ * the last one back, its operands hold in order. (Matching a subsequence from its end finds it
+ * whenever it is there, as matching from its start does.)
+ */
+function wordsMatch(words: readonly string[], entry: DenylistEntry): boolean {
+  const wanted = entry.operands;
+  const need = wanted.length;
+  // Operands matched, from the end of the entry's, by all words from `at` on (everything after a
+  // `--` is an operand, a later `--` included).
+  let matchedAll = 0;
+  // The same for the invocation starting at `at`: its operands before the first `--` after it, then all words after that `--`.
+  let matched = 0;
+  let options = new Set<string>();
+  const last = words[words.length - 1];
+  if (need === 0 && entry.options.length === 0 && last?.toLowerCase() === entry.program) return true;
+  for (let at = words.length - 1; at >= 1; at--) {
+    const word = words[at] as string;
+    if (word === '--') {
+      matched = matchedAll;
+      options = new Set();
+    } else if (isOptionWord(word)) {
+      for (const token of tokensMet(entry.program, entry.options, word)) options.add(token);
+    } else if (matched < need && word === wanted[need - 1 - matched]) {
+      matched++;
     }
+    if (matchedAll < need && word === wanted[need - 1 - matchedAll]) matchedAll++;
+    const program = words[at - 1] as string;
+    if (matched === need && options.size === entry.options.length && program.toLowerCase() === entry.program) return true;
   }
   return false;
+}
+
+export function invocationMatches(command: string, entry: DenylistEntry): boolean {
+  return simpleCommands(command).some((part) => wordsMatch(denylistWords(part), entry));
 }

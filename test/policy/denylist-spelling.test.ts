@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { decideBash, matchDenylist } from '../../src/policy/bash-policy.js';
-import { simpleCommands } from '../../src/policy/denylist-match.js';
-import { optionTokens } from '../../src/policy/option-spelling.js';
+import { denylistWords } from '../../src/policy/bash-words.js';
+import { invocationMatches, parseEntry, simpleCommands } from '../../src/policy/denylist-match.js';
+import { abbreviationMeets, isOptionWord, optionTokens } from '../../src/policy/option-spelling.js';
 import { makePolicy } from '../tools/make-config.js';
 
 const deny = (entries: string[], command: string) => matchDenylist(command, entries);
@@ -80,6 +81,16 @@ describe('denylist: one option, many spellings', () => {
     expect(deny(['rm -rf ~'], 'rm -rf ~/x')).toBeUndefined();
   });
 
+  it("a folder's every entry (/*) is the folder: rm -rf /* meets rm -rf /", () => {
+    for (const command of ['rm -rf /*', 'rm -r -f //*', "rm -rf '/'*", 'sudo rm -fr /**']) {
+      expect(deny(['rm -rf /'], command), command).toBe('rm -rf /');
+    }
+    expect(deny(['rm -rf ~'], 'rm -rf ~/*')).toBe('rm -rf ~');
+    for (const command of ['rm -rf ./*', 'rm -rf *', 'rm -rf build/*', 'rm -rf /tmp/*']) {
+      expect(deny(['rm -rf /'], command), command).toBeUndefined();
+    }
+  });
+
   it('a subcommand stays an operand: git push --force', () => {
     const entry = ['git push --force'];
     for (const command of ['git push --force', 'git push -f', 'git push origin main -f', 'git -C repo push -f origin', 'git push --forc', 'git push origin +main --force']) {
@@ -145,5 +156,67 @@ describe('denylist helpers', () => {
     expect(optionTokens('find', '-delete')).toEqual(['-delete']);
     expect(optionTokens('head', '-n5')).toEqual(['-n', '-5']);
     expect(optionTokens('rm', 'x')).toEqual([]);
+  });
+});
+
+describe('denylist: long commands', () => {
+  // The invocation-by-invocation reading, as it was first written: every occurrence of the
+  // program judged with its own split of the words after it. Quadratic, but plainly right.
+  const reference = (command: string, text: string): boolean => {
+    const entry = parseEntry(text);
+    if (entry === undefined) return false;
+    const split = (args: readonly string[]) => {
+      const options: string[] = [];
+      const operands: string[] = [];
+      let ended = false;
+      for (const arg of args) {
+        if (!ended && arg === '--') ended = true;
+        else if (!ended && isOptionWord(arg)) options.push(arg);
+        else operands.push(arg);
+      }
+      return { options, operands };
+    };
+    return simpleCommands(command).some((part) => {
+      const words = denylistWords(part);
+      return words.some((word, i) => {
+        if (word.toLowerCase() !== entry.program) return false;
+        const { options, operands } = split(words.slice(i + 1));
+        let at = 0;
+        for (const w of operands) if (at < entry.operands.length && w === entry.operands[at]) at++;
+        const tokens = new Set(options.flatMap((o) => optionTokens(entry.program, o)));
+        const carries = entry.options.every((t) => tokens.has(t) || options.some((o) => abbreviationMeets(entry.program, o, t)));
+        return at === entry.operands.length && carries;
+      });
+    });
+  };
+
+  it('reads a command once, not once per occurrence of the program', () => {
+    // Judged per occurrence, each of these took minutes (quadratic in the words); the bash
+    // policy runs on every call, in the event loop, before anything is shown.
+    const many = 30_000;
+    expect(deny(['rm -rf /'], 'rm -- '.repeat(many))).toBeUndefined();
+    expect(deny(['rm -rf /'], `${'rm x '.repeat(many)}-r -f /`)).toBe('rm -rf /');
+    expect(deny(['git push --force'], `${'git push '.repeat(many)}`)).toBeUndefined();
+  });
+
+  it('reads a word with a long run of slashes once', () => {
+    // A run of slashes not at the end of a word made the trailing-slash trim retry from each one.
+    const slashes = '/'.repeat(300_000);
+    expect(deny(['rm -rf /'], `rm -rf ${slashes}x`)).toBeUndefined();
+    expect(deny(['rm -rf /'], `rm -rf ${slashes}x${slashes}*`)).toBeUndefined();
+    expect(deny(['rm -rf /'], `rm -rf ${slashes}`)).toBe('rm -rf /');
+  });
+
+  it('decides as the per-invocation reading does, on many mixed commands', () => {
+    const pieces = ['rm', 'RM', '-r', '-f', '-rf', '--force', '--rec', '--', '/', 'x', 'build', 'push', 'git', '-d', ';', '|', "'-r'", '"/"', 'sudo', '--no-preserve-root'];
+    const entries = ['rm -rf /', 'rm -r', 'rm', 'git push --force', 'rm -f x /', 'rm -- -f', 'git -d push x'];
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % pieces.length;
+    for (let n = 0; n < 1500; n++) {
+      const command = Array.from({ length: 1 + (n % 12) }, () => pieces[next()]).join(' ');
+      for (const entry of entries) {
+        expect(invocationMatches(command, parseEntry(entry)!), `${entry} in ${command}`).toBe(reference(command, entry));
+      }
+    }
   });
 });
