@@ -39,6 +39,12 @@ const IndexingProgress = memo(function IndexingProgress() {
   return <Text dimColor>{indexingText(indexing)}</Text>;
 });
 
+/** While the session assembles; part of the first frame, so it sits where the early paint put it. */
+const StartingNote = memo(function StartingNote() {
+  const starting = useEngineState(selectStarting);
+  return starting ? <Text dimColor>{STARTING_TEXT}</Text> : null;
+});
+
 /** Ticks once a second while a turn runs; nothing else re-renders for it. */
 const BusyTimer = memo(function BusyTimer() {
   const starting = useEngineState(selectStarting);
@@ -51,22 +57,30 @@ const BusyTimer = memo(function BusyTimer() {
     const timer = setInterval(() => setTick((t) => t + 1), 1000);
     return () => clearInterval(timer);
   }, [busy]);
-  if (starting) return <Text dimColor>{STARTING_TEXT}</Text>;
   if (!busy) return null;
   const seconds = start === 0 ? 0 : Math.floor((Date.now() - start) / 1000);
-  return <Text {...inkTextProps(BUSY_STYLE)}>{busyText(seconds)}</Text>;
+  return <Text {...inkTextProps(BUSY_STYLE)} wrap="truncate-end">{busyText(seconds)}</Text>;
 });
 
+/**
+ * The meter and figures shrink (cut with "…") before the busy timer does: on an 80-column screen
+ * the figures alone can fill the line, and "working 12s (Ctrl+C stops)" is what says a turn runs.
+ */
 export function StatusLine({ width, hint }: { readonly width: number; readonly hint?: string }) {
   return (
     <Box height={1} width={width} overflowY="hidden">
-      <Text wrap="truncate-end">
-        <ContextMeter barWidth={meterBarWidth(width)} />
-        <UsageFigures />
-        <IndexingProgress />
+      <Box flexShrink={1}>
+        <Text wrap="truncate-end">
+          <ContextMeter barWidth={meterBarWidth(width)} />
+          <UsageFigures />
+          <IndexingProgress />
+          <StartingNote />
+          {hint ? <Text {...inkTextProps(HINT_STYLE)}> · {hint}</Text> : null}
+        </Text>
+      </Box>
+      <Box flexShrink={0}>
         <BusyTimer />
-        {hint ? <Text {...inkTextProps(HINT_STYLE)}> · {hint}</Text> : null}
-      </Text>
+      </Box>
     </Box>
   );
 }
