@@ -16,7 +16,7 @@ import { MAP_RENDER_VERSION, openMapCache } from './map-cache.js';
 import { openProjectIndex, type OpenStats } from './project-index.js';
 import { scoreSymbols } from './rank.js';
 import { readSymbolTool } from './read-symbol-tool.js';
-import { chooseRunner, type WorkerChoice } from './worker-runner.js';
+import { chooseRunner, WORKER_MIN_JOBS, type WorkerChoice } from './worker-runner.js';
 
 export interface CodeMap {
   /** The map cut to `budgetTokens`; the same index gives the same bytes. */
@@ -80,6 +80,7 @@ export async function openCodeMap(opts: OpenCodeMapOptions): Promise<CodeMap> {
   const mapsLoading = openMapCache(opts.cacheDir, opts.projectRoot);
   const timeoutMs = opts.pluginTimeoutMs ?? 10_000;
   const editor = createEditIndexer(opts.worker ?? 'auto', plugins, timeoutMs);
+  const batches = chooseRunner(opts.worker ?? 'auto', opts.projectRoot);
   const index = await openProjectIndex({
     root: opts.projectRoot,
     cacheDir: opts.cacheDir,
@@ -89,7 +90,11 @@ export async function openCodeMap(opts: OpenCodeMapOptions): Promise<CodeMap> {
     reindex: (job) => editor.index(job),
     maxFiles: opts.maxFiles ?? MAX_INDEXED_FILES,
     warn,
-    runJobs: chooseRunner(opts.worker ?? 'auto', opts.projectRoot),
+    // A few changed files since the last session go to the edit worker, which loads the compiler
+    // off this thread and stays up for the edits to come; many go to a batch worker.
+    runJobs: (jobs, set, run) => (editor.usesWorker() && jobs.length < WORKER_MIN_JOBS
+      ? editor.indexAll(jobs, run.onProgress)
+      : batches(jobs, set, run)),
     ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
   });
   let entryFiles: Set<string> | undefined;

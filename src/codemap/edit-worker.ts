@@ -9,7 +9,7 @@
 import { Worker } from 'node:worker_threads';
 import { indexPath, type FileOutcome } from './index-file.js';
 import type { PluginSet } from './plugin-set.js';
-import type { IndexJob } from './run-indexing.js';
+import type { IndexJob, IndexResult } from './run-indexing.js';
 import { bundledWorker, HANG_SLACK_MS, STARTUP_MS, type WorkerChoice } from './worker-runner.js';
 import type { WorkerInput, WorkerMessage, WorkerRequest } from './worker-protocol.js';
 
@@ -17,8 +17,22 @@ import type { WorkerInput, WorkerMessage, WorkerRequest } from './worker-protoco
 const IDLE_MS = 120_000;
 
 export interface EditIndexer {
+  /** True when files go to a worker (one exists and has not failed to start). */
+  usesWorker(): boolean;
   index(job: IndexJob): Promise<FileOutcome>;
+  /** A few files one after another (a warm start with some changed: too few to start a batch worker for). */
+  indexAll(jobs: readonly IndexJob[], onProgress?: (done: number, total: number) => void): Promise<IndexResult[]>;
   close(): Promise<void>;
+}
+
+async function oneByOne(index: (job: IndexJob) => Promise<FileOutcome>, jobs: readonly IndexJob[],
+  onProgress?: (done: number, total: number) => void): Promise<IndexResult[]> {
+  const results: IndexResult[] = [];
+  for (const job of jobs) {
+    results.push({ rel: job.rel, outcome: await index(job) });
+    onProgress?.(results.length, jobs.length);
+  }
+  return results;
 }
 
 export function createEditIndexer(choice: WorkerChoice, plugins: PluginSet, timeoutMs: number): EditIndexer {
@@ -28,7 +42,7 @@ export function createEditIndexer(choice: WorkerChoice, plugins: PluginSet, time
     const plugin = plugins.forFile(job.rel);
     return plugin ? indexPath(plugin, job.rel, job.abs, timeoutMs) : Promise.resolve({ ok: false, error: `no plugin for ${job.rel}` });
   };
-  if (!url) return { index: here, close: async () => undefined };
+  if (!url) return { usesWorker: () => false, index: here, indexAll: (jobs, p) => oneByOne(here, jobs, p), close: async () => undefined };
 
   let worker: Worker | undefined;
   /** Set when a worker could not start: edits are indexed here from then on. */
@@ -81,28 +95,31 @@ export function createEditIndexer(choice: WorkerChoice, plugins: PluginSet, time
     w.postMessage({ type: 'index', jobs: [job] } satisfies WorkerRequest);
   });
 
-  return {
-    index(job) {
-      const run = queue.then(async (): Promise<FileOutcome> => {
-        if (broken) return here(job);
-        clearTimeout(idle);
-        try {
-          return await inWorker(job);
-        } catch {
-          // A worker that cannot start or died: same result, in this thread.
-          stop();
-          broken = true;
-          return here(job);
-        } finally {
-          if (worker) {
-            idle = setTimeout(stop, IDLE_MS);
-            idle.unref();
-          }
+  const index = (job: IndexJob): Promise<FileOutcome> => {
+    const run = queue.then(async (): Promise<FileOutcome> => {
+      if (broken) return here(job);
+      clearTimeout(idle);
+      try {
+        return await inWorker(job);
+      } catch {
+        // A worker that cannot start or died: same result, in this thread.
+        stop();
+        broken = true;
+        return here(job);
+      } finally {
+        if (worker) {
+          idle = setTimeout(stop, IDLE_MS);
+          idle.unref();
         }
-      });
-      queue = run.catch(() => undefined);
-      return run;
-    },
+      }
+    });
+    queue = run.catch(() => undefined);
+    return run;
+  };
+  return {
+    usesWorker: () => !broken,
+    index,
+    indexAll: (jobs, onProgress) => oneByOne(index, jobs, onProgress),
     async close() {
       await queue;
       stop();

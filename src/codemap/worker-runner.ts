@@ -13,7 +13,7 @@ import type { WorkerInput, WorkerMessage } from './worker-protocol.js';
 export type WorkerChoice = 'auto' | 'off' | { readonly url: URL; readonly execArgv?: readonly string[] };
 
 /** Small batches (a warm start with a few edits) are faster here than a worker's start-up. */
-const WORKER_MIN_JOBS = 16;
+export const WORKER_MIN_JOBS = 16;
 /** Extra time over the plugin timeout before a silent worker is presumed stuck. */
 export const HANG_SLACK_MS = 2000;
 /** Starting a worker loads the plugins; on a busy machine that can take seconds. */

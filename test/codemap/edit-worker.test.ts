@@ -78,4 +78,19 @@ describe('edits re-indexed in a serving worker', () => {
     expect(beta.content).toContain('1  def beta');
     expect(warnings).toHaveLength(1);
   });
+
+  it('also indexes the few files changed since the last session, off this thread', async () => {
+    await rm(join(tp.project, 'lib.ts'));
+    await rm(join(tp.project, 'app.ts'));
+    const config = await tp.config(`trusted_projects = ["${tp.project}"]\n`);
+    const first = await openCodeMap({ projectRoot: tp.project, cacheDir: tp.cacheDir, config, worker: 'off' });
+    await first.close();
+    await tp.write('a.note', 'def alpha\nHANG\n');
+    await tp.write('c.note', 'def gamma\n');
+    const warnings: string[] = [];
+    map = await openCodeMap({ projectRoot: tp.project, cacheDir: tp.cacheDir, config, worker, pluginTimeoutMs: 300, onWarning: (m) => warnings.push(m) });
+    expect(map.stats.reparsed).toBe(2);
+    expect(warnings).toEqual([expect.stringContaining('plugin for a.note did not finish within 300 ms; file skipped')]);
+    expect(map.mapText(1000)).toContain('def gamma');
+  });
 });
