@@ -13,14 +13,16 @@ export type CaseProbe = (root: string) => boolean;
 /** How many folder entries the probe looks at before falling back to the root's own name. */
 const PROBE_ENTRIES = 64;
 
-function flipCase(name: string): string {
-  return [...name].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
-}
-
-/** A name whose flipped spelling differs and flips back (ß → SS does not). */
-function probeable(name: string): boolean {
-  const flipped = flipCase(name);
-  return flipped !== name && flipCase(flipped) === name;
+/**
+ * The spelling of `name` to look up for the probe: its ASCII letters in the other case, or
+ * undefined when it has none. Only ASCII: every case-insensitive file system folds it, while what
+ * else folds depends on the file system's Unicode tables (APFS, HFS+ and NTFS each froze their
+ * own), so a cloned tree could lead with a name whose JavaScript case pair the disk does not
+ * fold (Ꟁ, added in Unicode 14) and make a case-insensitive disk look case-sensitive.
+ */
+export function probeSpelling(name: string): string | undefined {
+  const flipped = name.replace(/[A-Za-z]/g, (c) => (c <= 'Z' ? c.toLowerCase() : c.toUpperCase()));
+  return flipped === name ? undefined : flipped;
 }
 
 function statOf(p: string): BigIntStats | undefined {
@@ -55,8 +57,9 @@ export function probeCaseInsensitive(root: string): boolean {
       for (let i = 0; i < PROBE_ENTRIES; i++) {
         const entry = dir.readSync();
         if (entry === null) break;
-        if (!probeable(entry.name)) continue;
-        const answer = sameEntry(path.join(root, entry.name), path.join(root, flipCase(entry.name)));
+        const flipped = probeSpelling(entry.name);
+        if (flipped === undefined) continue;
+        const answer = sameEntry(path.join(root, entry.name), path.join(root, flipped));
         if (answer !== undefined) return answer;
       }
     } finally {
@@ -66,9 +69,9 @@ export function probeCaseInsensitive(root: string): boolean {
     // An unreadable or missing root: its own name may still answer.
   }
   for (let at = root; path.dirname(at) !== at; at = path.dirname(at)) {
-    const name = path.basename(at);
-    if (!probeable(name)) continue;
-    const answer = sameEntry(at, path.join(path.dirname(at), flipCase(name)));
+    const flipped = probeSpelling(path.basename(at));
+    if (flipped === undefined) continue;
+    const answer = sameEntry(at, path.join(path.dirname(at), flipped));
     if (answer !== undefined) return answer;
   }
   return process.platform === 'darwin' || process.platform === 'win32';
@@ -93,9 +96,15 @@ export function isCaseInsensitive(root: string): boolean {
   return answer;
 }
 
-/** The comparison key of a path on a case-insensitive file system (which also ignores NFC/NFD). */
+/**
+ * The comparison key of a path on a case-insensitive file system (which also ignores NFC/NFD).
+ * Upper case first, then lower: lower case alone keeps ſ, ς and ß apart from s, σ and ss, while
+ * the disks fold them together (APFS and NTFS ſ and ς, Linux casefold folders ß too), so
+ * `ſecrets/key` would dodge a `secrets` rule. Folding more than a disk does only makes a rule
+ * cover a few more names.
+ */
 export function foldCase(text: string): string {
-  return text.normalize('NFC').toLowerCase();
+  return text.normalize('NFC').toUpperCase().toLowerCase().normalize('NFC');
 }
 
 function sameComponents(a: readonly string[], b: readonly string[], fold: boolean): boolean {

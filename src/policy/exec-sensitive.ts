@@ -8,6 +8,7 @@
  * every ordinary edit into a prompt without closing anything.
  */
 import path from 'node:path';
+import { foldCase } from './case-fold.js';
 
 /** Any path component with one of these names puts the file in scope (nested repos included). */
 const SENSITIVE_DIRS = new Set([
@@ -59,8 +60,9 @@ export function isExecSensitive(realPath: string, projectRoot: string): boolean 
   const rel = realPath === projectRoot || realPath.startsWith(projectRoot + path.sep)
     ? path.relative(projectRoot, realPath)
     : realPath;
-  // Case-folded: on macOS and Windows file systems `.GIT/hooks` is the same folder as `.git/hooks`.
-  const parts = rel.toLowerCase().split(path.sep).filter((p) => p !== '');
+  // Case-folded: on macOS and Windows file systems `.GIT/hooks` is the same folder as `.git/hooks`,
+  // and `.vſcode` (long s) the same as `.vscode`.
+  const parts = foldCase(rel).split(path.sep).filter((p) => p !== '');
   if (parts.length === 0) return false;
   for (const part of parts.slice(0, -1)) if (SENSITIVE_DIRS.has(part)) return true;
   const last = parts[parts.length - 1] as string;

@@ -1,7 +1,7 @@
 import { link, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { foldCase, isCaseInsensitive, isWithinFolded, onDiskSpelling, probeCaseInsensitive, setCaseProbe, withRootSpelling } from '../../src/policy/case-fold.js';
+import { foldCase, isCaseInsensitive, isWithinFolded, onDiskSpelling, probeCaseInsensitive, probeSpelling, setCaseProbe, withRootSpelling } from '../../src/policy/case-fold.js';
 import { decideForPath } from '../../src/policy/gate.js';
 import { resolvePath } from '../../src/policy/resolve-path.js';
 import { displayPath } from '../../src/tools/path-access.js';
@@ -47,6 +47,15 @@ describe('the real case probe', () => {
     expect(probeCaseInsensitive(root)).toBe(false);
   });
 
+  it('flips ASCII letters only, which every case-insensitive file system folds', () => {
+    // A non-ASCII case pair the disk's own tables may not fold (Ꟁ/ꟁ are Unicode 14; APFS, HFS+
+    // and NTFS froze older tables) would answer "case-sensitive" on a disk that ignores case, and
+    // a cloned tree chooses the names the probe reads first.
+    expect(probeSpelling('Readme.md')).toBe('rEADME.MD');
+    expect(probeSpelling('Ꟁꟁ-x')).toBe('Ꟁꟁ-X');
+    for (const name of ['Ꟁꟁ', 'ß', 'ǅ', 'ı', 'Σσ', 'Ⰰ', '1234', '.-_']) expect(probeSpelling(name), name).toBeUndefined();
+  });
+
   it('is not fooled by two spellings that are two files, nor by a hard-linked pair', async () => {
     const dir = await makeTempDir('lwyrm-probe-');
     await writeFile(path.join(dir, 'Abc'), 'one');
@@ -78,6 +87,9 @@ describe('path rules on a case-insensitive file system', () => {
     ['Secrets/KEY', 'write'],
     ['.ENV', 'read'],
     ['.Env', 'read'],
+    // Letters the disk folds that lower case alone keeps apart (long s, final sigma).
+    ['\u017fecrets/key', 'read'],
+    ['\u017fECRETS/key', 'write'],
   ] as const)('%s is denied like its lower-case twin', async (typed, kind) => {
     setCaseProbe(() => true);
     expect((await decide(typed, kind)).decision.level).toBe('deny');
@@ -110,7 +122,7 @@ describe('path rules on a case-insensitive file system', () => {
 
   it('always-ask files stay asked about in any case', async () => {
     setCaseProbe(() => true);
-    for (const typed of ['.GIT/hooks/pre-commit', '.Envrc', '.VSCode/tasks.json']) {
+    for (const typed of ['.GIT/hooks/pre-commit', '.Envrc', '.VSCode/tasks.json', '.v\u017fcode/tasks.json', '.hu\u017fky/pre-commit']) {
       const { decision } = await decide(typed, 'write');
       expect(decision, typed).toMatchObject({ level: 'confirm', alwaysAsk: true });
     }
@@ -123,6 +135,9 @@ describe('case folding helpers', () => {
     expect(isWithinFolded('/a/B/c', '/a/b', false)).toBe(false);
     expect(isWithinFolded('/a/bc', '/a/b', true)).toBe(false);
     expect(foldCase('Cafe\u0301')).toBe(foldCase('CAF\u00c9'));
+    expect(foldCase('\u017fecret')).toBe(foldCase('SECRET'));
+    expect(foldCase('\u03c3\u03bf\u03c6\u03bf\u03c2')).toBe(foldCase('\u03a3\u039f\u03a6\u039f\u03a3'));
+    expect(foldCase('Stra\u00dfe')).toBe(foldCase('STRASSE'));
     expect(withRootSpelling('/X/proj/a', '/x/Proj')).toBe('/x/Proj/a');
     expect(withRootSpelling('/x/other/a', '/x/Proj')).toBe('/x/other/a');
   });
