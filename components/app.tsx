@@ -25,6 +25,7 @@ const selectMarkdown = (s: SessionState) => s.markdown;
 const selectApproval = (s: SessionState) => s.pendingApproval;
 const selectBusy = (s: SessionState) => s.busy;
 const selectSessionId = (s: SessionState) => s.sessionId;
+const selectRoot = (s: SessionState) => s.projectRoot;
 const selectReasoning = (s: SessionState) => liveReasoning(s.blocks);
 
 export interface AppProps {
@@ -42,6 +43,7 @@ export function App({ size, initialPrompt, onExit }: AppProps) {
   const approval = useEngineState(selectApproval);
   const storeBusy = useEngineState(selectBusy);
   const sessionId = useEngineState(selectSessionId);
+  const projectRoot = useEngineState(selectRoot);
   const reasoning = useEngineState(selectReasoning);
   const commands = useCommands();
   const busy = storeBusy || commands.inflight;
@@ -153,7 +155,7 @@ export function App({ size, initialPrompt, onExit }: AppProps) {
       {reasoning !== null && layout.reasoning > 0 ? <ReasoningPane block={reasoning} width={width} rows={layout.reasoning} /> : null}
       {layout.status > 0 ? <StatusLine width={width} /> : null}
       {approval && modalRows !== undefined ? (
-        <ApprovalModal request={approval} width={width} height={layout.bottom} scroll={modalScroll} maxRef={modalMaxRef} pageRef={modalPageRef} />
+        <ApprovalModal request={approval} width={width} height={layout.bottom} scroll={modalScroll} maxRef={modalMaxRef} pageRef={modalPageRef} projectRoot={projectRoot} />
       ) : (
         <ComposerArea
           buffer={composer.buffer}

@@ -2,7 +2,7 @@ import { memo, useMemo } from 'react';
 import { Box, Text } from 'ink';
 import type { ApprovalRequest } from '../../src/policy/types.js';
 import { LineView } from '../text/line-view.js';
-import { alwaysLabel, approvalContent } from './approval-rows.js';
+import { alwaysLabel, approvalContent, isOutside } from './approval-rows.js';
 import { sanitizeForTerminal } from '../text/sanitize.js';
 
 /** Height the modal wants for this request, bounded by what the screen allows. */
@@ -22,14 +22,17 @@ export const ApprovalModal = memo(function ApprovalModal({
   scroll,
   maxRef,
   pageRef,
+  projectRoot,
 }: {
   readonly request: ApprovalRequest;
+  /** To tell a path outside the project, where [a]lways cannot grant more than this once. */
+  readonly projectRoot?: string;
   readonly width: number;
   readonly height: number;
   readonly scroll: number;
   /** Receives how far the body can scroll, for the scroll keys. */
   readonly maxRef?: { current: number };
-  /** Receives how many rows PgUp / PgDn move: what is visible, less one row kept in view. */
+  /** Receives how many rows PgUp / PgDn move: the rows of diff visible beside the "more" marker. */
   readonly pageRef?: { current: number };
 }) {
   const inner = width - 2;
@@ -40,7 +43,7 @@ export const ApprovalModal = memo(function ApprovalModal({
   const bodyRows = Math.max(0, innerRows - 1 - headRows);
   const maxScroll = bodyRows === 0 ? 0 : Math.max(0, body.length - bodyRows);
   if (maxRef) maxRef.current = maxScroll;
-  if (pageRef) pageRef.current = Math.max(1, bodyRows - 2);
+  if (pageRef) pageRef.current = Math.max(1, bodyRows - 1);
   const top = Math.min(Math.max(0, scroll), maxScroll);
   // When more follows, the last row says so instead of showing a line.
   const more = body.length - (top + bodyRows);
@@ -58,14 +61,14 @@ export const ApprovalModal = memo(function ApprovalModal({
           <Text inverse wrap="truncate-end">{` ↓ ${more + 1} more lines · ↑↓ PgUp/PgDn scroll `}</Text>
         ) : null}
       </Box>
-      <ApprovalKeys request={request} width={inner} above={top} withSummary={headRows === 0} />
+      <ApprovalKeys request={request} width={inner} above={top} withSummary={headRows === 0} outside={isOutside(request, projectRoot)} />
     </Box>
   );
 });
 
 /** The answer keys; shorter forms when the full line does not fit, so [q]uit is never cut off. */
-export function approvalKeysForm(request: ApprovalRequest, width: number): 'full' | 'short' | 'letters' {
-  const full = `[y]es  [n]o  [${alwaysLabel(request).slice(0, 1)}]${alwaysLabel(request).slice(1)}  [q]uit turn`;
+export function approvalKeysForm(request: ApprovalRequest, width: number, outside = false): 'full' | 'short' | 'letters' {
+  const full = `[y]es  [n]o  [a]${alwaysLabel(request, outside).slice(1)}  [q]uit turn`;
   if (full.length <= width) return 'full';
   return '[y]es [n]o [a]lways [q]uit'.length <= width ? 'short' : 'letters';
 }
@@ -75,14 +78,16 @@ function ApprovalKeys({
   width,
   above,
   withSummary,
+  outside,
 }: {
   readonly request: ApprovalRequest;
   readonly width: number;
   readonly above: number;
+  readonly outside: boolean;
   /** No room for the head: the keys row says what is asked, after the keys. */
   readonly withSummary: boolean;
 }) {
-  const form = approvalKeysForm(request, width);
+  const form = approvalKeysForm(request, width, outside);
   const gap = form === 'full' ? '  ' : ' ';
   return (
     <Text wrap="truncate-end">
@@ -93,7 +98,7 @@ function ApprovalKeys({
       ) : (
         <>
           <Text bold color="green">[y]</Text>es{gap}<Text bold color="red">[n]</Text>o{gap}<Text bold color="cyan">[a]</Text>
-          {form === 'full' ? alwaysLabel(request).slice(1) : 'lways'}{gap}<Text bold color="yellow">[q]</Text>uit{form === 'full' ? ' turn' : ''}
+          {form === 'full' ? alwaysLabel(request, outside).slice(1) : 'lways'}{gap}<Text bold color="yellow">[q]</Text>uit{form === 'full' ? ' turn' : ''}
         </>
       )}
       <Text dimColor>{above > 0 ? `  (${above} lines above)` : ''}</Text>

@@ -55,6 +55,15 @@ export function approvalContent(req: ApprovalRequest, width: number): ApprovalCo
   return { head, body };
 }
 
-export function alwaysLabel(req: ApprovalRequest): string {
+/** Whether the request's path lies outside the project: there "always" grants nothing beyond this once. */
+export function isOutside(req: ApprovalRequest, projectRoot: string | undefined): boolean {
+  if (req.path === undefined || projectRoot === undefined || projectRoot === '') return false;
+  const root = projectRoot.replace(/[/\\]+$/, '');
+  if (req.path === root) return false;
+  return !req.path.startsWith(`${root}/`) && !req.path.startsWith(`${root}\\`);
+}
+
+export function alwaysLabel(req: ApprovalRequest, outside = false): string {
+  if (outside) return 'always (outside the project: just this once)';
   return `always (${req.kind}${req.kind === 'bash' ? '' : ', inside the project'})`;
 }

@@ -33,7 +33,7 @@ describe('approval modal on a small screen', () => {
     expect(f).toContain('WRITE requested');
     expect(f).toContain('path /home/dev/shop/big.txt');
     expect(f).toMatch(/\[y\]es \[n\]o \[a\]lways \[q\]uit/);
-    await r.type(KEYS.pageDown);
+    await r.type(KEYS.pageDown, KEYS.pageDown);
     expect(r.frame()).toMatch(/\+line \d+ of the new file/);
   });
 
@@ -78,5 +78,25 @@ describe('Ctrl+C at an approval', () => {
     expect(r.frame()).toContain('Press Ctrl+C again to leave');
     await r.type(KEYS.ctrlC);
     expect(r.exits()).toBe(1);
+  });
+});
+
+describe('[a]lways for a path outside the project', () => {
+  it('says it allows just this once, since nothing outside is remembered', async () => {
+    const r = renderApp({ columns: 100, rows: 30 });
+    r.engine.emit({
+      type: 'approval.request',
+      request: { id: 'r1', kind: 'read', tool: 'read_file', path: '/etc/hostname', summary: 'read /etc/hostname', reason: 'read_outside=confirm (outside the project)' },
+    });
+    await settle();
+    expect(r.frame()).toContain('[a]lways (outside the project: just this once)');
+    expect(r.frame()).not.toContain('inside the project');
+  });
+
+  it('keeps the usual label inside the project', async () => {
+    const r = renderApp({ columns: 100, rows: 30 });
+    r.engine.emit({ type: 'approval.request', request: { ...write, path: '/home/dev/shop/src/a.ts' } });
+    await settle();
+    expect(r.frame()).toContain('[a]lways (write, inside the project)');
   });
 });
