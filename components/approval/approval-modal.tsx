@@ -3,7 +3,7 @@ import { Box, Text } from 'ink';
 import type { ApprovalRequest } from '../../src/policy/types.js';
 import { LineView } from '../text/line-view.js';
 import { alwaysLabel, approvalContent, isOutside } from './approval-rows.js';
-import { sanitizeForTerminal } from '../text/sanitize.js';
+import { oneLine } from '../text/sanitize.js';
 
 /** Height the modal wants for this request, bounded by what the screen allows. */
 export function approvalHeight(req: ApprovalRequest, width: number, maxRows: number): number {
@@ -102,7 +102,7 @@ function ApprovalKeys({
         </>
       )}
       <Text dimColor>{above > 0 ? `  (${above} lines above)` : ''}</Text>
-      {withSummary ? ` · ${request.kind.toUpperCase()} ${sanitizeForTerminal(request.summary)}` : null}
+      {withSummary ? ` · ${request.kind.toUpperCase()} ${oneLine(request.summary)}` : null}
     </Text>
   );
 }

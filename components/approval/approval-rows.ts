@@ -1,6 +1,6 @@
 /** The approval modal's content as styled rows: what is asked, where, and the coloured diff. Pure. */
 import type { ApprovalRequest } from '../../src/policy/types.js';
-import { sanitizeForTerminal } from '../text/sanitize.js';
+import { oneLine, sanitizeForTerminal } from '../text/sanitize.js';
 import type { StyledLine, TextStyle } from '../text/styled-line.js';
 import { wrapSegments, wrapText } from '../text/wrap.js';
 import { theme } from '../theme.js';
@@ -39,7 +39,7 @@ export interface ApprovalContent {
 
 export function approvalContent(req: ApprovalRequest, width: number): ApprovalContent {
   const head: StyledLine[] = [
-    ...wrapSegments([{ text: `${req.kind.toUpperCase()} requested: `, style: { ...theme.warning, bold: true } }, { text: sanitizeForTerminal(req.summary) }], width),
+    ...wrapSegments([{ text: `${req.kind.toUpperCase()} requested: `, style: { ...theme.warning, bold: true } }, { text: oneLine(req.summary) }], width),
     ...wrapText(sanitizeForTerminal(req.reason), width, theme.dim),
   ];
   const body: StyledLine[] = [];

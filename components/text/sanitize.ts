@@ -24,3 +24,8 @@ export function sanitizeForTerminal(text: string): string {
   UNSAFE.lastIndex = 0;
   return UNSAFE.test(out) ? out.replace(UNSAFE, visible) : out;
 }
+
+/** For a field shown on one row (a tool's title, an approval's summary): newlines become spaces. */
+export function oneLine(text: string): string {
+  return sanitizeForTerminal(text).replace(/ *\n+ */g, ' ');
+}

@@ -1,6 +1,6 @@
 /** Turns one transcript block into wrapped, styled rows. Pure: same input, same rows. */
 import type { TranscriptBlock } from '../../src/agent/state.js';
-import { sanitizeForTerminal } from '../text/sanitize.js';
+import { oneLine, sanitizeForTerminal } from '../text/sanitize.js';
 import type { StyledLine, TextStyle } from '../text/styled-line.js';
 import { wrapSegments, wrapText } from '../text/wrap.js';
 import { theme } from '../theme.js';
@@ -77,7 +77,7 @@ export function formatBlock(block: TranscriptBlock, width: number, opts: FormatO
     }
     case 'tool': {
       const running = block.status === 'running';
-      const rows: StyledLine[] = wrapSegments([{ text: block.title, style: running ? theme.toolRunning : theme.tool }], width, {
+      const rows: StyledLine[] = wrapSegments([{ text: oneLine(block.title), style: running ? theme.toolRunning : theme.tool }], width, {
         firstPrefix: [{ text: '→ ', style: running ? theme.toolRunning : theme.tool }],
         restPrefix: [{ text: '  ' }],
       });
