@@ -44,7 +44,8 @@ export function approvalContent(req: ApprovalRequest, width: number): ApprovalCo
   ];
   const body: StyledLine[] = [];
   if (req.path !== undefined) {
-    body.push(...wrapSegments([{ text: 'path ', style: theme.dim }, { text: req.path, style: { bold: true } }], width));
+    // A newline in a file name is shown as \n: the real name, on the path's own rows.
+    body.push(...wrapSegments([{ text: 'path ', style: theme.dim }, { text: sanitizeForTerminal(req.path).replaceAll('\n', '\\n'), style: { bold: true } }], width));
   }
   if (req.command !== undefined) {
     // Already escaped by the engine; sanitized again in case a control slipped through.

@@ -26,3 +26,13 @@ it('a tool title or approval summary with newlines keeps the screen layout', asy
   expect(f).toMatch(/│\[y\]es/);
   expect(f).toContain('run ls fake line');
 });
+
+it('shows a newline in a file name as \\n in the approval', async () => {
+  const r = renderApp({ columns: 80, rows: 24 });
+  r.engine.emit({
+    type: 'approval.request',
+    request: { id: 'a2', kind: 'write', tool: 'write_file', path: '/home/dev/shop/a\nb.txt', summary: 'create a b.txt', reason: 'write=confirm', diff: '' },
+  });
+  await settle();
+  expect(r.frame()).toContain('path /home/dev/shop/a\\nb.txt');
+});
