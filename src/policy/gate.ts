@@ -7,7 +7,7 @@ import type { PathKind, PolicySettings, ToolKind } from '../config/types.js';
 import type { ToolContext, ToolResult } from '../tools/types.js';
 import type { ApprovalDecision, Decision } from './types.js';
 import { writeAudit } from './audit-log.js';
-import { escapeForDisplay } from './escape.js';
+import { escapeFileName, escapeForDisplay } from './escape.js';
 import { decidePathWithFloor } from './path-policy.js';
 import { realRulePath, type ResolvedPath } from './resolve-path.js';
 
@@ -78,7 +78,7 @@ export async function authorize(ctx: ToolContext, req: GateRequest): Promise<Gat
   const { level, reason } = req.decision;
   if (level === 'deny') {
     await log('deny');
-    const what = req.path !== undefined ? escapeForDisplay(req.path.realPath) : 'this command';
+    const what = req.path !== undefined ? escapeFileName(req.path.realPath) : 'this command';
     return denied(req.tool, `Denied by policy (${escapeForDisplay(reason)}): ${req.kind} of ${what} is not allowed.`);
   }
   if (level === 'allow') {
@@ -103,7 +103,8 @@ export async function authorize(ctx: ToolContext, req: GateRequest): Promise<Gat
       id: randomUUID(),
       kind: req.kind,
       tool: req.tool,
-      path: req.path !== undefined ? escapeForDisplay(req.path.realPath) : undefined,
+      // A newline or tab in a name is escaped too: shown raw, one path reads as two lines.
+      path: req.path !== undefined ? escapeFileName(req.path.realPath) : undefined,
       command: req.command !== undefined ? escapeForDisplay(req.command) : undefined,
       diff: req.diff !== undefined ? escapeForDisplay(req.diff) : undefined,
       summary: escapeForDisplay(req.summary),

@@ -5,6 +5,7 @@
 import { createPatch } from 'diff';
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { escapeFileName } from '../policy/escape.js';
 import { atomicWrite } from './atomic-write.js';
 import { displayPath, gatePath, recheckPath, type PathAccess } from './path-access.js';
 import { failure, success } from './results.js';
@@ -89,7 +90,7 @@ async function fileInTheWay(dir: string): Promise<string | undefined> {
 export async function applyChange(ctx: ToolContext, change: PlannedChange): Promise<ToolResult> {
   const { access, typed, tool } = change;
   const shown = displayPath(access.resolved);
-  const diff = unifiedDiff(shown, change.before ?? '', change.after);
+  const diff = unifiedDiff(escapeFileName(shown), change.before ?? '', change.after);
   const isNew = change.before === undefined && change.replacing === undefined;
   const verb = isNew ? 'create' : tool === 'edit_file' ? 'edit' : 'overwrite';
   const counts = isNew ? `+${diff.added}` : `+${diff.added} -${diff.removed}`;

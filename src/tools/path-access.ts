@@ -2,7 +2,7 @@
 import path from 'node:path';
 import type { PathKind } from '../config/types.js';
 import { authorize, decideForPath, type GateResult } from '../policy/gate.js';
-import { unescapeFileName } from '../policy/escape.js';
+import { escapeFileName, unescapeFileName } from '../policy/escape.js';
 import { resolvePath, type ResolvedPath } from '../policy/resolve-path.js';
 import type { Decision } from '../policy/types.js';
 import type { ToolContext } from './types.js';
@@ -57,7 +57,12 @@ export function gatePath(
   summary: string,
   diff?: string,
 ): Promise<GateResult> {
-  return authorize(ctx, { kind, tool, decision: access.decision, path: access.resolved, summary, diff });
+  // The summary names the path as displayPath gives it; a newline or tab in it is shown escaped,
+  // as the approval's path is, so one name never reads as two lines.
+  const shown = displayPath(access.resolved);
+  const escaped = escapeFileName(shown);
+  const line = escaped === shown ? summary : summary.split(shown).join(escaped);
+  return authorize(ctx, { kind, tool, decision: access.decision, path: access.resolved, summary: line, diff });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { escapeFileName, unescapeFileName } from '../../src/policy/escape.js';
@@ -6,6 +6,7 @@ import { globTool } from '../../src/tools/glob.js';
 import { grepInProcess, grepWithRipgrep, ripgrepPath } from '../../src/tools/grep-engines.js';
 import { formatHits, grepTool } from '../../src/tools/grep.js';
 import { readFileTool } from '../../src/tools/read-file.js';
+import { writeFileTool } from '../../src/tools/write-file.js';
 import { makeContext, makeTempDir } from './make-context.js';
 
 /** A name that would turn a terminal red and show `st.ts` reversed, in a folder with a newline. */
@@ -81,5 +82,21 @@ describe('escapeFileName', () => {
     }
     expect(escapeFileName('tab\there')).toBe('tab\\there');
     expect(escapeFileName('plain name.ts')).toBe('plain name.ts');
+  });
+});
+
+describe('approving a change to a file with an odd name', () => {
+  it('shows the name escaped in the path, the summary and the diff, and writes that file', async (t) => {
+    if (!supported) t.skip();
+    const ctx = makeContext(root);
+    // Copied from a grep result: the folder's name holds a newline.
+    const r = await writeFileTool.run({ path: 'two\\nlines/b.ts', content: 'needle three\n' }, ctx);
+    expect(r.ok).toBe(true);
+    expect(await readFile(path.join(root, NEWLINE_DIR, 'b.ts'), 'utf8')).toBe('needle three\n');
+    const asked = ctx.asked[0];
+    expect(asked?.path).toBe(path.join(root, 'two\\nlines', 'b.ts'));
+    expect(asked?.summary).toBe('overwrite two\\nlines/b.ts (+1 -1)');
+    expect(asked?.diff).not.toMatch(/two\nlines/);
+    expect(asked?.diff).toMatch(/two\\nlines\/b\.ts/);
   });
 });
