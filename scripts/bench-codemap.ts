@@ -168,8 +168,13 @@ async function main(): Promise<void> {
     const last = await openCodeMap(base);
     last.mapText(8000);
     await last.close();
-    const child = await promisify(execFile)(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--warm-child', corpus, base.cacheDir], { env: { ...process.env, ...env } });
-    console.log(`in a new process: ${child.stdout.trim()}`);
+    const inChild = async (): Promise<string> => (await promisify(execFile)(process.execPath,
+      ['--import', 'tsx', fileURLToPath(import.meta.url), '--warm-child', corpus, base.cacheDir, ...(hasWorker ? [distWorker] : [])],
+      { env: { ...process.env, ...env } })).stdout.trim();
+    console.log(`in a new process: ${await inChild()}`);
+    // The next session after an edit outside it: one file to parse, the graph to update, the map to rank and render.
+    await writeFile(target, 'export function probe(): number { return 4; }\n');
+    console.log(`in a new process, one file changed since: ${await inChild()}`);
     console.log(`peak RSS: ${(Math.max(peak, process.resourceUsage().maxRSS * 1024) / 1e6).toFixed(0)} MB`);
 
     await savings(env);
@@ -219,23 +224,26 @@ async function savings(env: Record<string, string>): Promise<void> {
     + '(both as the real tools return them, line numbers included)');
 }
 
-/** `--warm-child ROOT CACHE_DIR`: times one warm open and its first map in this fresh process. */
-async function warmChild(root: string, cacheDir: string): Promise<void> {
+/** `--warm-child ROOT CACHE_DIR [WORKER]`: times one warm open, its first map and first tool call in this fresh process. */
+async function warmChild(root: string, cacheDir: string, worker?: string): Promise<void> {
   const config = await loadConfig({ cwd: root, env: process.env });
   let m = mark();
-  const map = await openCodeMap({ projectRoot: config.projectRoot, cacheDir, config, worker: 'off' });
+  const { value: map, stall } = await withStall(() => openCodeMap({
+    projectRoot: config.projectRoot, cacheDir, config, worker: worker ? { url: new URL(`file://${worker}`) } : 'off',
+  }));
   const open = since(m);
   m = mark();
   map.mapText(8000);
   const first = since(m);
   m = mark();
   await map.tools()[0]!.run({ name: 'probe' }, toolContext(config));
-  console.log(`warm start ${open} (${map.stats.reparsed} reparsed); first map ${first}; first tool call (stored graph parts) ${since(m)}`);
+  console.log(`warm start ${open} (${map.stats.reparsed} reparsed; longest event-loop stall ${stall.toFixed(0)} ms); first map ${first}; `
+    + `first tool call (stored graph parts) ${since(m)}`);
   await map.close();
 }
 
 const child = process.argv.indexOf('--warm-child');
-(child >= 0 ? warmChild(process.argv[child + 1]!, process.argv[child + 2]!) : main()).catch((err: unknown) => {
+(child >= 0 ? warmChild(process.argv[child + 1]!, process.argv[child + 2]!, process.argv[child + 3]) : main()).catch((err: unknown) => {
   console.error(err);
   process.exitCode = 1;
 });
