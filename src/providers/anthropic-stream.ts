@@ -68,7 +68,7 @@ export class AnthropicAssembler implements StreamAssembler {
       case 'error': {
         const err = (data['error'] ?? {}) as Obj;
         const errType = typeof err['type'] === 'string' ? err['type'] : 'error';
-        const text = typeof err['message'] === 'string' ? err['message'] : clip(msg.data);
+        const text = typeof err['message'] === 'string' ? clip(err['message'], 500) : clip(msg.data);
         const kind = errType === 'rate_limit_error' ? 'rate_limit' : errType === 'invalid_request_error' ? 'bad_request' : 'server';
         throw new ProviderError(kind, `The provider reported an error mid-answer (${errType}): ${text}`, undefined, this.partial());
       }

@@ -20,7 +20,18 @@ export function providerErrorText(body: string): string {
   } catch {
     // not JSON: fall through to the raw text
   }
-  return clip(trimmed, 500);
+  return clip(trimmed, MAX_QUOTED);
+}
+
+/**
+ * `text` with each secret replaced: some servers quote the key they refused ("invalid key
+ * sk-…"), and the message reaches stderr, CI logs and bug reports.
+ */
+export function redactSecrets(text: string, secrets: readonly string[] = []): string {
+  let out = text;
+  // Short values would blank out ordinary words; keys are long.
+  for (const secret of secrets) if (secret.length >= 8) out = out.split(secret).join('[redacted]');
+  return out;
 }
 
 /**
@@ -35,7 +46,19 @@ export function htmlPage(body: string): string | undefined {
   return title ? `an HTML page titled "${title}" (${from})` : `an HTML page (${from})`;
 }
 
+/** How much of a provider's own error text a message quotes. */
+const MAX_QUOTED = 500;
+
+/**
+ * The provider's message from an error object, clipped: a server may put a whole request echo or
+ * a validation list thousands of entries long in it, and it is shown and logged as one line.
+ */
 export function messageOf(value: unknown): string | undefined {
+  const text = fullMessageOf(value);
+  return text === undefined ? undefined : clip(text, MAX_QUOTED);
+}
+
+function fullMessageOf(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const v = value as Record<string, unknown>;
   const err = v['error'];
@@ -64,9 +87,17 @@ function validationDetail(detail: unknown): string | undefined {
 export function httpError(
   status: number,
   body: string,
-  ctx: { preset: Preset; url: string; keySent: boolean; /** The request JSON, to name a refused field. */ sentBody?: string },
+  ctx: {
+    preset: Preset;
+    url: string;
+    keySent: boolean;
+    /** The request JSON, to name a refused field. */
+    sentBody?: string;
+    /** Values never to quote back (the API key sent). */
+    secrets?: readonly string[];
+  },
 ): ProviderError {
-  const text = providerErrorText(body);
+  const text = providerErrorText(redactSecrets(body, ctx.secrets));
   const said = text ? `: ${text}` : '';
   const where = `preset "${ctx.preset.name}"`;
   if (status === 401 || status === 403) {

@@ -7,7 +7,7 @@
 import type { Dispatcher } from 'undici';
 import { request } from './undici-parts.js';
 import type { Preset } from '../config/types.js';
-import { errorCode, htmlPage, httpError, messageOf, networkError } from './errors.js';
+import { errorCode, htmlPage, httpError, messageOf, networkError, redactSecrets } from './errors.js';
 import { isLoopback } from './proxy.js';
 import { isRetryableStatus, retryDelayMs, sleep, type HeaderBag } from './retry.js';
 import { SseParser, type SseMessage } from './sse-reader.js';
@@ -30,6 +30,17 @@ export interface RunnerOptions {
   readonly retryBaseMs: number;
   readonly keySent: boolean;
   readonly log?: (line: string) => void;
+}
+
+/** The credentials a request carries (x-api-key, the bearer token), to keep out of messages. */
+function sentSecrets(headers: Readonly<Record<string, string>>): string[] {
+  const out: string[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase();
+    if (lower === 'x-api-key' || lower === 'api-key') out.push(value);
+    else if (lower === 'authorization') out.push(value.replace(/^\s*bearer\s+/i, ''));
+  }
+  return out;
 }
 
 export interface StreamCall {
@@ -140,14 +151,14 @@ async function* attempt1(call: StreamCall, opts: RunnerOptions, delivered: { con
     const headers = res.headers as HeaderBag;
     if (res.statusCode < 200 || res.statusCode >= 300) {
       const text = await res.body.text().catch(() => '');
-      const error = httpError(res.statusCode, text, { preset: opts.preset, url: call.url, keySent: opts.keySent, sentBody: call.body });
+      const error = httpError(res.statusCode, text, { preset: opts.preset, url: call.url, keySent: opts.keySent, sentBody: call.body, secrets: sentSecrets(call.headers) });
       if (isRetryableStatus(res.statusCode, headers)) throw new Transient(error, headers);
       throw error;
     }
     const type = String(headers['content-type'] ?? '');
     if (!type.includes('text/event-stream')) {
       const text = await res.body.text().catch(() => '');
-      const said = messageOf(safeJson(text));
+      const said = messageOf(safeJson(redactSecrets(text, sentSecrets(call.headers))));
       const page = said ? '' : htmlPage(text);
       throw new ProviderError(
         said ? 'server' : 'malformed',
