@@ -35,7 +35,6 @@ export interface OpenStats {
   readonly failed: number;
 }
 
-
 export interface ProjectIndex {
   readonly root: string;
   readonly stats: OpenStats;
@@ -49,8 +48,9 @@ export interface ProjectIndex {
   /** Writes pending cache changes. */
   flush(): Promise<void>;
   /**
-   * Makes every file's index usable: reads the cache body (left unread by a warm start) and, if it
-   * is damaged, indexes those files again. The graph works without it, but less well if damaged.
+   * Gets the graph's inputs ready: when the graph needs file indexes (something changed, nothing
+   * stored), reads the cache body a warm start left unread and, if it is damaged, indexes those
+   * files again. graph() works without it, but leaves damaged files out.
    */
   prepare(): Promise<void>;
   /** Closes the cache file if its body was never read (the index is unusable afterwards). */
