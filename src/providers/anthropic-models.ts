@@ -52,26 +52,27 @@ export function claudeThinking(model: string): ClaudeThinking | undefined {
   const m = /(?:^|[./:])claude-([a-z]+)(?:-(\d+)(?:[-.](\d+))?)?/.exec(model.toLowerCase());
   if (!m) return /(?:^|[./:])claude-\d/.test(model.toLowerCase()) ? BUDGET_ONLY : undefined; // claude-3-7-sonnet…
   const family = m[1] ?? '';
-  const major = Number(m[2] ?? '0');
   // A date suffix (claude-opus-4-20250514) is not a minor version.
   const minorRaw = Number(m[3] ?? '0');
-  const v = major + (minorRaw < 100 ? minorRaw / 10 : 0);
+  // major * 100 + minor, so 4.10 (410) comes after 4.9 (409), not at 5. No version (an alias such
+  // as claude-opus-latest) names the family's newest model, which takes the newest shape.
+  const v = m[2] === undefined ? Infinity : Number(m[2]) * 100 + (minorRaw < 100 ? minorRaw : 0);
   switch (family) {
     case 'mythos':
     case 'fable':
       // Mythos Preview predates xhigh; every one of them thinks whether asked or not.
       return { adaptive: true, efforts: m[2] === undefined ? WITH_MAX : ALL, off: 'omit', summarize: true };
     case 'opus':
-      if (v < 4.5) return BUDGET_ONLY;
-      if (v < 4.6) return { adaptive: false, efforts: LOW_TO_HIGH, off: 'disabled', summarize: false };
-      if (v < 4.7) return { adaptive: true, efforts: WITH_MAX, off: 'disabled', summarize: false };
-      return { adaptive: true, efforts: ALL, off: v >= 5.5 ? 'omit' : 'disabled', summarize: true };
+      if (v < 405) return BUDGET_ONLY;
+      if (v < 406) return { adaptive: false, efforts: LOW_TO_HIGH, off: 'disabled', summarize: false };
+      if (v < 407) return { adaptive: true, efforts: WITH_MAX, off: 'disabled', summarize: false };
+      return { adaptive: true, efforts: ALL, off: v >= 505 ? 'omit' : 'disabled', summarize: true };
     case 'sonnet':
-      if (v < 4.6) return BUDGET_ONLY;
-      if (v < 5) return { adaptive: true, efforts: WITH_MAX, off: 'disabled', summarize: false };
-      return { adaptive: true, efforts: ALL, off: v >= 5.5 ? 'between_tools' : 'disabled', summarize: true };
+      if (v < 406) return BUDGET_ONLY;
+      if (v < 500) return { adaptive: true, efforts: WITH_MAX, off: 'disabled', summarize: false };
+      return { adaptive: true, efforts: ALL, off: v >= 505 ? 'between_tools' : 'disabled', summarize: true };
     case 'haiku':
-      return v < 5.5 ? BUDGET_ONLY : { adaptive: true, efforts: ALL, off: 'disabled', summarize: true };
+      return v < 505 ? BUDGET_ONLY : { adaptive: true, efforts: ALL, off: 'disabled', summarize: true };
     default:
       // A family named after these docs were read: assume the newest shape.
       return { adaptive: true, efforts: ALL, off: 'disabled', summarize: true };

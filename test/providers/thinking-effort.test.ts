@@ -107,6 +107,18 @@ describe('Claude model ids', () => {
     expect(claudeThinking('kimi-k2.6')).toBeUndefined();
     expect(effortFor('xhigh', [])).toBeUndefined();
   });
+
+  it('reads versions as numbers (4.10 after 4.9, before 5) and a name without one as the newest of its family', () => {
+    // A two-digit minor is not a tenth: claude-opus-4-10 is no Opus 5.
+    expect(claudeThinking('claude-sonnet-4-10')).toEqual(claudeThinking('claude-sonnet-4-6'));
+    expect(claudeThinking('claude-opus-4-12')).toEqual(claudeThinking('claude-opus-4-7'));
+    expect(claudeThinking('claude-haiku-5-10')).toEqual(claudeThinking('claude-haiku-5-5'));
+    // An alias with no number must not get the budget-only shape the newest models refuse.
+    expect(claudeThinking('claude-opus-latest')).toEqual(claudeThinking('claude-opus-9'));
+    expect(claudeThinking('anthropic/claude-sonnet')).toEqual(claudeThinking('claude-sonnet-9'));
+    expect(claudeThinking('claude-haiku-latest')?.adaptive).toBe(true);
+    expect(claudeThinking('claude-mythos-preview')?.efforts).not.toContain('xhigh');
+  });
 });
 
 /** A strict compatible server: any top-level field outside `allowed` gets the given refusal. */
