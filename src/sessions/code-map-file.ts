@@ -14,6 +14,12 @@ export interface CodeMapPointer {
 
 const digest = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
 
+/**
+ * A map is a few kilobytes to a few hundred (its budget is a share of the context window); a file
+ * far larger is not one lindwyrm wrote, and is not read into memory, synchronously, at a resume.
+ */
+export const MAX_CODE_MAP_FILE_BYTES = 8 * 1024 * 1024;
+
 /** `serialize` turns the file's JSON value into its text (the store redacts secrets there). */
 export async function writeCodeMapFile(path: string, text: string, serialize: (value: unknown) => string): Promise<CodeMapPointer> {
   const data = `${serialize({ text })}\n`;
@@ -29,7 +35,7 @@ export function readCodeMapFile(path: string, pointer: unknown): string | undefi
   const sha = (pointer as Partial<CodeMapPointer> | null | undefined)?.sha256;
   if (typeof sha !== 'string') return undefined;
   try {
-    const { data } = readPrivateFileSync(path);
+    const { data } = readPrivateFileSync(path, MAX_CODE_MAP_FILE_BYTES);
     if (digest(data) !== sha) return undefined;
     const value = JSON.parse(data.toString('utf8')) as { text?: unknown } | null;
     return typeof value?.text === 'string' ? value.text : undefined;

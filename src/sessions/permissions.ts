@@ -70,7 +70,7 @@ function octal(mode: number): string {
  * Synchronous on purpose: for a thousand index files libuv's thread pool costs several times the
  * syscalls themselves (see scripts/bench-sessions.ts).
  */
-export function readPrivateFileSync(path: string): { data: Buffer; repaired?: string } {
+export function readPrivateFileSync(path: string, maxBytes = Infinity): { data: Buffer; repaired?: string } {
   let fd: number | undefined;
   try {
     // No following links: the chmod below must never land on a file outside the sessions folder.
@@ -78,6 +78,7 @@ export function readPrivateFileSync(path: string): { data: Buffer; repaired?: st
     const info = fstatSync(fd);
     const mode = info.mode & 0o777;
     if (!info.isFile()) throw new Error('not a regular file');
+    if (info.size > maxBytes) throw new Error(`${info.size} bytes, more than the ${maxBytes} expected`);
     let repaired: string | undefined;
     if ((mode & ~FILE_MODE) !== 0) {
       fchmodSync(fd, FILE_MODE);

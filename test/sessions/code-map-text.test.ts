@@ -3,10 +3,12 @@
  * small for listings), written only when it changed, checked against the index's hash on load,
  * redacted like the rest, and removed with the session.
  */
+import { createHash } from 'node:crypto';
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Message } from '../../src/providers/types.js';
+import { MAX_CODE_MAP_FILE_BYTES } from '../../src/sessions/code-map-file.js';
 import { createSessionStore } from '../../src/sessions/session-store.js';
 import { makeRecord, richTurn, userText } from './support/records.js';
 import { tempSetup, type TempSetup } from './support/temp.js';
@@ -82,6 +84,24 @@ describe('a session record with its code map text', () => {
     await store.close();
     const mapPath = join(await folder(), `${id}.map.json`);
     await writeFile(mapPath, JSON.stringify({ text: 'tampered' }), { mode: 0o600 });
+    const loaded = await createSessionStore({ dir: t.sessionsDir, projectRoot: t.project }).load(id);
+    expect(loaded).not.toHaveProperty('codeMapText');
+    expect(loaded.messages).toHaveLength(1);
+  });
+
+  it('does not read a map file far larger than any map, even one the index names', async () => {
+    const store = createSessionStore({ dir: t.sessionsDir, projectRoot: t.project });
+    const id = store.newId();
+    await store.save(makeRecord(id, t.project, [userText('hello')], { codeMapText: MAP }));
+    await store.close();
+    const dir = await folder();
+    // A consistent pair, so only the size can refuse it.
+    const data = `${JSON.stringify({ text: 'x'.repeat(MAX_CODE_MAP_FILE_BYTES) })}\n`;
+    await writeFile(join(dir, `${id}.map.json`), data, { mode: 0o600 });
+    const metaPath = join(dir, `${id}.meta.json`);
+    const meta = JSON.parse(await readFile(metaPath, 'utf8')) as { codeMap: { sha256: string } };
+    meta.codeMap.sha256 = createHash('sha256').update(data).digest('hex');
+    await writeFile(metaPath, `${JSON.stringify(meta)}\n`, { mode: 0o600 });
     const loaded = await createSessionStore({ dir: t.sessionsDir, projectRoot: t.project }).load(id);
     expect(loaded).not.toHaveProperty('codeMapText');
     expect(loaded.messages).toHaveLength(1);
