@@ -62,7 +62,9 @@ export function grepWithRipgrep(rg: string, q: GrepQuery): Promise<GrepOutcome> 
   if (q.ignoreCase) args.push('--ignore-case');
   for (const dir of VENDORED_DIRS) args.push('--glob', `!${dir}/`);
   for (const ex of q.excluded) {
-    const rel = path.relative(q.base, ex);
+    // A glob, so the name is escaped: `private [old]` unescaped matches `private o`, not itself,
+    // and the folder a rule denies would be searched.
+    const rel = path.relative(q.base, ex).replace(/[\\*?[\]{}!]/g, '\\$&');
     args.push('--glob', `!/${rel}`, '--glob', `!/${rel}/**`);
   }
   if (q.glob !== undefined) args.push('--glob', q.glob);
