@@ -1,10 +1,13 @@
 /** Entering and leaving the alternate screen, and putting the terminal back however we leave. */
 
-/** Alternate screen, cleared, cursor home and hidden. No mouse reporting: selecting text keeps working. */
-export const ENTER_SCREEN = '\x1b[?1049h\x1b[H\x1b[2J\x1b[?25l';
+/**
+ * Alternate screen, cleared, cursor home and hidden, bracketed paste on (a pasted block arrives
+ * marked, so its newlines are not Enter). No mouse reporting: selecting text keeps working.
+ */
+export const ENTER_SCREEN = '\x1b[?1049h\x1b[H\x1b[2J\x1b[?25l\x1b[?2004h';
 
-/** End any half-written synchronized frame, reset colours and scroll region, show the cursor, leave. */
-export const LEAVE_SCREEN = '\x1b[?2026l\x1b[0m\x1b[r\x1b[?25h\x1b[?1049l';
+/** End any half-written synchronized frame, reset colours and scroll region, show the cursor, paste as before, leave. */
+export const LEAVE_SCREEN = '\x1b[?2026l\x1b[0m\x1b[r\x1b[?25h\x1b[?2004l\x1b[?1049l';
 
 export interface ScreenTarget {
   write(data: string): unknown;
