@@ -1,5 +1,4 @@
 /** The plugins in use, looked up by file extension. */
-import { extname } from 'node:path';
 import type { LanguagePlugin } from './types.js';
 
 export interface PluginSet {
@@ -11,6 +10,14 @@ export interface PluginSet {
   extensions(): ReadonlySet<string>;
 }
 
+/** `extname(path).toLowerCase()` for project-relative POSIX paths, without its generality: this runs per file at every start. */
+function extensionOf(path: string): string {
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  const dot = base.lastIndexOf('.');
+  // Like extname: '' for a name that only starts with a dot ('.bashrc'), and for '..'.
+  return dot > 0 && base !== '..' ? base.slice(dot).toLowerCase() : '';
+}
+
 /** Later plugins win an extension: a user's plugin can replace a built-in one. */
 export function createPluginSet(plugins: readonly LanguagePlugin[], external: readonly string[] = [], warnings: readonly string[] = []): PluginSet {
   const byExt = new Map<string, LanguagePlugin>();
@@ -19,7 +26,7 @@ export function createPluginSet(plugins: readonly LanguagePlugin[], external: re
     plugins,
     external,
     warnings,
-    forFile: (path) => byExt.get(extname(path).toLowerCase()),
+    forFile: (path) => byExt.get(extensionOf(path)),
     extensions: () => new Set(byExt.keys()),
   };
 }
