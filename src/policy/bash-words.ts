@@ -19,25 +19,23 @@ export function denylistWords(command: string): string[] {
   return dequote(command)
     .split(separators)
     .filter((w) => w !== '')
-    .map(lastName);
+    .flatMap(wordNames);
 }
 
 /**
- * `dir/*` is every entry of the folder, which for rm -rf is the folder (`rm -rf /*` is
- * `rm -rf /`): the folder with its slash, or undefined for another word. No regex: words are
- * untrusted and this runs on each of them.
+ * `dir/*` is every entry of the folder, which for rm -rf is the folder itself (`rm -rf /*` is
+ * `rm -rf /`), and still a `*`: it reads as two words, the folder's and the star's, so it meets
+ * both `rm -rf /` and `rm -rf *`. No regex: words are untrusted and this runs on each of them.
  */
-function folderOfAll(word: string): string | undefined {
+function wordNames(word: string): string[] {
   let end = word.length;
   while (end > 0 && word[end - 1] === '*') end--;
-  if (end === word.length || end === 0 || word[end - 1] !== '/') return undefined;
-  return word.slice(0, end);
+  if (end === word.length || end === 0 || word[end - 1] !== '/') return [lastName(word)];
+  return [lastName(word.slice(0, end)), word.slice(end)];
 }
 
-/** `/`, `/*` → `/`, `~/` → `~`, `build/` and `build/*` → `build`, `/usr/bin/curl` → `curl`. */
+/** `/`, `//` → `/`, `~/` → `~`, `build/` → `build`, `/usr/bin/curl` → `curl`. */
 function lastName(word: string): string {
-  const folder = folderOfAll(word);
-  if (folder !== undefined) return lastName(folder);
   if (ROOT_SPELLING.test(word)) return '/';
   // Not /\/+$/: V8 retries it from every slash of a long run that is not at the end (quadratic).
   let end = word.length;

@@ -89,6 +89,11 @@ describe('denylist: one option, many spellings', () => {
     for (const command of ['rm -rf ./*', 'rm -rf *', 'rm -rf build/*', 'rm -rf /tmp/*']) {
       expect(deny(['rm -rf /'], command), command).toBeUndefined();
     }
+    // Still a star as well: an entry for * meets every folder's star.
+    for (const command of ['rm -rf *', 'rm -rf ./*', 'rm -fr build/*', 'rm -rf /*']) {
+      expect(deny(['rm -rf *'], command), command).toBe('rm -rf *');
+    }
+    expect(deny(['rm -rf build'], 'rm -rf build/*')).toBe('rm -rf build');
   });
 
   it('a subcommand stays an operand: git push --force', () => {
