@@ -47,7 +47,10 @@ export function useTypingGuard(now: () => number = Date.now): TypingGuard {
           if (gap.current < TYPING_PAUSE_MS) return false;
           state.armed = true;
         }
-        return layer.handle(cmd);
+        const handled = layer.handle(cmd);
+        // A key the modal took (an answer) is not typing: the next modal is armed at once.
+        if (handled) lastKeyAt.current = Number.NEGATIVE_INFINITY;
+        return handled;
       },
     };
   };

@@ -81,3 +81,27 @@ describe('approval right after sending', () => {
     expect(r.engine.answers).toEqual([{ id: 'ap1', decision: 'yes' }]);
   });
 });
+
+describe('approvals one after another', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(9_000_000);
+  });
+  afterEach(() => vi.useRealTimers());
+
+  it('answers the second at once after the first was answered', async () => {
+    const r = renderApp({ columns: 80, rows: 24 });
+    r.engine.emit({ type: 'approval.request', request });
+    await settle();
+    await r.type('y');
+    vi.setSystemTime(9_000_100);
+    r.engine.emit({ type: 'approval.request', request: { ...request, id: 'ap2' } });
+    await settle();
+    vi.setSystemTime(9_000_200);
+    await r.type('n');
+    expect(r.engine.answers).toEqual([
+      { id: 'ap1', decision: 'yes' },
+      { id: 'ap2', decision: 'no' },
+    ]);
+  });
+});
