@@ -97,6 +97,18 @@ export function isCaseInsensitive(root: string): boolean {
 }
 
 /**
+ * Whether the file system holding `target` (absolute, real; it need not exist) ignores case:
+ * asked of its nearest existing folder. For a path outside the project, which may live on
+ * another file system than the project (a case-sensitive volume for code, the home folder on the
+ * default case-insensitive one), so that `~/.SSH/id_rsa` still meets a `~/.ssh` rule.
+ */
+export function isCaseInsensitiveAt(target: string): boolean {
+  for (let at = target; ; at = path.dirname(at)) {
+    if (statOf(at)?.isDirectory() === true || path.dirname(at) === at) return isCaseInsensitive(at);
+  }
+}
+
+/**
  * The comparison key of a path on a case-insensitive file system (which also ignores NFC/NFD).
  * Upper case first, then lower: lower case alone keeps ſ, ς and ß apart from s, σ and ss, while
  * the disks fold them together (APFS and NTFS ſ and ς, Linux casefold folders ß too), so

@@ -9,7 +9,7 @@ import { realpathSync } from 'node:fs';
 import { lstat, readlink, realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { isCaseInsensitive, withRootSpelling } from './case-fold.js';
+import { isCaseInsensitive, isCaseInsensitiveAt, withRootSpelling } from './case-fold.js';
 
 export interface ResolvedPath {
   /** What was asked for, verbatim. */
@@ -144,8 +144,11 @@ export async function resolvePath(
   const absolute = expanded.startsWith('/') ? expanded : `${root}/${expanded}`;
   const walked = await walk(absolute, options.followFinal ?? true);
   const { exists } = walked;
-  const caseInsensitive = isCaseInsensitive(root);
-  const real = caseInsensitive ? withRootSpelling(walked.real, root) : walked.real;
+  const rootFolds = isCaseInsensitive(root);
+  const real = rootFolds ? withRootSpelling(walked.real, root) : walked.real;
+  const inside = isWithin(real, root);
+  // Outside the project the path's own file system decides too (it may be another one).
+  const caseInsensitive = rootFolds || (!inside && isCaseInsensitiveAt(real));
   let multiLinked = false;
   let isDirectory = false;
   let isSymlink = false;
@@ -158,5 +161,5 @@ export async function resolvePath(
     multiLinked = target.isFile() && target.nlink > 1;
     isSpecial = !target.isFile() && !isDirectory && !target.isSymbolicLink();
   }
-  return { requested: input, realPath: real, exists, inside: isWithin(real, root), multiLinked, isDirectory, isSymlink, isSpecial, root, caseInsensitive };
+  return { requested: input, realPath: real, exists, inside, multiLinked, isDirectory, isSymlink, isSpecial, root, caseInsensitive };
 }

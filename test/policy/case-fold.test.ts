@@ -120,6 +120,15 @@ describe('path rules on a case-insensitive file system', () => {
     expect((await decide(path.join(root.toUpperCase(), 'SECRETS', 'key'))).decision.level).toBe('deny');
   });
 
+  it('outside the project the path\'s own file system decides (code on a case-sensitive volume, home not)', async () => {
+    setCaseProbe((dir) => dir === outside || dir.startsWith(outside + path.sep));
+    const keys = [{ path: path.join(outside, 'keys'), read: 'deny' as const }];
+    expect((await decide(path.join(outside, 'KEYS', 'id'), 'read', keys)).decision.level).toBe('deny');
+    expect((await decide(path.join(outside, 'Keys'), 'read', keys)).decision.level).toBe('deny');
+    // The project's own rules still compare exactly on its case-sensitive disk.
+    expect((await decide('SECRETS/key')).decision.level).toBe('allow');
+  });
+
   it('always-ask files stay asked about in any case', async () => {
     setCaseProbe(() => true);
     for (const typed of ['.GIT/hooks/pre-commit', '.Envrc', '.VSCode/tasks.json', '.v\u017fcode/tasks.json', '.hu\u017fky/pre-commit']) {
