@@ -136,7 +136,8 @@ export function useAppKeys(d: AppKeyDeps): KeyLayer[] {
         const after: Flash | null = d.busy ? { text: 'Stopped.' } : null;
         ctrlCFlash.current = { flash, after };
         d.setFlash(flash);
-        setTimeout(() => expireCtrlC(flash), DOUBLE_CTRL_C_MS);
+        // unref: leaving with the second Ctrl+C must not wait for this.
+        setTimeout(() => expireCtrlC(flash), DOUBLE_CTRL_C_MS).unref();
         return true;
       }
       lastCtrlC.current = 0;
