@@ -16,7 +16,8 @@ const ROOT_SPELLING = /^\/[/.]*$/;
 export function denylistWords(command: string): string[] {
   // Brace expansion turns `{rm,-rf,/}` into three words; commas elsewhere are left alone.
   const separators = command.includes('{') ? /[\s;&|<>()`$={}!,]+/ : /[\s;&|<>()`$={}!]+/;
-  return dequote(command)
+  // A backslash-newline is a line continuation: the shell removes both, so `r\<newline>m` is rm.
+  return dequote(command.replace(/\\\n/g, ''))
     .split(separators)
     .filter((w) => w !== '')
     .flatMap(wordNames);

@@ -81,6 +81,15 @@ describe('denylist: one option, many spellings', () => {
     expect(deny(['rm -rf ~'], 'rm -rf ~/x')).toBeUndefined();
   });
 
+  it('a line continuation inside a word joins it, as the shell does', () => {
+    for (const command of ['r\\\nm -rf /', 'rm -r\\\nf /', 'rm -rf \\\n/', '/bin/r\\\nm -r -f /']) {
+      expect(deny(['rm -rf /'], command), JSON.stringify(command)).toBe('rm -rf /');
+    }
+    expect(deny(['git push --force'], 'git pu\\\nsh -f')).toBe('git push --force');
+    // A newline without the backslash still ends the command.
+    expect(deny(['rm -rf /'], 'rm -r\nf /')).toBeUndefined();
+  });
+
   it("a folder's every entry (/*) is the folder: rm -rf /* meets rm -rf /", () => {
     for (const command of ['rm -rf /*', 'rm -r -f //*', "rm -rf '/'*", 'sudo rm -fr /**']) {
       expect(deny(['rm -rf /'], command), command).toBe('rm -rf /');
