@@ -54,7 +54,8 @@ ${presetToml}
     FAKE_API_KEY: 'test-key',
     PATH: process.env['PATH'],
   };
-  return { root, project, env, cleanup: () => rm(root, { recursive: true, force: true }) };
+  // Retried: a code map worker may still be writing its cache when a test ends.
+  return { root, project, env, cleanup: () => rm(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }) };
 }
 
 export function cliOptions(project: string, over: Partial<CliOptions> = {}): CliOptions {
