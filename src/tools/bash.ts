@@ -12,14 +12,23 @@ import { runInGroup } from './process-group.js';
 import { failure, guarded } from './results.js';
 import type { ToolDefinition } from './types.js';
 
-/** The environment for a command: the user's, minus every variable that may hold a provider key. */
+/**
+ * The environment for a command: the user's, minus every variable that may hold a provider key,
+ * and asking for plain output. What a command prints goes to the model and the transcript, not to
+ * a terminal: colour codes would cost tokens and show as escapes, and a forced colour setting in
+ * the user's shell (FORCE_COLOR, CLICOLOR_FORCE) would otherwise make tools emit them into a pipe.
+ */
 export function commandEnv(config: Config): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
   const secret = new Set<string>(config.secretEnvNames);
   for (const preset of config.presets) for (const name of preset.apiKeyEnv) secret.add(name);
   for (const name of secret) delete env[name];
+  for (const name of FORCED_COLOUR) delete env[name];
+  env['NO_COLOR'] = '1';
   return env;
 }
+
+const FORCED_COLOUR = ['FORCE_COLOR', 'CLICOLOR_FORCE'] as const;
 
 /** The longest delay setTimeout honours (about 24.8 days). */
 export const MAX_TIMEOUT_MS = 2 ** 31 - 1;

@@ -110,6 +110,24 @@ describe('bash', () => {
     }
   });
 
+  it('asks commands for plain output, whatever colour the user forces in their shell', async () => {
+    process.env['FORCE_COLOR'] = '3';
+    process.env['CLICOLOR_FORCE'] = '1';
+    const saved = process.env['NO_COLOR'];
+    delete process.env['NO_COLOR'];
+    try {
+      const r = await bashTool.run(
+        { command: 'echo "no=${NO_COLOR-unset} force=${FORCE_COLOR-unset} cli=${CLICOLOR_FORCE-unset}"' },
+        makeContext(root, { config: allowAll }),
+      );
+      expect(r.content).toContain('no=1 force=unset cli=unset');
+    } finally {
+      delete process.env['FORCE_COLOR'];
+      delete process.env['CLICOLOR_FORCE'];
+      if (saved !== undefined) process.env['NO_COLOR'] = saved;
+    }
+  });
+
   it('streams escaped output so it cannot repaint the screen', async () => {
     const ctx = makeContext(root, { config: allowAll });
     await bashTool.run({ command: "printf 'a\\033[2Jb\\n'" }, ctx);
