@@ -56,7 +56,7 @@ key_file = "KEYFILE"
 proxy = "http://carol:${proxyPassword}@proxy.invalid:3128"
 `,
     );
-    const configFile = join(sandbox.root, 'config', 'lindwyrm', 'config.toml');
+    const configFile = sandbox.configPath;
     const keyFile = join(sandbox.root, 'other.key');
     await writeFile(keyFile, `${fileKey}\n`);
     await writeFile(configFile, (await readFile(configFile, 'utf8')).replace('KEYFILE', keyFile));

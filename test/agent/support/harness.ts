@@ -2,9 +2,6 @@
  * Builds a real session (config from a temp XDG home, the real model client over HTTP to the fake
  * provider, the real context manager and session store) with tools supplied by the test.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { assembleSession, type SessionDeps } from '../../../src/agent/assemble-session.js';
 import type { LindwyrmEngine } from '../../../src/agent/engine.js';
 import type { ToolRunner } from '../../../src/agent/ports.js';
@@ -12,50 +9,13 @@ import type { CliOptions } from '../../../src/cli/options.js';
 import { loadConfig } from '../../../src/config/load-config.js';
 import type { ToolDefinition, ToolResult } from '../../../src/tools/types.js';
 import type { FakeFormat, RecordedRequest } from '../../support/fake-provider.js';
+import { makeSandbox as makeSharedSandbox, type Sandbox } from '../../support/sandbox.js';
 
-export interface Sandbox {
-  readonly root: string;
-  readonly project: string;
-  readonly env: Record<string, string | undefined>;
-  cleanup(): Promise<void>;
-}
+export type { Sandbox } from '../../support/sandbox.js';
 
-/** `extraToml` goes at the top level; `presetToml` adds keys to the fake preset. */
-export async function makeSandbox(format: FakeFormat, baseUrl: string, extraToml = '', presetToml = ''): Promise<Sandbox> {
-  const root = await mkdtemp(join(tmpdir(), 'lw-engine-'));
-  const project = join(root, 'project');
-  const configHome = join(root, 'config');
-  await mkdir(project, { recursive: true });
-  await mkdir(join(configHome, 'lindwyrm'), { recursive: true });
-  await writeFile(
-    join(configHome, 'lindwyrm', 'config.toml'),
-    `default_preset = "fake"
-${extraToml}
-[code_map]
-enabled = false
-
-[[presets]]
-name = "fake"
-format = "${format}"
-base_url = "${baseUrl}"
-model = "fake-model"
-api_key_env = ["FAKE_API_KEY"]
-thinking = false
-context_window = 200000
-max_tokens = 4096
-${presetToml}
-`,
-  );
-  const env = {
-    HOME: root,
-    XDG_CONFIG_HOME: configHome,
-    XDG_DATA_HOME: join(root, 'data'),
-    XDG_CACHE_HOME: join(root, 'cache'),
-    FAKE_API_KEY: 'test-key',
-    PATH: process.env['PATH'],
-  };
-  // Retried: a code map worker may still be writing its cache when a test ends.
-  return { root, project, env, cleanup: () => rm(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }) };
+/** The engine tests' shorthand: `extraToml` goes at the top level; `presetToml` adds keys to the fake preset. */
+export function makeSandbox(format: FakeFormat, baseUrl: string, extraToml = '', presetToml = ''): Promise<Sandbox> {
+  return makeSharedSandbox({ format, baseUrl, configToml: extraToml, presetToml });
 }
 
 export function cliOptions(project: string, over: Partial<CliOptions> = {}): CliOptions {
