@@ -9,7 +9,7 @@ import type { SessionState } from '../src/agent/state.js';
 import { Header } from './header.js';
 import { computeLayout, modalMaxRows } from './layout.js';
 import { TranscriptPane } from './transcript/transcript-pane.js';
-import { FOLLOW, type ScrollMetrics, type ScrollState } from './transcript/transcript-window.js';
+import { FOLLOW, reanchor, type ScrollMetrics, type ScrollState } from './transcript/transcript-window.js';
 import { ReasoningPane, liveReasoning } from './reasoning-pane.js';
 import { StatusLine } from './status/status-line.js';
 import { ApprovalModal, approvalHeight } from './approval/approval-modal.js';
@@ -80,6 +80,14 @@ export function App({ size, initialPrompt, onExit }: AppProps) {
   useEffect(() => setModalScroll(0), [approval?.id]);
   // A new or resumed session (/clear, /sessions) starts at its live tail, not at the old scroll offset.
   useEffect(() => setScroll(FOLLOW), [sessionId]);
+  // After a resize the anchor resolved proportionally; take it again at the new width, so a block
+  // still streaming below it does not shift the view as it grows.
+  const lastWidth = useRef(width);
+  useEffect(() => {
+    if (lastWidth.current === width) return;
+    lastWidth.current = width;
+    setScroll((s) => reanchor(metricsRef.current, s));
+  }, [width]);
 
   // Text typed while a turn ran goes out when it ends.
   useEffect(() => {

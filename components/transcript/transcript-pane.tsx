@@ -4,7 +4,7 @@ import type { TranscriptBlock } from '../../src/agent/state.js';
 import { encodeLine } from '../text/ansi.js';
 import type { StyledLine } from '../text/styled-line.js';
 import { LineCache } from './line-cache.js';
-import { sliceRows, type ScrollMetrics, type ScrollState } from './transcript-window.js';
+import { anchorAt, sliceRows, type RowLayout, type ScrollMetrics, type ScrollState } from './transcript-window.js';
 
 export interface TranscriptPaneProps {
   readonly blocks: readonly TranscriptBlock[];
@@ -25,11 +25,12 @@ export const TranscriptPane = memo(function TranscriptPane(props: TranscriptPane
   const { blocks, width, height, markdown, expandReasoning, scroll, metricsRef } = props;
   const cache = useRef<LineCache | null>(null);
   cache.current ??= new LineCache();
-  const perBlock = useMemo(() => {
+  const { perBlock, layout } = useMemo(() => {
     const opts = { markdown, expandReasoning };
     const rows: (readonly StyledLine[])[] = [];
     for (const block of blocks) rows.push(cache.current!.rows(block, width, opts));
-    return rows;
+    const ids = blocks.map((b) => b.id);
+    return { perBlock: rows, layout: { ids, width } satisfies RowLayout };
   }, [blocks, width, markdown, expandReasoning]);
   const firstId = blocks[0]?.id;
   useEffect(() => {
@@ -37,8 +38,11 @@ export const TranscriptPane = memo(function TranscriptPane(props: TranscriptPane
     cache.current!.retain(new Set(blocks.map((b) => b.id)));
   }, [firstId]);
 
-  const window = sliceRows(perBlock, height, scroll);
-  if (metricsRef) metricsRef.current = { total: window.total, height, top: window.top };
+  // A scrolled-back view keeps its content at the top across a resize: it is anchored on a block.
+  const window = sliceRows(perBlock, height, scroll, layout);
+  if (metricsRef) {
+    metricsRef.current = { total: window.total, height, top: window.top, anchorAt: (top) => anchorAt(perBlock, layout, top) };
+  }
   const rows = window.below > 0 ? window.rows.slice(0, Math.max(0, height - 1)) : window.rows;
   // The marker takes the window's last row: that row is below too.
   const hidden = window.below + (window.rows.length - rows.length);
