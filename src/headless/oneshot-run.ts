@@ -12,6 +12,11 @@ import type { Approver } from '../policy/types.js';
 import { createOneShotApprover } from './oneshot-approver.js';
 import { createPrinter } from './oneshot-printer.js';
 
+export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
+
+/** 128 + the signal's number, as a shell reports a process the signal ended. */
+export const SIGNAL_STATUS: Readonly<Record<StopSignal, number>> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
+
 export const EXIT_STATUS: Readonly<Record<TurnStatus, number>> = {
   finished: 0,
   error: 1,
@@ -23,8 +28,12 @@ export interface OneShotIo {
   readonly stdin: NodeJS.ReadableStream & { isTTY?: boolean };
   readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };
   readonly stderr: NodeJS.WritableStream & { isTTY?: boolean };
-  /** Registers the SIGINT handler; returns the function that removes it. */
-  onInterrupt(handler: () => void): () => void;
+  /**
+   * Registers the handler for SIGINT (and, on a real process, SIGTERM and SIGHUP: `timeout` or a
+   * closed terminal must stop the turn the same way, killing a running command's process group,
+   * not leave it orphaned); returns the function that removes it.
+   */
+  onInterrupt(handler: (signal?: StopSignal) => void): () => void;
 }
 
 export type OpenEngine = (hooks: {
@@ -82,13 +91,15 @@ export async function runOneShotWith(cli: CliOptions, open: OpenEngine, io: OneS
 
   let engine: LindwyrmEngine | undefined;
   let interrupted = false;
+  let stopSignal: StopSignal = 'SIGINT';
   // An interrupt before the engine exists (while it starts) still ends the run as interrupted.
-  const removeHandler = io.onInterrupt(() => {
+  const removeHandler = io.onInterrupt((signal = 'SIGINT') => {
     if (interrupted) {
-      // A second Ctrl+C while the first is being honoured: leave now.
-      process.exit(130);
+      // A second signal while the first is being honoured: leave now.
+      process.exit(SIGNAL_STATUS[signal]);
     }
     interrupted = true;
+    stopSignal = signal;
     approvals.close();
     engine?.interrupt();
   });
@@ -125,7 +136,7 @@ export async function runOneShotWith(cli: CliOptions, open: OpenEngine, io: OneS
       }
     }
     if (cli.json) io.stdout.write(`${JSON.stringify(jsonResult(outcome, engine, outcome.status))}\n`);
-    return EXIT_STATUS[outcome.status];
+    return outcome.status === 'interrupted' ? SIGNAL_STATUS[stopSignal] : EXIT_STATUS[outcome.status];
   } finally {
     removeHandler();
     approvals.close();
@@ -138,7 +149,11 @@ export const processIo: OneShotIo = {
   stdout: process.stdout,
   stderr: process.stderr,
   onInterrupt(handler) {
-    process.on('SIGINT', handler);
-    return () => process.off('SIGINT', handler);
+    const signals: StopSignal[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+    const listeners = signals.map((signal) => [signal, () => handler(signal)] as const);
+    for (const [signal, listener] of listeners) process.on(signal, listener);
+    return () => {
+      for (const [signal, listener] of listeners) process.off(signal, listener);
+    };
   },
 };

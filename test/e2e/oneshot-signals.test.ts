@@ -1,0 +1,83 @@
+/**
+ * `timeout 60 lwyrm -p …` sends SIGTERM, a closed terminal SIGHUP: the built CLI must stop the turn
+ * as Ctrl+C does — kill the running command's process group instead of leaving it orphaned,
+ * still print the --json object — and exit with the signal's status. Run `npm run build` first.
+ */
+import { watch } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { startFakeProvider, type FakeFormat, type FakeProvider } from '../support/fake-provider.js';
+import type { Sandbox } from '../support/sandbox.js';
+import { makeEnv, start, useBuild } from './support/cli.js';
+
+vi.setConfig({ testTimeout: 60_000 });
+
+const cli = useBuild();
+
+/** Resolves when `name` exists in `dir` with content (the event, not a poll). */
+function fileAppears(dir: string, name: string): Promise<string> {
+  return new Promise((res) => {
+    const check = (): void => {
+      readFile(join(dir, name), 'utf8').then(
+        (text) => {
+          if (!text.trim()) return;
+          watcher.close();
+          res(text.trim());
+        },
+        () => undefined,
+      );
+    };
+    const watcher = watch(dir, check);
+    check();
+  });
+}
+
+/** Alive and not a zombie waiting to be reaped. */
+async function running(pid: number): Promise<boolean> {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+  return !/\) Z /.test(stat);
+}
+
+describe.each<[FakeFormat, 'SIGTERM' | 'SIGHUP', number]>([
+  ['anthropic', 'SIGTERM', 143],
+  ['openai', 'SIGHUP', 129],
+])('one-shot over %s stopped by %s', (format, signal, status) => {
+  let fake: FakeProvider | undefined;
+  let e: Sandbox | undefined;
+  let sleeper: number | undefined;
+
+  afterEach(async () => {
+    if (sleeper) {
+      try {
+        process.kill(sleeper, 'SIGKILL');
+      } catch {
+        // Already gone, as it should be.
+      }
+    }
+    await fake?.close();
+    await e?.cleanup();
+    fake = e = sleeper = undefined;
+  });
+
+  it('kills the running command, prints the JSON object and exits with the signal status', async () => {
+    fake = await startFakeProvider({
+      format,
+      replies: [{ toolCalls: [{ name: 'bash', input: { command: 'echo $$ > sleeper.pid; exec sleep 30' } }] }],
+    });
+    e = await makeEnv(format, fake.baseUrl);
+    const p = start(cli(), e, ['-p', 'wait a while', '--allow', 'bash', '--json']);
+    sleeper = Number(await fileAppears(e.project, 'sleeper.pid'));
+    p.child.kill(signal);
+    const result = await p.done;
+
+    expect(result.status, result.stderr).toBe(status);
+    expect(JSON.parse(result.stdout)).toMatchObject({ status: 'interrupted' });
+    expect(await running(sleeper)).toBe(false);
+  });
+});
