@@ -24,7 +24,8 @@ function effectOf(command: string, result: ViewSlashResult): CommandEffect {
   if (result.panel === 'sessions') return { kind: 'sessions', sessions: result.sessions ?? [] };
   const output = result.output?.replace(/\n+$/, '') ?? '';
   if (output === '') return { kind: 'none' };
-  if (!output.includes('\n') && output.length <= 160) return { kind: 'flash', text: output };
+  // A failed command's line shows as an error, not as news.
+  if (!output.includes('\n') && output.length <= 160) return { kind: 'flash', text: output, ...(result.error ? { error: true } : {}) };
   return { kind: 'panel', title: command.split(/\s/)[0]!, text: output };
 }
 

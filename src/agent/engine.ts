@@ -257,7 +257,7 @@ export function createEngine(rt: SessionRuntime, services: EngineServices): Lind
       approvals.answer(id, decision);
     },
     async runSlash(command) {
-      if (!services.slash) return { output: 'Slash commands are not available here.' };
+      if (!services.slash) return { output: 'Slash commands are not available here.', error: true };
       return services.slash(command, engine);
     },
     refreshSettings() {

@@ -68,12 +68,17 @@ function describePolicy(policy: PolicySettings): string[] {
   return lines;
 }
 
+/** A command that did not do what was asked: the view shows it as an error. */
+function fail(output: string): SlashResult {
+  return { output, error: true };
+}
+
 export function createSlashHandler(deps: SlashDeps): (command: string, engine: LindwyrmEngine) => Promise<SlashResult> {
   return async (command, engine) => {
     const rt = engine.runtime;
     const [name = '', ...args] = command.trim().split(/\s+/);
     const rest = command.trim().slice(name.length).trim();
-    const idle = (): SlashResult | undefined => (engine.busy() ? { output: `${name} cannot run while a turn is running.` } : undefined);
+    const idle = (): SlashResult | undefined => (engine.busy() ? fail(`${name} cannot run while a turn is running.`) : undefined);
     switch (name) {
       case '/help':
         return { output: SLASH_HELP.map(([c, d]) => `${c.padEnd(26)} ${d}`).join('\n') };
@@ -104,19 +109,19 @@ export function createSlashHandler(deps: SlashDeps): (command: string, engine: L
           engine.refreshSettings();
           return { output: `Switched to ${next.preset.name} (${next.preset.format}, ${next.preset.model}).` };
         } catch (err) {
-          return { output: err instanceof Error ? err.message : String(err) };
+          return fail(err instanceof Error ? err.message : String(err));
         }
       }
       case '/thinking': {
         const arg = args[0]?.toLowerCase();
-        if (arg && arg !== 'on' && arg !== 'off') return { output: 'Usage: /thinking [on|off]' };
+        if (arg && arg !== 'on' && arg !== 'off') return fail('Usage: /thinking [on|off]');
         rt.thinking = arg ? arg === 'on' : !rt.thinking;
         engine.refreshSettings();
         return { output: `Thinking ${rt.thinking ? 'on' : 'off'}.` };
       }
       case '/think': {
         const level = args[0]?.toLowerCase() as ThinkingEffort | undefined;
-        if (!level || !EFFORTS.includes(level)) return { output: `Usage: /think ${EFFORTS.join('|')} (now ${rt.thinkingEffort ?? 'the provider default'})` };
+        if (!level || !EFFORTS.includes(level)) return fail(`Usage: /think ${EFFORTS.join('|')} (now ${rt.thinkingEffort ?? 'the provider default'})`);
         rt.thinkingEffort = level;
         engine.refreshSettings();
         return { output: `Thinking effort ${level}.` };
@@ -127,13 +132,13 @@ export function createSlashHandler(deps: SlashDeps): (command: string, engine: L
         return { output: `Markdown ${rt.markdown ? 'on' : 'off'}.` };
       case '/perm': {
         const [path, ...pairs] = args;
-        if (!path || !pairs.length) return { output: 'Usage: /perm PATH kind=level … (kinds read, write, delete; levels allow, confirm, deny)' };
+        if (!path || !pairs.length) return fail('Usage: /perm PATH kind=level … (kinds read, write, delete; levels allow, confirm, deny)');
         const rule: { path: string } & Partial<Record<PathKind, Level>> = {
           path: resolveConfigPath(path, deps.projectRoot, process.env['HOME'] || homedir()),
         };
         for (const pair of pairs) {
           const [kind, level] = pair.split('=') as [PathKind, Level];
-          if (!KINDS.includes(kind) || !LEVELS.includes(level)) return { output: `Not a rule: ${pair}. Write kind=level, e.g. write=allow.` };
+          if (!KINDS.includes(kind) || !LEVELS.includes(level)) return fail(`Not a rule: ${pair}. Write kind=level, e.g. write=allow.`);
           rule[kind] = level;
         }
         const c = rt.config;
@@ -168,7 +173,7 @@ export function createSlashHandler(deps: SlashDeps): (command: string, engine: L
         return sessionsCommand(deps, engine, args);
       case '/init': {
         const result = await writeStarterAgentsFile(deps.projectRoot);
-        return { output: result.written ? `Wrote ${result.path}. Fill in your commands and conventions; keep it short.` : `${result.path}: ${result.reason}` };
+        return result.written ? { output: `Wrote ${result.path}. Fill in your commands and conventions; keep it short.` } : fail(`${result.path}: ${result.reason}`);
       }
       case '/proxy': {
         const setting = deps.cli.proxy ?? rt.preset.proxy ?? rt.config.proxy;
@@ -183,21 +188,21 @@ export function createSlashHandler(deps: SlashDeps): (command: string, engine: L
         return { output: `New session ${engine.runtime.session.id}. Saved sessions are kept.` };
       }
       default:
-        return { output: `Unknown command ${name}. /help lists the commands.` };
+        return fail(`Unknown command ${name}. /help lists the commands.`);
     }
   };
 }
 
 async function sessionsCommand(deps: SlashDeps, engine: LindwyrmEngine, args: readonly string[]): Promise<SlashResult> {
   const store = deps.store;
-  if (!store) return { output: 'Sessions are not saved in this run (--no-save).' };
+  if (!store) return fail('Sessions are not saved in this run (--no-save).');
   const [sub, id] = args;
   if (sub === 'resume' || sub === 'delete') {
-    if (!id) return { output: `Usage: /sessions ${sub} ID` };
-    if (engine.busy()) return { output: '/sessions cannot run while a turn is running.' };
+    if (!id) return fail(`Usage: /sessions ${sub} ID`);
+    if (engine.busy()) return fail('/sessions cannot run while a turn is running.');
     try {
       if (sub === 'delete') {
-        if (id === engine.runtime.session.id) return { output: 'That is the session in use; /clear first.' };
+        if (id === engine.runtime.session.id) return fail('That is the session in use; /clear first.');
         await store.delete(id);
         return { output: `Deleted session ${id}.` };
       }
@@ -205,7 +210,7 @@ async function sessionsCommand(deps: SlashDeps, engine: LindwyrmEngine, args: re
       await deps.openSession(engine, recordToData(record));
       return { output: `Resumed session ${record.id} (${record.turns} turns).` };
     } catch (err) {
-      return { output: err instanceof Error ? err.message : String(err) };
+      return fail(err instanceof Error ? err.message : String(err));
     }
   }
   const list = await store.list();

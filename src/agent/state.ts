@@ -87,6 +87,8 @@ export interface TurnOutcome {
 /** The result of a slash command: text to show (the view decides how), or a request to exit. */
 export interface SlashResult {
   readonly output?: string;
+  /** The command failed (unknown command, bad arguments, unknown preset...): `output` says why. */
+  readonly error?: boolean;
   readonly exit?: boolean;
   /** The panel the view should open ('sessions', 'presets', ...), when the command has one. */
   readonly panel?: string;
