@@ -2,7 +2,8 @@
  * One-shot mode, given a way to open the engine: one turn to completion, then an exit status that
  * says how it ended — 0 finished, 1 API or runtime error, 2 usage, 3 incomplete, 130 interrupted.
  */
-import { writeFile } from 'node:fs/promises';
+import { access, constants, stat, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { CONFIG_WARNING_PREFIX } from '../agent/assemble-session.js';
 import type { LindwyrmEngine } from '../agent/engine.js';
 import { CODE_MAP_GRACE_MS } from '../agent/late-code-map.js';
@@ -80,6 +81,12 @@ export async function runOneShotWith(cli: CliOptions, open: OpenEngine, io: OneS
     io.stderr.write("lwyrm: -p needs a task, e.g. lwyrm -p \"add type hints to utils.py\"\n");
     return 2;
   }
+  // Found out only after the turn, a bad --out path would cost the answer and its tokens.
+  const outProblem = cli.out === undefined ? undefined : await checkOutPath(cli.out);
+  if (outProblem) {
+    io.stderr.write(`lwyrm: --out ${cli.out}: ${outProblem}\n`);
+    return 2;
+  }
   const approvals = createOneShotApprover({ stdin: io.stdin as never, stderr: io.stderr as never, interactive: io.stdin.isTTY === true });
   const quiet = cli.json || cli.out !== undefined;
   const printer = createPrinter({
@@ -132,6 +139,11 @@ export async function runOneShotWith(cli: CliOptions, open: OpenEngine, io: OneS
       } catch (err) {
         io.stderr.write(`lwyrm: could not write ${cli.out}: ${err instanceof Error ? err.message : String(err)}\n`);
         if (cli.json) io.stdout.write(`${JSON.stringify(jsonResult(outcome, engine, 'error'))}\n`);
+        else if (outcome.result) {
+          // --out kept the answer off stdout; it must not be lost with the file.
+          io.stderr.write('lwyrm: the answer follows on stdout instead.\n');
+          io.stdout.write(outcome.result.endsWith('\n') ? outcome.result : `${outcome.result}\n`);
+        }
         return 1;
       }
     }
@@ -142,6 +154,23 @@ export async function runOneShotWith(cli: CliOptions, open: OpenEngine, io: OneS
     approvals.close();
     await engine?.dispose().catch(() => undefined);
   }
+}
+
+/** Why `path` cannot take the answer, or undefined when it looks writable. */
+async function checkOutPath(path: string): Promise<string | undefined> {
+  const full = resolve(path);
+  const existing = await stat(full).catch(() => undefined);
+  if (existing?.isDirectory()) return 'it is a directory; give a file name';
+  const dir = dirname(full);
+  const parent = await stat(dir).catch(() => undefined);
+  if (!parent) return `no directory ${dir}; create it first`;
+  if (!parent.isDirectory()) return `${dir} is not a directory`;
+  try {
+    await access(existing ? full : dir, constants.W_OK);
+  } catch {
+    return `cannot write ${existing ? 'it' : `in ${dir}`} (permission denied)`;
+  }
+  return undefined;
 }
 
 export const processIo: OneShotIo = {

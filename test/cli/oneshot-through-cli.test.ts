@@ -2,7 +2,8 @@
  * The whole path a user takes with `lwyrm -p`: argument parsing, config from a temp HOME, preset
  * and key resolution, then the engine against the fake provider over real HTTP.
  */
-import { readFile } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
@@ -63,6 +64,39 @@ describe.each(['anthropic', 'openai'] as const)('lwyrm -p through the CLI (%s)',
     const json = JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as { status?: string; result?: string; preset?: string };
     expect(json).toMatchObject({ status: 'finished', preset: 'fake' });
     expect(await readFile(out, 'utf8')).toContain('All done.');
+  });
+
+  const userPreset = (baseUrl: string) =>
+    `default_preset = "fake"\n[[presets]]\nname = "fake"\nformat = "${format}"\nbase_url = "${baseUrl}"\nmodel = "m"\n`;
+
+  it('refuses an --out path it could not write before asking the model (exit 2)', async () => {
+    fake = await startFakeProvider({ format, replies: [{ text: 'never asked' }] });
+    await t.writeUser(userPreset(fake.baseUrl));
+    const missing = await run(['-p', 'hi', '--no-save', '--out', join(t.project, 'no-such-dir', 'a.md')], {});
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/--out .*no-such-dir.*: no directory .*no-such-dir; create it first/);
+    const directory = await run(['-p', 'hi', '--no-save', '--out', t.project], {});
+    expect(directory.code).toBe(2);
+    expect(directory.stderr).toMatch(/it is a directory/);
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it('prints the answer on stdout when --out can no longer be written at the end', async () => {
+    const dir = join(t.project, 'notes');
+    await mkdir(dir);
+    // The directory disappears while the model answers: the answer must not go with it.
+    fake = await startFakeProvider({
+      format,
+      replies: () => {
+        rmSync(dir, { recursive: true, force: true });
+        return { text: 'The answer worth keeping.' };
+      },
+    });
+    await t.writeUser(userPreset(fake.baseUrl));
+    const { code, stdout, stderr } = await run(['-p', 'hi', '--no-save', '--out', join(dir, 'a.md')], {});
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/could not write .*a\.md/);
+    expect(stdout).toContain('The answer worth keeping.');
   });
 
   it('shows each config warning exactly once', async () => {
