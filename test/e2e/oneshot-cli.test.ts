@@ -7,40 +7,32 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startFakeProvider, type FakeFormat, type FakeProvider, type ScriptedReply } from '../support/fake-provider.js';
+import type { Sandbox } from '../support/sandbox.js';
 import { assertValidHistory, readRequest } from '../agent/support/harness.js';
-import { makeEnv, snapshotBuild, start as startCli, waitFor, type Env, type Run } from './support/cli.js';
+import { makeEnv, start as startCli, useBuild, waitFor, type Env, type Run } from './support/cli.js';
 
 // Each test starts the CLI once or twice; on a loaded 2-core machine one start can take seconds.
 vi.setConfig({ testTimeout: 60_000 });
 
-let CLI = '';
-let removeBuild: (() => Promise<void>) | undefined;
-beforeAll(async () => {
-  const build = await snapshotBuild();
-  CLI = build.cli;
-  removeBuild = build.remove;
-});
-afterAll(async () => {
-  await removeBuild?.();
-});
+const cli = useBuild();
 
-const start = (e: Env, args: readonly string[]) => startCli(CLI, e, args);
+const start = (e: Env, args: readonly string[]) => startCli(cli(), e, args);
 const run = (e: Env, args: readonly string[]): Promise<Run> => start(e, args).done;
 
 describe.each<FakeFormat>(['anthropic', 'openai'])('lwyrm -p over %s', (format) => {
   let fake: FakeProvider | undefined;
-  let e: Env | undefined;
+  let e: Sandbox | undefined;
 
   afterEach(async () => {
     await fake?.close();
-    if (e) await rm(e.root, { recursive: true, force: true });
+    await e?.cleanup();
     fake = undefined;
     e = undefined;
   });
 
-  async function setup(replies: ScriptedReply[]): Promise<Env> {
+  async function setup(replies: ScriptedReply[]): Promise<Sandbox> {
     fake = await startFakeProvider({ format, replies });
     e = await makeEnv(format, fake.baseUrl);
     return e;
@@ -154,11 +146,11 @@ describe.each<FakeFormat>(['anthropic', 'openai'])('lwyrm -p over %s', (format) 
 
 describe('lwyrm without -p', () => {
   let fake: FakeProvider | undefined;
-  let e: Env | undefined;
+  let e: Sandbox | undefined;
 
   afterEach(async () => {
     await fake?.close();
-    if (e) await rm(e.root, { recursive: true, force: true });
+    await e?.cleanup();
   });
 
   it('with a prompt and stdout not a terminal runs one-shot; -v logs requests, usage, timing and tool calls', async () => {
@@ -167,7 +159,7 @@ describe('lwyrm without -p', () => {
       replies: [{ toolCalls: [{ name: 'read_file', input: { path: 'prices.py' } }], usage: { input: 321, output: 9 } }, { text: 'It sums prices.' }],
     });
     e = await makeEnv('anthropic', fake.baseUrl);
-    const configFile = join(e.root, 'config', 'lindwyrm', 'config.toml');
+    const configFile = e.configPath;
     await writeFile(configFile, `bogus_key = 1\n${await readFile(configFile, 'utf8')}`);
     const r = await run(e, ['-v', 'what', 'does', 'total', 'do?']);
     // A config warning is shown once, not again by the session.
@@ -184,11 +176,11 @@ describe('lwyrm without -p', () => {
 
 describe('lwyrm -p on a terminal', () => {
   let fake: FakeProvider | undefined;
-  let e: Env | undefined;
+  let e: Sandbox | undefined;
 
   afterEach(async () => {
     await fake?.close();
-    if (e) await rm(e.root, { recursive: true, force: true });
+    await e?.cleanup();
   });
 
   // util-linux `script` (BSD's takes other flags), so Linux only.
@@ -204,7 +196,7 @@ describe('lwyrm -p on a terminal', () => {
     });
     e = await makeEnv('anthropic', fake.baseUrl);
     // util-linux `script` gives the child a real pseudo-terminal on stdin and stdout.
-    const command = `'${process.execPath}' '${CLI}' -p 'write notes'`;
+    const command = `'${process.execPath}' '${cli()}' -p 'write notes'`;
     const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: e.project, env: { ...e.env, TERM: 'dumb' }, stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));

@@ -7,25 +7,17 @@
  * index is done, so no timing is guessed.
  */
 import { existsSync } from 'node:fs';
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
+import type { Sandbox } from '../support/sandbox.js';
 import { readRequest } from '../agent/support/harness.js';
-import { makeEnv, snapshotBuild, start, waitFor, type Env } from './support/cli.js';
+import { makeEnv, start, useBuild, waitFor } from './support/cli.js';
 
 vi.setConfig({ testTimeout: 60_000 });
 
-let CLI = '';
-let removeBuild: (() => Promise<void>) | undefined;
-beforeAll(async () => {
-  const build = await snapshotBuild();
-  CLI = build.cli;
-  removeBuild = build.remove;
-});
-afterAll(async () => {
-  await removeBuild?.();
-});
+const cli = useBuild();
 
 const LIB = 'export function priceOf(n: number): number {\n  return n * 2;\n}\n';
 const APP = "import { priceOf } from './lib.js';\n\nexport function total(items: number[]): number {\n  return items.reduce((s, n) => s + priceOf(n), 0);\n}\n";
@@ -33,15 +25,15 @@ const MAP_HEADING = 'Code map of the project';
 const WAITING = /code map: still indexing; waiting up to \d+ ms/;
 
 let fake: FakeProvider | undefined;
-let e: Env | undefined;
+let e: Sandbox | undefined;
 afterEach(async () => {
   await fake?.close();
-  if (e) await rm(e.root, { recursive: true, force: true });
+  await e?.cleanup();
   fake = e = undefined;
 });
 
 /** A project with the code map on and a plugin whose one file is indexed only once `gate` exists. */
-async function setup(): Promise<{ env: Env; gate: string }> {
+async function setup(): Promise<{ env: Sandbox; gate: string }> {
   fake = await startFakeProvider({ format: 'anthropic', replies: (_req, i) => ({ text: `Answer ${i}.` }) });
   e = await makeEnv('anthropic', fake.baseUrl);
   const gate = join(e.root, 'gate');
@@ -58,7 +50,7 @@ export const plugin = {
 };
 `,
   );
-  const configPath = join(e.root, 'config', 'lindwyrm', 'config.toml');
+  const configPath = e.configPath;
   const config = await readFile(configPath, 'utf8');
   await writeFile(configPath, config.replace('[code_map]\nenabled = false', `plugins = [${JSON.stringify(plugin)}]\n\n[code_map]\nenabled = true`));
   await writeFile(join(e.project, 'lib.ts'), LIB);
@@ -79,7 +71,7 @@ describe('lwyrm -p on a project never indexed', () => {
     const { env, gate } = await setup();
     const cacheDir = join(env.root, 'cache');
 
-    const first = start(CLI, env, ['-p', 'what is here?', '-v']);
+    const first = start(cli(), env, ['-p', 'what is here?', '-v']);
     // The answer is out and the run is waiting for the index: now let the index finish.
     await waitFor(first.stderr, WAITING, first.child);
     expect(first.stdout()).toBe('Answer 0.\n');
@@ -95,7 +87,7 @@ describe('lwyrm -p on a project never indexed', () => {
     expect(cached.some((n) => /^maps-[0-9a-f]+\.json$/.test(n))).toBe(true);
     expect(cached.filter((n) => n.endsWith('.tmp'))).toEqual([]);
 
-    const r2 = await start(CLI, env, ['-p', 'and now?', '-v']).done;
+    const r2 = await start(cli(), env, ['-p', 'and now?', '-v']).done;
     expect(r2.status).toBe(0);
     expect(r2.stdout).toBe('Answer 1.\n');
     expect(r2.stderr).not.toMatch(WAITING);
@@ -105,7 +97,7 @@ describe('lwyrm -p on a project never indexed', () => {
 
   it('abandons an index not done in time: the answer and exit status as usual, no cache written', async () => {
     const { env } = await setup();
-    const r = await start(CLI, env, ['-p', 'what is here?', '--json', '-v']).done;
+    const r = await start(cli(), env, ['-p', 'what is here?', '--json', '-v']).done;
     expect(r.status).toBe(0);
     const lines = r.stdout.split('\n').filter(Boolean);
     expect(lines).toHaveLength(1);

@@ -4,26 +4,18 @@
  * turns lost. Run `npm run build` first (CI does).
  */
 import { watch } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startFakeProvider, type FakeFormat, type FakeProvider, type ScriptedReply } from '../support/fake-provider.js';
+import type { Sandbox } from '../support/sandbox.js';
 import { assertValidHistory, readRequest } from '../agent/support/harness.js';
-import { makeEnv, run, snapshotBuild, start, waitFor, type Env } from './support/cli.js';
+import { makeEnv, run, start, useBuild, waitFor } from './support/cli.js';
 
 // Three CLI runs a test: generous on a loaded 2-core machine.
 vi.setConfig({ testTimeout: 60_000 });
 
-let cli = '';
-let removeBuild: (() => Promise<void>) | undefined;
-beforeAll(async () => {
-  const build = await snapshotBuild();
-  cli = build.cli;
-  removeBuild = build.remove;
-});
-afterAll(async () => {
-  await removeBuild?.();
-});
+const cli = useBuild();
 
 /** Resolves when `name` exists in `dir` with content (the event, not a poll). */
 function fileAppears(dir: string, name: string): Promise<string> {
@@ -45,7 +37,7 @@ function fileAppears(dir: string, name: string): Promise<string> {
 
 describe.each<FakeFormat>(['anthropic', 'openai'])('lwyrm killed with SIGKILL over %s', (format) => {
   let fake: FakeProvider | undefined;
-  let e: Env | undefined;
+  let e: Sandbox | undefined;
   let sleeper: number | undefined;
 
   afterEach(async () => {
@@ -57,11 +49,11 @@ describe.each<FakeFormat>(['anthropic', 'openai'])('lwyrm killed with SIGKILL ov
       }
     }
     await fake?.close();
-    if (e) await rm(e.root, { recursive: true, force: true });
+    await e?.cleanup();
     fake = e = sleeper = undefined;
   });
 
-  async function setup(replies: ScriptedReply[]): Promise<Env> {
+  async function setup(replies: ScriptedReply[]): Promise<Sandbox> {
     fake = await startFakeProvider({ format, replies });
     e = await makeEnv(format, fake.baseUrl);
     return e;
@@ -77,14 +69,14 @@ describe.each<FakeFormat>(['anthropic', 'openai'])('lwyrm killed with SIGKILL ov
       { toolCalls: [{ name: 'bash', input: { command: 'echo $$ > sleeper.pid; exec sleep 30' } }] },
       { text: 'Carrying on.' },
     ]);
-    expect((await run(cli, env, ['-p', 'what does prices.py do?'])).status).toBe(0);
+    expect((await run(cli(), env, ['-p', 'what does prices.py do?'])).status).toBe(0);
 
-    const p = start(cli, env, ['-c', '-p', 'wait a while', '--allow', 'bash']);
+    const p = start(cli(), env, ['-c', '-p', 'wait a while', '--allow', 'bash']);
     sleeper = Number(await fileAppears(env.project, 'sleeper.pid'));
     p.child.kill('SIGKILL');
     expect((await p.done).signal).toBe('SIGKILL');
 
-    const next = await run(cli, env, ['-c', '-p', 'carry on']);
+    const next = await run(cli(), env, ['-c', '-p', 'carry on']);
     expect(next.stderr).not.toMatch(/No saved session/);
     expect(next.status).toBe(0);
     expect(next.stdout).toBe('Carrying on.\n');
@@ -111,14 +103,14 @@ describe.each<FakeFormat>(['anthropic', 'openai'])('lwyrm killed with SIGKILL ov
       { text: 'token '.repeat(4000), chunkDelayMs: 5 },
       { text: 'Shorter.' },
     ]);
-    expect((await run(cli, env, ['-p', 'say hello'])).status).toBe(0);
+    expect((await run(cli(), env, ['-p', 'say hello'])).status).toBe(0);
 
-    const p = start(cli, env, ['-c', '-p', 'talk a lot']);
+    const p = start(cli(), env, ['-c', '-p', 'talk a lot']);
     await waitFor(p.stdout, /token/, p.child);
     p.child.kill('SIGKILL');
     expect((await p.done).signal).toBe('SIGKILL');
 
-    const next = await run(cli, env, ['-c', '-p', 'shorter please']);
+    const next = await run(cli(), env, ['-c', '-p', 'shorter please']);
     expect(next.status).toBe(0);
     expect(next.stdout).toBe('Shorter.\n');
     const req = request(2);

@@ -4,10 +4,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import type { FakeFormat } from '../../support/fake-provider.js';
+import { makeSandbox, type Sandbox } from '../../support/sandbox.js';
 
 export interface Run {
   readonly status: number | null;
@@ -16,6 +17,7 @@ export interface Run {
   readonly stderr: string;
 }
 
+/** What `start` needs; a test may pass a bare folder with an env of its own. */
 export interface Env {
   readonly root: string;
   readonly project: string;
@@ -42,42 +44,31 @@ export async function snapshotBuild(): Promise<{ cli: string; remove: () => Prom
   return { cli: join(dir, 'cli.js'), remove: () => rm(dir, { recursive: true, force: true }) };
 }
 
+/**
+ * Registers hooks that snapshot the build before the file's tests and remove it after; the
+ * returned function gives the snapshot's cli.js (only valid inside a test).
+ */
+export function useBuild(): () => string {
+  let build: Awaited<ReturnType<typeof snapshotBuild>> | undefined;
+  beforeAll(async () => {
+    build = await snapshotBuild();
+  });
+  afterAll(async () => {
+    await build?.remove();
+  });
+  return () => {
+    if (!build) throw new Error('useBuild: the build snapshot is not ready (used outside a test?)');
+    return build.cli;
+  };
+}
+
 export const PRICES_PY = 'def total(items):\n    result = 0\n    for item in items:\n        result = result + item["price"]\n    return result\n';
 
-export async function makeEnv(format: FakeFormat, baseUrl: string): Promise<Env> {
-  const root = await mkdtemp(join(tmpdir(), 'lw-e2e-'));
-  const project = join(root, 'shop');
-  await mkdir(project, { recursive: true });
-  await mkdir(join(root, 'config', 'lindwyrm'), { recursive: true });
-  await writeFile(
-    join(root, 'config', 'lindwyrm', 'config.toml'),
-    `default_preset = "fake"
-max_retries = 0
-
-[code_map]
-enabled = false
-
-[[presets]]
-name = "fake"
-format = "${format}"
-base_url = "${baseUrl}"
-model = "fake-model"
-api_key_env = ["FAKE_API_KEY"]
-thinking = false
-context_window = 200000
-max_tokens = 4096
-`,
-  );
-  await writeFile(join(project, 'prices.py'), PRICES_PY);
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env['PATH'],
-    HOME: root,
-    XDG_CONFIG_HOME: join(root, 'config'),
-    XDG_DATA_HOME: join(root, 'data'),
-    XDG_CACHE_HOME: join(root, 'cache'),
-    FAKE_API_KEY: 'test-key',
-  };
-  return { root, project, env };
+/** A sandbox whose project holds prices.py; the CLI gives up at the first provider error. */
+export async function makeEnv(format: FakeFormat, baseUrl: string): Promise<Sandbox> {
+  const sandbox = await makeSandbox({ format, baseUrl, configToml: 'max_retries = 0\n' });
+  await writeFile(join(sandbox.project, 'prices.py'), PRICES_PY);
+  return sandbox;
 }
 
 export function start(cli: string, e: Env, args: readonly string[]): Started {
