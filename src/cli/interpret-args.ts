@@ -53,11 +53,12 @@ export function interpretArgs(a: ParsedWords, ctx: ParseContext): ParsedCommand 
   // Usually `-C "$DIR"` with DIR unset: working in the current directory instead would be a surprise.
   if (cwdFlag === '') throw new UsageError('-C/--cwd needs a directory');
   const cwd = resolveCwd(cwdFlag, ctx.cwd);
-  if (a['init']) return { kind: 'init', cwd };
 
   const printGiven = a['print'] !== undefined;
   const words = [lastString(a['print']), ...a._.map(String)].filter((w): w is string => w !== undefined && w !== '');
   const prompt = words.length > 0 ? words.join(' ') : undefined;
+  checkStandalone(a, printGiven || prompt !== undefined);
+  if (a['init']) return { kind: 'init', cwd };
   const json = a['json'] === true;
   const out = lastString(a['out']);
   if (printGiven && !prompt) throw new UsageError('-p/--print needs a prompt, e.g. lwyrm -p "add tests for utils.ts"');
@@ -98,6 +99,20 @@ export function interpretArgs(a: ParsedWords, ctx: ParseContext): ParsedCommand 
     throw new UsageError('no terminal to open a full-screen session in: give a prompt (lwyrm -p "…") to run once');
   }
   return { kind: 'run', options };
+}
+
+/**
+ * --init and --map do their one thing and exit: a task beside them would be silently dropped, so
+ * the user learns now instead of wondering why nothing ran.
+ */
+function checkStandalone(a: ParsedWords, hasTask: boolean): void {
+  if (a['init'] && a['map']) throw new UsageError('--init and --map are separate commands: run one, then the other');
+  const command = a['init'] ? '--init' : a['map'] ? '--map' : undefined;
+  if (!command) return;
+  const what = command === '--init' ? 'writes AGENTS.md' : 'prints the code map';
+  if (hasTask) throw new UsageError(`${command} ${what} and exits; it runs no task, so leave out the prompt and -p`);
+  const session = a['continue'] === true ? '--continue' : a['resume'] !== undefined ? '--resume' : undefined;
+  if (session) throw new UsageError(`${command} ${what} and exits; ${session} does not apply to it`);
 }
 
 /** A repeated single-value flag: the last one wins, as in most CLIs. */

@@ -41,6 +41,12 @@ describe('parseArgs: usage errors', () => {
     [['-C', '', 'task'], /-C\/--cwd needs a directory/],
     [['--init', '--cwd='], /-C\/--cwd needs a directory/],
     [['-m', '', 'task'], /-m\/--model needs a preset name/],
+    // --init and --map run no task: whatever else was asked for would be dropped without a word.
+    [['--init', '--map'], /--init and --map are separate commands/],
+    [['--init', '-p', 'write the tests'], /--init writes AGENTS.md and exits; it runs no task/],
+    [['--map', 'explain', 'this'], /--map prints the code map and exits; it runs no task/],
+    [['--map', '-c'], /--map prints the code map and exits; --continue does not apply/],
+    [['--init', '--resume', 'abc'], /--resume does not apply/],
     // Typically `-m ollama:$MODEL` with MODEL unset: running some other model silently would be worse.
     [['-m', 'ollama:', 'task'], /-m ollama: names no model after the ":"/],
   ])('%j', (argv, message) => {
