@@ -7,11 +7,12 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useBuild } from '../e2e/support/cli.js';
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
+import { makeSandbox, shellQuote, type Sandbox } from '../support/sandbox.js';
 
 const hasTmux = (() => {
   try {
@@ -23,8 +24,6 @@ const hasTmux = (() => {
 })();
 if (!hasTmux) console.warn('test/tui: tmux is not installed; skipping the real-terminal tests (.ci/run installs it)');
 
-const BUILT = resolve('dist');
-const SNAPSHOT = resolve(`.tui-dist-${process.pid}`);
 const SOCKET = `lwyrm-tui-${process.pid}`;
 const ORIGINAL = 'def total(items):\n    result = 0\n    for item in items:\n        result = result + item["price"]\n    return result\n';
 const REWRITTEN = 'def total(items):\n    return sum(item["price"] for item in items)\n';
@@ -45,16 +44,16 @@ async function until(what: string, check: () => boolean | Promise<boolean>, time
   }
 }
 
-const shellQuote = (s: string): string => `'${s.replaceAll("'", "'\\''")}'`;
-
 describe.skipIf(!hasTmux)('lwyrm in a real terminal (tmux)', () => {
+  const cli = useBuild();
   let fake: FakeProvider;
+  let sandbox: Sandbox | undefined;
   let root: string;
   let project: string;
+  // Ink stops live rendering when CI is set: unset it for the child.
+  const lwyrm = (): string => `env -u CI ${sandbox!.shellEnv} TERM=xterm-256color ${shellQuote(process.execPath)} ${shellQuote(cli())}`;
 
   beforeAll(async () => {
-    if (!existsSync(join(BUILT, 'cli.js'))) throw new Error('dist/cli.js is missing: run `npm run build` before the tmux test');
-    await cp(BUILT, SNAPSHOT, { recursive: true });
     fake = await startFakeProvider({
       format: 'anthropic',
       replies: [
@@ -68,14 +67,8 @@ describe.skipIf(!hasTmux)('lwyrm in a real terminal (tmux)', () => {
         { text: 'Understood, I left notes.txt alone.' },
       ],
     });
-    root = await mkdtemp(join(tmpdir(), 'lw-tui-'));
-    project = join(root, 'shop');
-    await mkdir(project, { recursive: true });
-    await mkdir(join(root, 'config', 'lindwyrm'), { recursive: true });
-    await writeFile(
-      join(root, 'config', 'lindwyrm', 'config.toml'),
-      `default_preset = "fake"\nmax_retries = 0\n\n[code_map]\nenabled = false\n\n[[presets]]\nname = "fake"\nformat = "anthropic"\nbase_url = "${fake.baseUrl}"\nmodel = "fake-model"\napi_key_env = ["FAKE_API_KEY"]\nthinking = false\ncontext_window = 200000\nmax_tokens = 4096\n`,
-    );
+    sandbox = await makeSandbox({ format: 'anthropic', baseUrl: fake.baseUrl, configToml: 'max_retries = 0\n' });
+    ({ root, project } = sandbox);
     await writeFile(join(project, 'prices.py'), ORIGINAL);
   });
 
@@ -86,21 +79,11 @@ describe.skipIf(!hasTmux)('lwyrm in a real terminal (tmux)', () => {
       // Already gone.
     }
     await fake?.close();
-    if (root) await rm(root, { recursive: true, force: true });
-    await rm(SNAPSHOT, { recursive: true, force: true });
+    await sandbox?.cleanup();
   });
 
   it('approves an edit with y, denies a write with n, and leaves with Ctrl+C twice', async () => {
-    const env = [
-      `HOME=${shellQuote(root)}`,
-      `XDG_CONFIG_HOME=${shellQuote(join(root, 'config'))}`,
-      `XDG_DATA_HOME=${shellQuote(join(root, 'data'))}`,
-      `XDG_CACHE_HOME=${shellQuote(join(root, 'cache'))}`,
-      'FAKE_API_KEY=test-key',
-      'TERM=xterm-256color',
-    ].join(' ');
-    // Ink stops live rendering when CI is set: unset it for the child.
-    const command = `env -u CI ${env} ${shellQuote(process.execPath)} ${shellQuote(join(SNAPSHOT, 'cli.js'))}; echo "__EXIT=$?"; sleep 600`;
+    const command = `${lwyrm()}; echo "__EXIT=$?"; sleep 600`;
     tmux('new-session', '-d', '-s', 'lw', '-x', '100', '-y', '30', '-c', project, command);
 
     await until('the header', () => /lindwyrm\s+fake \(anthropic, fake-model\)/.test(screen()));
@@ -138,16 +121,8 @@ describe.skipIf(!hasTmux)('lwyrm in a real terminal (tmux)', () => {
   }, 180_000);
 
   it('keeps keys typed before the view is up, and restores the screen on SIGTERM right at the first frame', async () => {
-    const env = [
-      `HOME=${shellQuote(root)}`,
-      `XDG_CONFIG_HOME=${shellQuote(join(root, 'config'))}`,
-      `XDG_DATA_HOME=${shellQuote(join(root, 'data'))}`,
-      `XDG_CACHE_HOME=${shellQuote(join(root, 'cache'))}`,
-      'FAKE_API_KEY=test-key',
-      'TERM=xterm-256color',
-    ].join(' ');
     const pidFile = join(root, 'early.pid');
-    const start = `echo $$ > ${shellQuote(pidFile)}; exec env -u CI ${env} ${shellQuote(process.execPath)} ${shellQuote(join(SNAPSHOT, 'cli.js'))}`;
+    const start = `echo $$ > ${shellQuote(pidFile)}; exec ${lwyrm()}`;
     const session = (n: number): string => `early${n}`;
     const pane = (n: number): string => tmux('capture-pane', '-p', '-t', session(n));
     const launch = (n: number): void => {
