@@ -58,7 +58,6 @@ export function interpretArgs(a: ParsedWords, ctx: ParseContext): ParsedCommand 
   const words = [lastString(a['print']), ...a._.map(String)].filter((w): w is string => w !== undefined && w !== '');
   const prompt = words.length > 0 ? words.join(' ') : undefined;
   checkStandalone(a, printGiven || prompt !== undefined);
-  if (a['init']) return { kind: 'init', cwd };
   const json = a['json'] === true;
   const out = lastString(a['out']);
   if (printGiven && !prompt) throw new UsageError('-p/--print needs a prompt, e.g. lwyrm -p "add tests for utils.ts"');
@@ -76,6 +75,7 @@ export function interpretArgs(a: ParsedWords, ctx: ParseContext): ParsedCommand 
   }
   const proxy = lastString(a['proxy']);
   if (proxy !== undefined) checkProxy(proxy);
+  if (a['init']) return { kind: 'init', cwd };
 
   const options: CliOptions = {
     ...(prompt !== undefined ? { prompt } : {}),

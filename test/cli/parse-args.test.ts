@@ -47,6 +47,7 @@ describe('parseArgs: usage errors', () => {
     [['--map', 'explain', 'this'], /--map prints the code map and exits; it runs no task/],
     [['--map', '-c'], /--map prints the code map and exits; --continue does not apply/],
     [['--init', '--resume', 'abc'], /--resume does not apply/],
+    [['--init', '--json'], /--json only works with -p/],
     // Typically `-m ollama:$MODEL` with MODEL unset: running some other model silently would be worse.
     [['-m', 'ollama:', 'task'], /-m ollama: names no model after the ":"/],
   ])('%j', (argv, message) => {
