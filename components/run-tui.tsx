@@ -162,7 +162,7 @@ export async function runTui(engineOrPending: Engine | Promise<Engine>, opts: Ru
       disposeError = e;
     }
     const say = opts.farewell ?? ((text: string) => process.stdout.write(text));
-    say(farewellText(state.blocks, state.sessionId));
+    say(farewellText(state.blocks, state.sessionId, state.saved));
     if (error !== undefined) process.stderr.write(`lwyrm: ${describe(error)}\n`);
     if (disposeError !== undefined) process.stderr.write(`lwyrm: could not close the session cleanly: ${describe(disposeError)}\n`);
     return error !== undefined && status === 0 ? 1 : status;
@@ -176,16 +176,22 @@ function describe(error: unknown): string {
   return String(error);
 }
 
-/** How src/agent/assemble-session.ts names a session it does not save. */
+/** How src/agent/assemble-session.ts names a session it does not save: only for an engine that does not say. */
 const UNSAVED_PREFIX = 'tmp-';
 
-/** What stays on the normal screen: the last answer and how to come back. */
-export function farewellText(blocks: Parameters<typeof lastAnswer>[0], sessionId: string): string {
+/**
+ * What stays on the normal screen: the last answer and how to come back. `saved` is the engine's
+ * SessionState.saved: a session not written to disk (--no-save, resumed or not) has nothing to resume.
+ */
+export function farewellText(
+  blocks: Parameters<typeof lastAnswer>[0],
+  sessionId: string,
+  saved?: boolean,
+): string {
   if (!blocks.some((b) => b.kind === 'user')) return '';
   const answer = lastAnswer(blocks);
   const parts: string[] = [];
   if (answer !== undefined) parts.push(`${sanitizeForTerminal(answer)}\n`);
-  // An unsaved session (--no-save) has an id the engine marks "tmp-": nothing to resume.
-  if (sessionId !== '' && !sessionId.startsWith(UNSAVED_PREFIX)) parts.push(`Session ${sessionId} · resume with: lwyrm --resume ${sessionId}\n`);
+  if (sessionId !== '' && (saved ?? !sessionId.startsWith(UNSAVED_PREFIX))) parts.push(`Session ${sessionId} · resume with: lwyrm --resume ${sessionId}\n`);
   return parts.join('\n');
 }

@@ -294,6 +294,7 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
     ...(config.codeMap.enabled && deps.openCodeMap
       ? { onFileChanged: (path: string) => (codeMap ? void codeMap.fileChanged(path).catch(() => undefined) : void changedEarly.add(path)) }
       : {}),
+    saves: Boolean(store && cli.save),
     persist: async (r) => {
       if (!store || !cli.save) return;
       const offloadRefs = (await r.offload.list()).map((o) => o.ref);

@@ -65,6 +65,8 @@ export interface EngineServices {
   readonly describe: (name: string, input: unknown) => string;
   /** Saves the session (after every turn and at safe points mid-turn). */
   readonly persist?: (runtime: SessionRuntime) => Promise<void>;
+  /** Whether `persist` writes the session to disk (false with --no-save); published as SessionState.saved. */
+  readonly saves?: boolean;
   readonly slash?: (command: string, engine: LindwyrmEngine) => Promise<SlashResult>;
   readonly onFileChanged?: (path: string) => void;
   readonly log?: (line: string) => void;
@@ -100,7 +102,7 @@ export function permissionSummary(rt: Pick<SessionRuntime, 'config' | 'readOnly'
   return rt.readOnly ? `${base} (read-only)` : base;
 }
 
-export function initialState(rt: SessionRuntime): SessionState {
+export function initialState(rt: SessionRuntime, saved?: boolean): SessionState {
   const window = rt.preset.contextWindow;
   return {
     sessionId: rt.session.id,
@@ -117,11 +119,12 @@ export function initialState(rt: SessionRuntime): SessionState {
     sessionUsage: rt.session.usage,
     sessionCost: rt.session.cost,
     context: { usedTokens: 0, measured: false, window, threshold: reclaimThreshold(window) },
+    ...(saved !== undefined ? { saved } : {}),
   };
 }
 
 export function createEngine(rt: SessionRuntime, services: EngineServices): LindwyrmEngine {
-  const store = createEventStore(initialState(rt));
+  const store = createEventStore(initialState(rt, services.saves));
   const approvals = createApprovalQueue(store.dispatch);
   let ids = 0;
   const newId = (prefix: string): string => `${prefix}-${++ids}`;
@@ -277,7 +280,7 @@ export function createEngine(rt: SessionRuntime, services: EngineServices): Lind
       rt.session = { ...session, history: repairHistory(session.history) };
       rt.sessionGrants.clear();
       const blocks = blocksFromHistory(rt.session.history, services.describe);
-      store.dispatch({ type: 'session.reset', state: { ...initialState(rt), blocks } });
+      store.dispatch({ type: 'session.reset', state: { ...initialState(rt, services.saves), blocks } });
     },
     busy: () => running !== undefined,
     persist,

@@ -63,6 +63,11 @@ export interface SessionState {
   readonly context: ContextGauge;
   /** The code map's index while it builds (files done of total); null or absent once ready or failed. */
   readonly indexing?: IndexingProgress | null;
+  /**
+   * Whether this session's turns are written to disk (false with --no-save): the view offers to
+   * resume only a saved one. Absent from an engine that does not say.
+   */
+  readonly saved?: boolean;
   /** The session is still being assembled; the view shows what the config says until it is. */
   readonly starting?: boolean;
 }

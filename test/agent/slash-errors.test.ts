@@ -13,6 +13,8 @@ afterEach(async () => {
   engines = [];
   await fake?.close();
   await sandbox?.cleanup();
+  fake = undefined;
+  sandbox = undefined;
 });
 
 async function engineFor(cli = {}): Promise<LindwyrmEngine> {
@@ -33,4 +35,13 @@ it('marks unknown commands, bad arguments and unknown presets as errors, and not
   for (const cmd of ['/markdown', '/think high', '/thinking on', '/policy', '/presets', '/model', '/sessions']) {
     expect((await engine.runSlash(cmd)).error, cmd).toBeUndefined();
   }
+});
+
+it('publishes whether the session is saved: not with --no-save, also after /clear', async () => {
+  const saving = await engineFor();
+  expect(saving.getSnapshot().saved).toBe(true);
+  const unsaved = await engineFor({ save: false });
+  expect(unsaved.getSnapshot().saved).toBe(false);
+  await unsaved.runSlash('/clear');
+  expect(unsaved.getSnapshot().saved).toBe(false);
 });
