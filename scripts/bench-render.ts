@@ -242,8 +242,7 @@ async function timeToScreen(
 async function firstFrameInTmux(): Promise<void> {
   const { execFileSync } = await import('node:child_process');
   const { existsSync } = await import('node:fs');
-  const { cp, mkdir, mkdtemp, rm, writeFile } = await import('node:fs/promises');
-  const { tmpdir } = await import('node:os');
+  const { cp, rm } = await import('node:fs/promises');
   const { join, resolve } = await import('node:path');
   // A private copy of the build, beside dist/ (cli.js reads ../package.json): a rebuild running
   // elsewhere must not pull files away mid-measurement.
@@ -261,17 +260,12 @@ async function firstFrameInTmux(): Promise<void> {
   }
   await cp(resolve('dist'), snapshot, { recursive: true });
   const { startFakeProvider } = await import('../test/support/fake-provider.js');
+  const { makeSandbox } = await import('../test/support/sandbox.js');
   const fake = await startFakeProvider({ format: 'anthropic', replies: [] });
-  const root = await mkdtemp(join(tmpdir(), 'lw-bench-'));
+  const sandbox = await makeSandbox({ format: 'anthropic', baseUrl: fake.baseUrl });
   try {
-    const project = join(root, 'proj');
-    await mkdir(project, { recursive: true });
-    await mkdir(join(root, 'config', 'lindwyrm'), { recursive: true });
-    await writeFile(
-      join(root, 'config', 'lindwyrm', 'config.toml'),
-      `default_preset = "fake"\n[code_map]\nenabled = false\n[[presets]]\nname = "fake"\nformat = "anthropic"\nbase_url = "${fake.baseUrl}"\nmodel = "fake-model"\napi_key_env = ["FAKE_API_KEY"]\n`,
-    );
-    const env = `env -u CI HOME=${root} XDG_CONFIG_HOME=${root}/config XDG_DATA_HOME=${root}/data XDG_CACHE_HOME=${root}/cache FAKE_API_KEY=k`;
+    const { project } = sandbox;
+    const env = `env -u CI ${sandbox.shellEnv}`;
     const runs = Number(process.env['BENCH_RUNS'] ?? 5);
     const shell = await timeToScreen(`printf ready-marker`, 'ready-marker', runs, project);
     const bare = await timeToScreen(`${env} ${process.execPath} -e "process.stdout.write('ready-marker')"`, 'ready-marker', runs, project);
@@ -291,7 +285,7 @@ async function firstFrameInTmux(): Promise<void> {
     reportFigure({ figure: 'input live (tmux)', median: Math.round(lwyrm.typedMs), unit: 'ms' });
   } finally {
     await fake.close();
-    await rm(root, { recursive: true, force: true });
+    await sandbox.cleanup();
     await rm(snapshot, { recursive: true, force: true });
   }
 }
