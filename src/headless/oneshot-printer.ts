@@ -63,7 +63,9 @@ export function createPrinter(io: PrinterIo): OneShotPrinter {
           break;
         case 'tool.end': {
           const summary = escapeForDisplay(event.summary);
-          errLine(event.status === 'ok' ? `  ok ${summary}` : `  ${event.status}: ${summary}`);
+          // Denials and interruptions already say so ("denied: bash"): no "denied: denied: bash".
+          const labelled = event.status === 'ok' || summary.toLowerCase().startsWith(event.status);
+          errLine(labelled ? `  ${event.status === 'ok' ? 'ok ' : ''}${summary}` : `  ${event.status}: ${summary}`);
           break;
         }
         case 'notice':
