@@ -13,6 +13,7 @@ import { realSessionDeps } from '../../src/agent/start-session.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import { runOneShotWith, type OneShotIo } from '../../src/headless/oneshot-run.js';
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
+import { writeGatedPlugin } from '../support/gated-plugin.js';
 import { cliOptions, makeSandbox, type Sandbox } from './support/harness.js';
 
 let fake: FakeProvider | undefined;
@@ -32,23 +33,11 @@ describe('one-shot and an index still building', () => {
     // The interrupt arrives while the request is in flight; the reply would take far longer.
     fake = await startFakeProvider({ format: 'anthropic', replies: () => (sigint?.(), { text: 'late', delayMs: 30_000 }) });
     sandbox = await makeSandbox('anthropic', fake.baseUrl);
-    gate = join(sandbox.root, 'gate');
-    const plugin = join(sandbox.root, 'gated-plugin.mjs');
-    await writeFile(
-      plugin,
-      `import { existsSync } from 'node:fs';
-export const plugin = {
-  name: 'gated', version: '1.0.0', extensions: ['.gated'],
-  indexFile: () => new Promise((resolve) => {
-    const check = () => (existsSync(${JSON.stringify(gate)}) ? resolve({ symbols: [], edges: [], imports: [] }) : setTimeout(check, 10));
-    check();
-  }),
-};
-`,
-    );
+    const gated = await writeGatedPlugin(sandbox.root);
+    gate = gated.gate;
     await writeFile(join(sandbox.project, 'slow.gated'), 'x\n');
     const loaded = await loadConfig({ cwd: sandbox.project, env: sandbox.env });
-    const config = { ...loaded, codeMap: { enabled: true }, plugins: [plugin] };
+    const config = { ...loaded, codeMap: { enabled: true }, plugins: [gated.plugin] };
     const options = cliOptions(config.projectRoot, { prompt: 'do the task', verbose: true });
     const stderr = new PassThrough();
     let err = '';

@@ -3,14 +3,14 @@
  * it finish and write its cache after the answer, and the next run starts with the map in its
  * prompt. An index that does not finish in time is abandoned without leaving a cache behind.
  * The built CLI as a child process, the fake provider over HTTP, a temp project and HOME. A
- * gated code map plugin (it indexes its file only once the test opens the gate) decides when the
- * index is done, so no timing is guessed.
+ * gated code map plugin (test/support/gated-plugin.ts) decides when the index is done.
  */
 import { existsSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
+import { writeGatedPlugin } from '../support/gated-plugin.js';
 import type { Sandbox } from '../support/sandbox.js';
 import { readRequest } from '../agent/support/harness.js';
 import { makeEnv, start, useBuild, waitFor } from './support/cli.js';
@@ -36,23 +36,9 @@ afterEach(async () => {
 async function setup(): Promise<{ env: Sandbox; gate: string }> {
   fake = await startFakeProvider({ format: 'anthropic', replies: (_req, i) => ({ text: `Answer ${i}.` }) });
   e = await makeEnv('anthropic', fake.baseUrl);
-  const gate = join(e.root, 'gate');
-  const plugin = join(e.root, 'gated-plugin.mjs');
-  await writeFile(
-    plugin,
-    `import { existsSync } from 'node:fs';
-export const plugin = {
-  name: 'gated', version: '1.0.0', extensions: ['.gated'],
-  indexFile: () => new Promise((resolve) => {
-    const check = () => (existsSync(${JSON.stringify(gate)}) ? resolve({ symbols: [], edges: [], imports: [] }) : setTimeout(check, 10));
-    check();
-  }),
-};
-`,
-  );
-  const configPath = e.configPath;
-  const config = await readFile(configPath, 'utf8');
-  await writeFile(configPath, config.replace('[code_map]\nenabled = false', `plugins = [${JSON.stringify(plugin)}]\n\n[code_map]\nenabled = true`));
+  const { gate, plugin } = await writeGatedPlugin(e.root);
+  const config = await readFile(e.configPath, 'utf8');
+  await writeFile(e.configPath, config.replace('[code_map]\nenabled = false', `plugins = [${JSON.stringify(plugin)}]\n\n[code_map]\nenabled = true`));
   await writeFile(join(e.project, 'lib.ts'), LIB);
   await writeFile(join(e.project, 'app.ts'), APP);
   await writeFile(join(e.project, 'slow.gated'), 'indexed once the gate opens\n');
