@@ -11,7 +11,7 @@ import type { ApprovalDecision, ApprovalRequest } from '../../src/policy/types.j
 import { makePolicy } from '../tools/make-config.js';
 import { makeContext, makeTempDir } from '../tools/make-context.js';
 import { FakeEngine, initialState } from './fake-engine.js';
-import { KEYS, renderApp, settle } from './render-app.js';
+import { renderApp, settle } from './render-app.js';
 
 it('a read through a link out of the project names where it leads, and [a]lways grants just that once', async () => {
   const root = await makeTempDir('lwyrm-view-root-');
