@@ -17,7 +17,12 @@ export interface MainIo {
   readonly version: string;
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
+  /** All of stdin as text, for `-p -`; absent where there is no stdin to read. */
+  readonly readStdin?: () => Promise<string>;
 }
+
+/** `-p -` (or a lone `-` as the prompt): the task is read from stdin, as in most Unix tools. */
+export const STDIN_PROMPT = '-';
 
 export async function main(argv: readonly string[], io: MainIo): Promise<number> {
   const ctx = { cwd: io.cwd, interactive: io.interactive };
@@ -71,7 +76,9 @@ function printWarnings(config: Config, io: MainIo): void {
   for (const warning of config.warnings) io.stderr(`lwyrm: warning: ${escapeForDisplay(warning)}\n`);
 }
 
-async function run(options: CliOptions, io: MainIo): Promise<number> {
+async function run(given: CliOptions, io: MainIo): Promise<number> {
+  const options = await withStdinPrompt(given, io);
+  if (!options) return 2;
   const config = await loadConfig({ cwd: options.cwd, env: io.env });
   printWarnings(config, io);
   const preset = findPreset(config, options.model);
@@ -105,6 +112,16 @@ async function run(options: CliOptions, io: MainIo): Promise<number> {
     // A no-op once the view has taken the screen over.
     painted?.abandon();
   }
+}
+
+async function withStdinPrompt(options: CliOptions, io: MainIo): Promise<CliOptions | undefined> {
+  if (options.prompt !== STDIN_PROMPT || !options.oneShot) return options;
+  const text = ((await io.readStdin?.()) ?? '').trim();
+  if (!text) {
+    io.stderr('lwyrm: -p - reads the task from stdin, but stdin was empty; pipe the task in, e.g. echo "fix the tests" | lwyrm -p -\n');
+    return undefined;
+  }
+  return { ...options, prompt: text };
 }
 
 /** Ink writes the first frame synchronously in render(); one macrotask later it is on screen. */

@@ -23,7 +23,7 @@ afterEach(async () => {
   await t.cleanup();
 });
 
-async function run(argv: string[], env: Record<string, string | undefined>) {
+async function run(argv: string[], env: Record<string, string | undefined>, stdin?: string) {
   // The engine reads process.env itself (keys, XDG dirs): point it at the temp HOME too.
   for (const [name, value] of Object.entries({ ...t.env, ...env })) vi.stubEnv(name, value);
   let stderr = '';
@@ -44,6 +44,7 @@ async function run(argv: string[], env: Record<string, string | undefined>) {
     version: '0.0.0',
     stdout: (s) => (stdout += s),
     stderr: (s) => (stderr += s),
+    ...(stdin !== undefined ? { readStdin: () => Promise.resolve(stdin) } : {}),
   });
   vi.restoreAllMocks();
   return { code, stdout, stderr };
@@ -97,6 +98,21 @@ describe.each(['anthropic', 'openai'] as const)('lwyrm -p through the CLI (%s)',
     expect(code).toBe(1);
     expect(stderr).toMatch(/could not write .*a\.md/);
     expect(stdout).toContain('The answer worth keeping.');
+  });
+
+  it('-p - reads the task from stdin; an empty stdin is a usage error that asks the model nothing', async () => {
+    fake = await startFakeProvider({ format, replies: [{ text: 'Reviewed.' }] });
+    await t.writeUser(userPreset(fake.baseUrl));
+    const piped = await run(['-p', '-', '--no-save'], {}, 'review this diff:\n+ added line\n');
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(piped.stdout).toContain('Reviewed.');
+    expect(fake.requests[0]?.raw).toContain('review this diff:\\n+ added line');
+    expect(fake.requests[0]?.raw).not.toMatch(/"-"/);
+
+    const empty = await run(['-p', '-', '--no-save'], {}, ' \n');
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toMatch(/stdin was empty/);
+    expect(fake.requests).toHaveLength(1);
   });
 
   it('shows each config warning exactly once', async () => {
