@@ -6,15 +6,15 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { assembleSession } from '../../src/agent/assemble-session.js';
 import { realSessionDeps } from '../../src/agent/start-session.js';
 import { loadConfig } from '../../src/config/load-config.js';
-import { runOneShotWith, type OneShotIo } from '../../src/headless/oneshot-run.js';
+import { runOneShotWith } from '../../src/headless/oneshot-run.js';
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
 import { writeGatedPlugin } from '../support/gated-plugin.js';
 import { cliOptions, makeSandbox, type Sandbox } from './support/harness.js';
+import { memoryIo } from './support/memory-io.js';
 
 let fake: FakeProvider | undefined;
 let sandbox: Sandbox | undefined;
@@ -29,9 +29,9 @@ afterEach(async () => {
 
 describe('one-shot and an index still building', () => {
   it('does not wait for the index after an interrupt', async () => {
-    let sigint: (() => void) | undefined;
+    const io = memoryIo();
     // The interrupt arrives while the request is in flight; the reply would take far longer.
-    fake = await startFakeProvider({ format: 'anthropic', replies: () => (sigint?.(), { text: 'late', delayMs: 30_000 }) });
+    fake = await startFakeProvider({ format: 'anthropic', replies: () => (io.interrupt(), { text: 'late', delayMs: 30_000 }) });
     sandbox = await makeSandbox('anthropic', fake.baseUrl);
     const gated = await writeGatedPlugin(sandbox.root);
     gate = gated.gate;
@@ -39,18 +39,6 @@ describe('one-shot and an index still building', () => {
     const loaded = await loadConfig({ cwd: sandbox.project, env: sandbox.env });
     const config = { ...loaded, codeMap: { enabled: true }, plugins: [gated.plugin] };
     const options = cliOptions(config.projectRoot, { prompt: 'do the task', verbose: true });
-    const stderr = new PassThrough();
-    let err = '';
-    stderr.on('data', (c: Buffer) => (err += c.toString()));
-    const io: OneShotIo = {
-      stdin: new PassThrough(),
-      stdout: new PassThrough(),
-      stderr,
-      onInterrupt: (h) => {
-        sigint = h;
-        return () => (sigint = undefined);
-      },
-    };
     const status = await runOneShotWith(
       options,
       (hooks) =>
@@ -60,10 +48,10 @@ describe('one-shot and an index still building', () => {
           env: sandbox!.env,
           clientOptions: { retryBaseMs: 1, maxRetries: 0 },
         }),
-      io,
+      io.io,
     );
     expect(status).toBe(130);
-    expect(err).not.toContain('code map: ready');
-    expect(err).not.toContain('code map: still indexing');
+    expect(io.stderr()).not.toContain('code map: ready');
+    expect(io.stderr()).not.toContain('code map: still indexing');
   });
 });

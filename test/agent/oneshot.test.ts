@@ -1,22 +1,13 @@
-import { PassThrough } from 'node:stream';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config/load-config.js';
 import { assembleSession } from '../../src/agent/assemble-session.js';
-import { runOneShotWith, type OneShotIo } from '../../src/headless/oneshot-run.js';
+import { runOneShotWith } from '../../src/headless/oneshot-run.js';
 import type { CliOptions } from '../../src/cli/options.js';
 import { startFakeProvider, type FakeFormat, type FakeProvider, type ScriptedReply } from '../support/fake-provider.js';
 import { approvalTool, cliOptions, makeSandbox, noteTool, readRequest, toolRunner, waitTool, type Sandbox } from './support/harness.js';
-
-function collect(tty = false): PassThrough & { text(): string; isTTY?: boolean } {
-  const stream = new PassThrough() as PassThrough & { text(): string; isTTY?: boolean };
-  let text = '';
-  stream.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-  stream.text = () => text;
-  if (tty) stream.isTTY = true;
-  return stream;
-}
+import { memoryIo } from './support/memory-io.js';
 
 describe.each<FakeFormat>(['anthropic', 'openai'])('one-shot over %s', (format) => {
   let fake: FakeProvider | undefined;
@@ -32,18 +23,7 @@ describe.each<FakeFormat>(['anthropic', 'openai'])('one-shot over %s', (format) 
     sandbox = await makeSandbox(format, fake.baseUrl, 'max_tool_steps = 1', opts.presetToml);
     const config = await loadConfig({ cwd: sandbox.project, env: sandbox.env });
     const options = cliOptions(config.projectRoot, { prompt: 'do the task', ...cli });
-    const stdout = collect();
-    const stderr = collect();
-    let sigint: (() => void) | undefined;
-    const io: OneShotIo = {
-      stdin: new PassThrough(),
-      stdout,
-      stderr,
-      onInterrupt: (h) => {
-        sigint = h;
-        return () => (sigint = undefined);
-      },
-    };
+    const io = memoryIo();
     const status = await runOneShotWith(
       options,
       async (hooks) => {
@@ -54,12 +34,12 @@ describe.each<FakeFormat>(['anthropic', 'openai'])('one-shot over %s', (format) 
           clientOptions: { retryBaseMs: 1, maxRetries: 0 },
           ...hooks,
         });
-        if (opts.interruptOn === 'tool') engine.store.onEvent((e) => e.type === 'tool.output' && sigint?.());
+        if (opts.interruptOn === 'tool') engine.store.onEvent((e) => e.type === 'tool.output' && io.interrupt());
         return engine;
       },
-      io,
+      io.io,
     );
-    return { status, stdout: stdout.text(), stderr: stderr.text() };
+    return { status, stdout: io.stdout(), stderr: io.stderr() };
   }
 
   it('streams the answer to stdout and tool activity to stderr; exit 0', async () => {
