@@ -35,10 +35,10 @@ afterEach(async () => {
 /** A project with the code map on and a plugin whose one file is indexed only once `gate` exists. */
 async function setup(): Promise<{ env: Sandbox; gate: string }> {
   fake = await startFakeProvider({ format: 'anthropic', replies: (_req, i) => ({ text: `Answer ${i}.` }) });
-  e = await makeEnv('anthropic', fake.baseUrl);
+  e = await makeEnv('anthropic', fake.baseUrl, { codeMap: true });
   const { gate, plugin } = await writeGatedPlugin(e.root);
-  const config = await readFile(e.configPath, 'utf8');
-  await writeFile(e.configPath, config.replace('[code_map]\nenabled = false', `plugins = [${JSON.stringify(plugin)}]\n\n[code_map]\nenabled = true`));
+  // A top-level key: it goes before the config's tables.
+  await writeFile(e.configPath, `plugins = [${JSON.stringify(plugin)}]\n${await readFile(e.configPath, 'utf8')}`);
   await writeFile(join(e.project, 'lib.ts'), LIB);
   await writeFile(join(e.project, 'app.ts'), APP);
   await writeFile(join(e.project, 'slow.gated'), 'indexed once the gate opens\n');
