@@ -156,6 +156,7 @@ export function App({ size, initialPrompt, onExit }: AppProps) {
           height={layout.transcript}
           markdown={markdown}
           expandReasoning={expandReasoning}
+          inlineReasoning={layout.reasoning === 0}
           scroll={scroll}
           metricsRef={metricsRef}
         />

@@ -10,6 +10,21 @@ export interface FormatOptions {
   readonly markdown: boolean;
   /** Show finished reasoning in full instead of a one-line summary. */
   readonly expandReasoning: boolean;
+  /** No live reasoning pane (a short screen): the thinking row shows the latest thought instead. */
+  readonly inlineReasoning?: boolean;
+}
+
+const THINKING = '▸ thinking…';
+
+/** The thinking row with the end of the latest line of reasoning on it: one row, whatever the width. */
+function liveThinkingRow(text: string, width: number): StyledLine {
+  const tail = text.slice(-2000).trimEnd();
+  const latest = oneLine(tail.slice(tail.lastIndexOf('\n') + 1)).trim();
+  const room = width - THINKING.length - 1;
+  if (latest === '' || room < 8) return [{ text: THINKING, style: theme.reasoning }];
+  // The end of the line, so the row moves as the model writes.
+  const last = wrapText(latest, room, theme.dim).at(-1) ?? [];
+  return [{ text: `${THINKING} `, style: theme.reasoning }, ...last];
 }
 
 /** Live tool output shown while a command runs, and kept after it ends. */
@@ -65,7 +80,7 @@ export function formatBlock(block: TranscriptBlock, width: number, opts: FormatO
     case 'assistant':
       return [[], ...formatAnswer(block.text, width, opts.markdown)];
     case 'reasoning': {
-      if (block.streaming) return [[{ text: '▸ thinking…', style: theme.reasoning }]];
+      if (block.streaming) return [opts.inlineReasoning ? liveThinkingRow(block.text, width) : [{ text: THINKING, style: theme.reasoning }]];
       const n = lineCount(block.text);
       if (!opts.expandReasoning) {
         return [[{ text: `▸ thought for ${n} line${n === 1 ? '' : 's'} (Ctrl+O shows reasoning)`, style: theme.reasoning }]];

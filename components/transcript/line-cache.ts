@@ -34,7 +34,9 @@ export class LineCache {
 
   /** Rows for a block; the same array object while nothing about it changed. */
   rows(block: TranscriptBlock, width: number, opts: FormatOptions): readonly StyledLine[] {
-    const key = `${width}|${opts.markdown ? 1 : 0}|${opts.expandReasoning ? 1 : 0}`;
+    // Only a live reasoning block looks different inline: other blocks keep their rows when it flips.
+    const inline = opts.inlineReasoning === true && block.kind === 'reasoning' && block.streaming ? '|i' : '';
+    const key = `${width}|${opts.markdown ? 1 : 0}|${opts.expandReasoning ? 1 : 0}${inline}`;
     const hit = this.entries.get(block.id);
     if (hit && hit.version === block.version && hit.key === key) return hit.lines;
     if (block.kind === 'assistant' && block.streaming) {

@@ -12,6 +12,8 @@ export interface TranscriptPaneProps {
   readonly height: number;
   readonly markdown: boolean;
   readonly expandReasoning: boolean;
+  /** No reasoning pane on this screen: the live thinking row carries the latest thought. */
+  readonly inlineReasoning?: boolean;
   readonly scroll: ScrollState;
   /** Receives the window's metrics each render, for the scroll keys. */
   readonly metricsRef?: { current: ScrollMetrics };
@@ -22,16 +24,16 @@ export interface TranscriptPaneProps {
  * slice becomes Ink elements, so a long history costs nothing per frame.
  */
 export const TranscriptPane = memo(function TranscriptPane(props: TranscriptPaneProps) {
-  const { blocks, width, height, markdown, expandReasoning, scroll, metricsRef } = props;
+  const { blocks, width, height, markdown, expandReasoning, inlineReasoning = false, scroll, metricsRef } = props;
   const cache = useRef<LineCache | null>(null);
   cache.current ??= new LineCache();
   const { perBlock, layout } = useMemo(() => {
-    const opts = { markdown, expandReasoning };
+    const opts = { markdown, expandReasoning, inlineReasoning };
     const rows: (readonly StyledLine[])[] = [];
     for (const block of blocks) rows.push(cache.current!.rows(block, width, opts));
     const ids = blocks.map((b) => b.id);
     return { perBlock: rows, layout: { ids, width } satisfies RowLayout };
-  }, [blocks, width, markdown, expandReasoning]);
+  }, [blocks, width, markdown, expandReasoning, inlineReasoning]);
   const firstId = blocks[0]?.id;
   useEffect(() => {
     // A reset session (clear, resume) starts with other blocks: drop rows nobody will ask for.
