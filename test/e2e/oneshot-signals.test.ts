@@ -3,35 +3,15 @@
  * as Ctrl+C does — kill the running command's process group instead of leaving it orphaned,
  * still print the --json object — and exit with the signal's status. Run `npm run build` first.
  */
-import { watch } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startFakeProvider, type FakeFormat, type FakeProvider } from '../support/fake-provider.js';
 import type { Sandbox } from '../support/sandbox.js';
-import { makeEnv, start, useBuild } from './support/cli.js';
+import { fileAppears, makeEnv, start, useBuild } from './support/cli.js';
 
 vi.setConfig({ testTimeout: 60_000 });
 
 const cli = useBuild();
-
-/** Resolves when `name` exists in `dir` with content (the event, not a poll). */
-function fileAppears(dir: string, name: string): Promise<string> {
-  return new Promise((res) => {
-    const check = (): void => {
-      readFile(join(dir, name), 'utf8').then(
-        (text) => {
-          if (!text.trim()) return;
-          watcher.close();
-          res(text.trim());
-        },
-        () => undefined,
-      );
-    };
-    const watcher = watch(dir, check);
-    check();
-  });
-}
 
 /** Alive and not a zombie waiting to be reaped. */
 async function running(pid: number): Promise<boolean> {

@@ -3,37 +3,16 @@
  * `-c -p` resumes to a valid history that the fake provider records, with nothing of the earlier
  * turns lost. Run `npm run build` first (CI does).
  */
-import { watch } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startFakeProvider, type FakeFormat, type FakeProvider, type ScriptedReply } from '../support/fake-provider.js';
 import type { Sandbox } from '../support/sandbox.js';
 import { assertValidHistory, readRequest } from '../agent/support/harness.js';
-import { makeEnv, run, start, useBuild, waitFor } from './support/cli.js';
+import { fileAppears, makeEnv, run, start, useBuild, waitFor } from './support/cli.js';
 
 // Three CLI runs a test: generous on a loaded 2-core machine.
 vi.setConfig({ testTimeout: 60_000 });
 
 const cli = useBuild();
-
-/** Resolves when `name` exists in `dir` with content (the event, not a poll). */
-function fileAppears(dir: string, name: string): Promise<string> {
-  return new Promise((res) => {
-    const check = (): void => {
-      readFile(join(dir, name), 'utf8').then(
-        (text) => {
-          if (!text.trim()) return;
-          watcher.close();
-          res(text.trim());
-        },
-        () => undefined,
-      );
-    };
-    const watcher = watch(dir, check);
-    check();
-  });
-}
 
 describe.each<FakeFormat>(['anthropic', 'openai'])('lwyrm killed with SIGKILL over %s', (format) => {
   let fake: FakeProvider | undefined;

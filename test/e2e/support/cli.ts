@@ -3,8 +3,8 @@
  * temp HOME and XDG dirs. Each test file runs a private copy of dist/ (see snapshotBuild).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync, watch } from 'node:fs';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import type { FakeFormat } from '../../support/fake-provider.js';
@@ -96,6 +96,24 @@ export function waitFor(read: () => string, pattern: RegExp, child: ChildProcess
     child.stdout?.on('data', check);
     child.stderr?.on('data', check);
     child.on('close', () => rej(new Error(`exited before ${pattern}; output: ${read()}`)));
+    check();
+  });
+}
+
+/** Resolves when `name` exists in `dir` with content (the event, not a poll). */
+export function fileAppears(dir: string, name: string): Promise<string> {
+  return new Promise((res) => {
+    const check = (): void => {
+      readFile(join(dir, name), 'utf8').then(
+        (text) => {
+          if (!text.trim()) return;
+          watcher.close();
+          res(text.trim());
+        },
+        () => undefined,
+      );
+    };
+    const watcher = watch(dir, check);
     check();
   });
 }
