@@ -56,8 +56,9 @@ export function approvalContent(req: ApprovalRequest, width: number): ApprovalCo
   return { head, body };
 }
 
-/** Whether the request's path lies outside the project: there "always" grants nothing beyond this once. */
+/** Whether "always" grants nothing beyond this once: the path is outside the project, or may be. */
 export function isOutside(req: ApprovalRequest, projectRoot: string | undefined): boolean {
+  if (req.alwaysGrants !== undefined) return !req.alwaysGrants;
   if (req.path === undefined || projectRoot === undefined || projectRoot === '') return false;
   const root = projectRoot.replace(/[/\\]+$/, '');
   if (req.path === root) return false;

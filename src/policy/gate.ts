@@ -109,6 +109,7 @@ export async function authorize(ctx: ToolContext, req: GateRequest): Promise<Gat
       diff: req.diff !== undefined ? escapeForDisplay(req.diff) : undefined,
       summary: escapeForDisplay(req.summary),
       reason: escapeForDisplay(reason),
+      alwaysGrants: inside,
     });
   } catch (error) {
     await log('confirm', { reason: `${reason}; approval failed` });

@@ -28,6 +28,11 @@ export interface ApprovalRequest {
   readonly summary: string;
   /** Why it is being asked: the decision's reason. */
   readonly reason: string;
+  /**
+   * False when [a]lways can only answer this once: the path is outside the project, or a file in
+   * it with several hard links (it may be outside too). Absent: decided by the path, as before.
+   */
+  readonly alwaysGrants?: boolean;
 }
 
 /** y / n / a (always, this kind, inside the project, this session) / q (stop the turn). */

@@ -33,6 +33,15 @@ describe('approval modal', () => {
     expect(r.frame()).not.toContain('WRITE requested');
   });
 
+  it('does not promise [a]lways for a file in the project the policy treats as possibly outside', async () => {
+    const r = renderApp({ rows: 24, columns: 100 });
+    // A file with several hard links: its path is inside, but [a]lways can only answer this once.
+    r.engine.emit({ type: 'turn.start', blockId: 'u1', text: 'fix' }, { type: 'approval.request', request: request({ alwaysGrants: false }) });
+    await settle();
+    expect(r.frame()).toContain('[a]lways (outside the project: just this once)');
+    expect(r.frame()).not.toContain('inside the project');
+  });
+
   it.each([
     ['n', 'no'],
     ['a', 'always'],

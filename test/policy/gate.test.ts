@@ -1,4 +1,4 @@
-import { readFile, symlink, mkdir } from 'node:fs/promises';
+import { link, readFile, symlink, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { authorize, decideForPath } from '../../src/policy/gate.js';
@@ -53,6 +53,19 @@ describe('authorize', () => {
     const ctx = makeContext(root, { answer: 'always' });
     await ask(ctx, 'out/x');
     expect(ctx.sessionGrants.size).toBe(0);
+  });
+
+  it('tells the approval whether [a]lways can grant more than this once (not for a hard-linked file)', async () => {
+    await writeFile(path.join(root, 'src', 'linked.txt'), 'x');
+    await link(path.join(root, 'src', 'linked.txt'), path.join(outside, 'other-name.txt'));
+    const ctx = makeContext(root, { answer: 'always' });
+    await ask(ctx, 'src/plain');
+    const linked = makeContext(root, { answer: 'always' });
+    await ask(linked, 'src/linked.txt');
+    expect(ctx.asked[0]?.alwaysGrants).toBe(true);
+    expect(linked.asked[0]?.alwaysGrants).toBe(false);
+    // And it indeed grants nothing there.
+    expect(linked.sessionGrants.size).toBe(0);
   });
 
   it('--allow pre-approves inside, but not a deny rule, nor exec-sensitive files, nor outside', async () => {
