@@ -29,16 +29,25 @@ export function createPrinter(io: PrinterIo): OneShotPrinter {
   let answerLast = '\n';
   let answerBlock: string | undefined;
   let errLast = '\n';
+  // Both on the terminal, the two streams share one cursor: a tool line must not continue the
+  // answer's open line ("Let me look.→ read_file a.txt").
+  const shared = io.answer !== undefined && io.answerIsTty && io.stderrIsTty;
+  let answerLineOpen = false;
   const err = (text: string): void => {
     if (!text) return;
     io.stderr.write(text);
     errLast = text.at(-1)!;
   };
-  const errLine = (text: string): void => err(`${errLast === '\n' ? '' : '\n'}${text}\n`);
+  const errLine = (text: string): void => {
+    const fresh = errLast === '\n' && !answerLineOpen;
+    answerLineOpen = false;
+    err(`${fresh ? '' : '\n'}${text}\n`);
+  };
   const out = (text: string): void => {
     if (!io.answer || !text) return;
     io.answer.write(text);
     answerLast = text.at(-1)!;
+    answerLineOpen = shared && answerLast !== '\n';
   };
 
   return {

@@ -25,3 +25,32 @@ describe('one-shot printer: tool lines on stderr', () => {
     );
   });
 });
+
+describe('one-shot printer: answer and tool lines on one terminal', () => {
+  function run(answerIsTty: boolean, stderrIsTty: boolean) {
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    let screen = '';
+    let errText = '';
+    stdout.on('data', (c: Buffer) => (screen += c.toString()));
+    stderr.on('data', (c: Buffer) => {
+      screen += c.toString();
+      errText += c.toString();
+    });
+    const p = createPrinter({ answer: stdout, answerIsTty, stderr, stderrIsTty });
+    p.onEvent({ type: 'assistant.delta', blockId: 'a1', text: 'Let me look.' });
+    p.onEvent({ type: 'tool.start', blockId: 't1', callId: 'c1', name: 'read_file', title: 'read_file a.txt' });
+    p.onEvent({ type: 'tool.end', blockId: 't1', status: 'ok', summary: '1 lines' });
+    p.onEvent({ type: 'assistant.delta', blockId: 'a2', text: 'It says hi.' });
+    p.finish();
+    return { screen, errText };
+  }
+
+  it('starts a tool line on a line of its own when both streams are the terminal', () => {
+    expect(run(true, true).screen).toBe('Let me look.\n→ read_file a.txt\n  ok 1 lines\n\nIt says hi.\n');
+  });
+
+  it('adds nothing to stderr when the answer goes elsewhere', () => {
+    expect(run(false, true).errText).toBe('→ read_file a.txt\n  ok 1 lines\n');
+  });
+});
