@@ -133,19 +133,9 @@ export async function runOneShotWith(cli: CliOptions, open: OpenEngine, io: OneS
       : await engine.submit(prompt);
     off();
     printer.finish();
-    if (cli.out !== undefined) {
-      try {
-        await writeFile(cli.out, outcome.result.endsWith('\n') || !outcome.result ? outcome.result : `${outcome.result}\n`);
-      } catch (err) {
-        io.stderr.write(`lwyrm: could not write ${cli.out}: ${err instanceof Error ? err.message : String(err)}\n`);
-        if (cli.json) io.stdout.write(`${JSON.stringify(jsonResult(outcome, engine, 'error'))}\n`);
-        else if (outcome.result) {
-          // --out kept the answer off stdout; it must not be lost with the file.
-          io.stderr.write('lwyrm: the answer follows on stdout instead.\n');
-          io.stdout.write(outcome.result.endsWith('\n') ? outcome.result : `${outcome.result}\n`);
-        }
-        return 1;
-      }
+    if (cli.out !== undefined && !(await writeOut(cli.out, outcome, cli.json, io))) {
+      if (cli.json) io.stdout.write(`${JSON.stringify(jsonResult(outcome, engine, 'error'))}\n`);
+      return 1;
     }
     if (cli.json) io.stdout.write(`${JSON.stringify(jsonResult(outcome, engine, outcome.status))}\n`);
     return outcome.status === 'interrupted' ? SIGNAL_STATUS[stopSignal] : EXIT_STATUS[outcome.status];
@@ -153,6 +143,34 @@ export async function runOneShotWith(cli: CliOptions, open: OpenEngine, io: OneS
     removeHandler();
     approvals.close();
     await engine?.dispose().catch(() => undefined);
+  }
+}
+
+const withNewline = (text: string): string => (text.endsWith('\n') || !text ? text : `${text}\n`);
+
+/**
+ * --out: the answer into the file, or (false) why it could not be. What --out kept off stdout is
+ * never lost: it goes to stdout when the file cannot take it, or in the --json object.
+ */
+async function writeOut(path: string, outcome: TurnOutcome, json: boolean, io: OneShotIo): Promise<boolean> {
+  if (outcome.status === 'error' || outcome.status === 'interrupted') {
+    // A run cut short must not replace what the file held (often the last good answer) with a fragment.
+    const how = outcome.status === 'error' ? 'failed' : 'was interrupted';
+    const follows = outcome.result && !json;
+    io.stderr.write(`lwyrm: ${path} left as it was: the run ${how}.${follows ? ' The partial answer follows on stdout.' : ''}\n`);
+    if (follows) io.stdout.write(withNewline(outcome.result));
+    return true;
+  }
+  try {
+    await writeFile(path, withNewline(outcome.result));
+    return true;
+  } catch (err) {
+    io.stderr.write(`lwyrm: could not write ${path}: ${err instanceof Error ? err.message : String(err)}\n`);
+    if (outcome.result && !json) {
+      io.stderr.write('lwyrm: the answer follows on stdout instead.\n');
+      io.stdout.write(withNewline(outcome.result));
+    }
+    return false;
   }
 }
 

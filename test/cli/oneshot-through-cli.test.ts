@@ -3,7 +3,7 @@
  * and key resolution, then the engine against the fake provider over real HTTP.
  */
 import { rmSync } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
@@ -98,6 +98,19 @@ describe.each(['anthropic', 'openai'] as const)('lwyrm -p through the CLI (%s)',
     expect(code).toBe(1);
     expect(stderr).toMatch(/could not write .*a\.md/);
     expect(stdout).toContain('The answer worth keeping.');
+  });
+
+  it('leaves the --out file as it was when the run fails midway, and prints the fragment instead', async () => {
+    fake = await startFakeProvider({ format, replies: [{ text: 'A first half and a second half.', fault: { kind: 'reset', afterEvents: 3 } }] });
+    await t.writeUser(userPreset(fake.baseUrl));
+    const out = join(t.project, 'notes.md');
+    await writeFile(out, 'the last good notes\n');
+    const { code, stdout, stderr } = await run(['-p', 'hi', '--no-save', '--out', out], {});
+    expect(code).toBe(1);
+    expect(await readFile(out, 'utf8')).toBe('the last good notes\n');
+    expect(stderr).toMatch(/notes\.md left as it was: the run failed\. The partial answer follows on stdout/);
+    expect(stdout.length).toBeGreaterThan(0);
+    expect('A first half and a second half.').toContain(stdout.trim());
   });
 
   it('-p - reads the task from stdin; an empty stdin is a usage error that asks the model nothing', async () => {
