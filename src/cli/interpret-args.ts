@@ -143,6 +143,8 @@ function thinkingEffort(value: unknown): { thinkingEffort?: ThinkingEffort } {
 }
 
 function allowKinds(value: unknown): ToolKind[] {
+  // `--allow` with nothing after it (or another flag next): granting nothing silently is a surprise.
+  if (Array.isArray(value) && value.length === 0) throw new UsageError(`--allow needs a kind: ${ALLOW_KINDS.join(', ')}`);
   const items = (Array.isArray(value) ? value : value === undefined ? [] : [value]).flatMap((v) => String(v).split(','));
   const kinds: ToolKind[] = [];
   for (const raw of items) {

@@ -15,6 +15,7 @@ export function parseArgs(argv: readonly string[], ctx: ParseContext): ParsedCom
 function parseOrThrow(argv: readonly string[], ctx: ParseContext): ParsedCommand {
   // yargs would read "-1" as a negative number; it is the one-shot alias.
   const args = argv.map((arg) => (arg === '-1' ? '--oneshot' : arg));
+  checkBooleanValues(args);
   let parser = yargs(args)
     .help(false)
     .version(false)
@@ -32,6 +33,25 @@ function parseOrThrow(argv: readonly string[], ctx: ParseContext): ParsedCommand
     });
   }
   return interpretArgs(parser.parseSync() as ParsedWords, ctx);
+}
+
+/**
+ * yargs reads `--read-only=yes` as false: a switch given a value it does not understand would be
+ * silently turned off, the opposite of what was asked. Only true and false are taken.
+ */
+function checkBooleanValues(args: readonly string[]): void {
+  const switches = new Set(FLAGS.filter((f) => f.type === 'boolean').flatMap((f) => [f.name, ...(f.aliases ?? [])]));
+  const end = args.indexOf('--');
+  for (const arg of end < 0 ? args : args.slice(0, end)) {
+    const match = /^--(no-)?([^=]+)=(.*)$/s.exec(arg);
+    if (!match || !switches.has(match[2] ?? '') || match[3] === 'true' || match[3] === 'false') continue;
+    const name = match[2] ?? '';
+    throw new UsageError(`--${match[1] ?? ''}${name} takes no value (got "${match[3] ?? ''}"): write --${name}${name === 'save' || switchNegatable(name) ? ` or --no-${name}` : ''}`);
+  }
+}
+
+function switchNegatable(name: string): boolean {
+  return FLAGS.some((f) => f.name === name && f.negatable === true);
 }
 
 function friendlier(message: string, args: readonly string[]): string {

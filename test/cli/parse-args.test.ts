@@ -41,6 +41,12 @@ describe('parseArgs: usage errors', () => {
     [['-C', '', 'task'], /-C\/--cwd needs a directory/],
     [['--init', '--cwd='], /-C\/--cwd needs a directory/],
     [['-m', '', 'task'], /-m\/--model needs a preset name/],
+    // yargs reads --read-only=yes as false: the opposite of what was asked, without a word.
+    [['--read-only=yes', 'task'], /--read-only takes no value \(got "yes"\): write --read-only$/],
+    [['-p', 'task', '--json=1'], /--json takes no value/],
+    [['--no-save=please', 'task'], /--no-save takes no value .*write --save or --no-save/],
+    [['-p', 'task', '--allow'], /--allow needs a kind: read, write, delete, bash/],
+    [['--allow', '--read-only', 'task'], /--allow needs a kind/],
     // --init and --map run no task: whatever else was asked for would be dropped without a word.
     [['--init', '--map'], /--init and --map are separate commands/],
     [['--init', '-p', 'write the tests'], /--init writes AGENTS.md and exits; it runs no task/],
@@ -117,6 +123,12 @@ describe('parseArgs: options', () => {
   it('keeps model names with colons and numeric-looking prompts intact', () => {
     expect(options(tty(['-m', 'ollama:qwen3:8b', '42'])).model).toBe('ollama:qwen3:8b');
     expect(options(tty(['-p', '42'])).prompt).toBe('42');
+  });
+
+  it('still takes =true and =false on a switch', () => {
+    expect(options(tty(['--read-only=true', 'task'])).readOnly).toBe(true);
+    expect(options(tty(['--thinking=false', 'task'])).thinking).toBe(false);
+    expect(options(tty(['--', '--read-only=yes'])).prompt).toBe('--read-only=yes');
   });
 
   it('recognises --help, --version, --init and --map', () => {
