@@ -2,6 +2,7 @@
 import { loadConfig } from '../config/load-config.js';
 import { findPreset, missingKeyMessage, resolveApiKey } from '../config/presets.js';
 import type { Config } from '../config/types.js';
+import { jsonResult } from '../headless/json-result.js';
 import { escapeForDisplay } from '../policy/escape.js';
 import { helpText } from './flags.js';
 import { writeStarterAgentsFile } from './init-agents.js';
@@ -84,6 +85,10 @@ async function run(given: CliOptions, io: MainIo): Promise<number> {
   const preset = findPreset(config, options.model);
   if (!preset.keyOptional && !(await resolveApiKey(preset, io.env))) {
     io.stderr(`lwyrm: ${missingKeyMessage(preset)}\n`);
+    // A script reading --json gets its object for this runtime error too, as for any other.
+    if (options.oneShot && options.json) {
+      io.stdout(`${JSON.stringify({ ...jsonResult(undefined, undefined, 'error'), preset: preset.name, model: preset.model })}\n`);
+    }
     return 1;
   }
   if (options.oneShot) {

@@ -11,7 +11,10 @@ import type { TurnOutcome, TurnStatus } from '../agent/state.js';
 import type { CliOptions } from '../cli/options.js';
 import type { Approver } from '../policy/types.js';
 import { createOneShotApprover } from './oneshot-approver.js';
+import { jsonResult } from './json-result.js';
 import { createPrinter } from './oneshot-printer.js';
+
+export { jsonResult } from './json-result.js';
 
 export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
 
@@ -48,27 +51,6 @@ export type OpenEngine = (hooks: {
    */
   codeMapGraceMs: () => number;
 }) => Promise<LindwyrmEngine>;
-
-/** The --json object, exactly as the contract names it. */
-export function jsonResult(outcome: TurnOutcome | undefined, engine: LindwyrmEngine | undefined, status: TurnStatus): Record<string, unknown> {
-  const rt = engine?.runtime;
-  const usage = rt?.session.usage;
-  return {
-    status,
-    result: outcome?.result ?? '',
-    session_id: rt?.session.id ?? null,
-    preset: rt?.preset.name ?? null,
-    model: rt?.preset.model ?? null,
-    steps: outcome?.steps ?? 0,
-    usage: {
-      input: usage?.input ?? 0,
-      cache_read: usage?.cacheRead ?? 0,
-      cache_write: usage?.cacheWrite ?? 0,
-      output: usage?.output ?? 0,
-    },
-    cost: rt?.session.cost ?? null,
-  };
-}
 
 function exitCodeOf(err: unknown): number {
   const code = (err as { exitCode?: unknown } | null)?.exitCode;

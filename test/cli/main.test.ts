@@ -87,6 +87,12 @@ describe('starting a session', () => {
     expect(stderr).toContain('DEEPSEEK_API_KEY');
   });
 
+  it('with --json, still prints the JSON object when the key is missing', async () => {
+    const { code, stdout } = await run(['-p', 'hello', '--json']);
+    expect(code).toBe(1);
+    expect(JSON.parse(stdout)).toMatchObject({ status: 'error', result: '', session_id: null, preset: 'flash' });
+  });
+
   it('names all variables of a custom preset', async () => {
     await t.writeUser('[[presets]]\nname = "k"\nformat = "openai"\nbase_url = "https://h.test/v1"\nmodel = "m"\napi_key_env = ["K1", "K2"]\n');
     const { code, stderr } = await run(['-m', 'k', '-p', 'hello']);
