@@ -92,6 +92,19 @@ export async function runOneShotWith(cli: CliOptions, open: OpenEngine, io: OneS
     approvals.close();
     engine?.interrupt();
   });
+  // The reader went away (`lwyrm -p … | head`) or the disk is full: stop the turn as an interrupt
+  // would (the running command killed, the session saved) instead of dying on an unhandled
+  // 'error' event with a stack trace. The listeners stay: a late write may fail the same way.
+  let outputError: NodeJS.ErrnoException | undefined;
+  io.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (outputError) return;
+    outputError = err;
+    if (interrupted) return;
+    interrupted = true;
+    approvals.close();
+    engine?.interrupt();
+  });
+  io.stderr.on('error', () => undefined);
   try {
     try {
       engine = await open({
@@ -109,7 +122,8 @@ export async function runOneShotWith(cli: CliOptions, open: OpenEngine, io: OneS
     for (const block of engine.store.current().blocks) {
       if (block.kind === 'notice' && !block.id.startsWith(CONFIG_WARNING_PREFIX)) printer.onEvent({ type: 'notice', blockId: block.id, level: block.level, text: block.text });
     }
-    const off = engine.store.onEvent((event) => printer.onEvent(event));
+    // After a failed stdout, "interrupted by the user" would be wrong: outputFailure says what happened.
+    const off = engine.store.onEvent((event) => (outputError && event.type === 'turn.end' ? undefined : printer.onEvent(event)));
     const outcome: TurnOutcome = interrupted
       ? { status: 'interrupted', result: '', detail: 'Interrupted by the user.', steps: 0 }
       : await engine.submit(prompt);
@@ -120,12 +134,20 @@ export async function runOneShotWith(cli: CliOptions, open: OpenEngine, io: OneS
       return 1;
     }
     if (cli.json) io.stdout.write(`${JSON.stringify(jsonResult(outcome, engine, outcome.status))}\n`);
+    if (outputError) return outputFailure(outputError, io);
     return outcome.status === 'interrupted' ? SIGNAL_STATUS[stopSignal] : EXIT_STATUS[outcome.status];
   } finally {
     removeHandler();
     approvals.close();
     await engine?.dispose().catch(() => undefined);
   }
+}
+
+/** A closed pipe is the reader's choice: quiet, with the status a shell gives SIGPIPE. */
+function outputFailure(err: NodeJS.ErrnoException, io: OneShotIo): number {
+  if (err.code === 'EPIPE') return 141;
+  io.stderr.write(`lwyrm: could not write to stdout (${err.code ?? err.message}); the turn was stopped\n`);
+  return 1;
 }
 
 const withNewline = (text: string): string => (text.endsWith('\n') || !text ? text : `${text}\n`);
