@@ -13,7 +13,12 @@ export interface PrinterIo {
   readonly answerIsTty: boolean;
   readonly stderr: Writable;
   readonly stderrIsTty: boolean;
+  /** How to pick up a turn stopped short, as a command; undefined when nothing was saved (--no-save). */
+  readonly resumeCommand?: string;
 }
+
+/** The full screen's advice; one-shot mode has no prompt to send it to. */
+const SEND_CONTINUE = /\s*Send "continue" to pick up where it stopped\./;
 
 const DIM = '\x1b[2m';
 const UNDIM = '\x1b[22m';
@@ -81,7 +86,11 @@ export function createPrinter(io: PrinterIo): OneShotPrinter {
           errLine(`lwyrm: ${event.level === 'info' ? '' : `${event.level}: `}${escapeForDisplay(event.text)}`);
           break;
         case 'turn.end':
-          if (event.status !== 'finished' && event.detail) errLine(`lwyrm: ${event.status}: ${event.detail}`);
+          if (event.status !== 'finished' && event.detail) {
+            const said = event.detail.replace(SEND_CONTINUE, '');
+            const hint = said !== event.detail && io.resumeCommand ? ` To pick up where it stopped: ${io.resumeCommand}` : '';
+            errLine(`lwyrm: ${event.status}: ${said}${hint}`);
+          }
           break;
         default:
           break;

@@ -76,6 +76,7 @@ export async function runOneShotWith(cli: CliOptions, open: OpenEngine, io: OneS
     answerIsTty: io.stdout.isTTY === true,
     stderr: io.stderr as never,
     stderrIsTty: io.stderr.isTTY === true,
+    ...(cli.save ? { resumeCommand: 'lwyrm -c -p continue' } : {}),
   });
 
   let engine: LindwyrmEngine | undefined;

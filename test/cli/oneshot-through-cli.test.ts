@@ -113,6 +113,16 @@ describe.each(['anthropic', 'openai'] as const)('lwyrm -p through the CLI (%s)',
     expect('A first half and a second half.').toContain(stdout.trim());
   });
 
+  it('at the step ceiling, tells how to go on from the shell, not to "send continue"', async () => {
+    fake = await startFakeProvider({ format, replies: () => ({ toolCalls: [{ name: 'read_file', input: { path: 'a.txt' } }] }) });
+    await t.writeUser(`max_tool_steps = 1\n${userPreset(fake.baseUrl)}`);
+    await writeFile(join(t.project, 'a.txt'), 'hi\n');
+    const { code, stderr } = await run(['-p', 'hi'], {});
+    expect(code, stderr).toBe(3);
+    expect(stderr).toMatch(/incomplete: Stopped after 1 tool steps \(max_tool_steps\)\. To pick up where it stopped: lwyrm -c -p continue/);
+    expect(stderr).not.toMatch(/Send "continue"/);
+  });
+
   it('-p - reads the task from stdin; an empty stdin is a usage error that asks the model nothing', async () => {
     fake = await startFakeProvider({ format, replies: [{ text: 'Reviewed.' }] });
     await t.writeUser(userPreset(fake.baseUrl));
