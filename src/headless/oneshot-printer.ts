@@ -89,7 +89,7 @@ export function createPrinter(io: PrinterIo): OneShotPrinter {
           if (event.status !== 'finished' && event.detail) {
             const said = event.detail.replace(SEND_CONTINUE, '');
             const hint = said !== event.detail && io.resumeCommand ? ` To pick up where it stopped: ${io.resumeCommand}` : '';
-            errLine(`lwyrm: ${event.status}: ${said}${hint}`);
+            errLine(`lwyrm: ${event.status}: ${escapeForDisplay(said)}${hint}`);
           }
           break;
         default:

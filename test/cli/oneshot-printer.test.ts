@@ -26,6 +26,15 @@ describe('one-shot printer: tool lines on stderr', () => {
   });
 });
 
+describe('one-shot printer: how a turn ended', () => {
+  it('shows control characters from an error detail (often a server\'s words) escaped', () => {
+    const { p, text } = printer();
+    p.onEvent({ type: 'turn.end', blockId: 't', status: 'error', detail: 'The provider failed (HTTP 500): \x1b]52;c;aGk=\x07\x1b[2J' });
+    expect(text()).toMatch(/^lwyrm: error: The provider failed \(HTTP 500\): /);
+    expect(text().includes('\x1b') || text().includes('\x07')).toBe(false);
+  });
+});
+
 describe('one-shot printer: answer and tool lines on one terminal', () => {
   function run(answerIsTty: boolean, stderrIsTty: boolean) {
     const stdout = new PassThrough();
