@@ -10,6 +10,7 @@ import { CODE_MAP_GRACE_MS } from '../agent/late-code-map.js';
 import type { TurnOutcome, TurnStatus } from '../agent/state.js';
 import type { CliOptions } from '../cli/options.js';
 import type { Approver } from '../policy/types.js';
+import { escapeForDisplay } from '../policy/escape.js';
 import { createOneShotApprover } from './oneshot-approver.js';
 import { jsonResult } from './json-result.js';
 import { createPrinter } from './oneshot-printer.js';
@@ -116,7 +117,7 @@ export async function runOneShotWith(cli: CliOptions, open: OpenEngine, io: OneS
       });
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      io.stderr.write(`lwyrm: ${message}\n`);
+      io.stderr.write(`lwyrm: ${escapeForDisplay(message)}\n`);
       if (cli.json) io.stdout.write(`${JSON.stringify(jsonResult(undefined, undefined, 'error'))}\n`);
       return exitCodeOf(err);
     }

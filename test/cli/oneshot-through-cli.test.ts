@@ -123,6 +123,15 @@ describe.each(['anthropic', 'openai'] as const)('lwyrm -p through the CLI (%s)',
     expect(stderr).not.toMatch(/Send "continue"/);
   });
 
+  it('escapes control characters of an unknown --resume id in the error (exit 2)', async () => {
+    fake = await startFakeProvider({ format, replies: [{ text: 'never asked' }] });
+    await t.writeUser(userPreset(fake.baseUrl));
+    const { code, stderr } = await run(['--resume', 'ab\x1b[2Jcd', '-p', 'hi'], {});
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/no session 'ab.*cd'/);
+    expect(stderr.includes('\x1b')).toBe(false);
+  });
+
   it('-p - reads the task from stdin; an empty stdin is a usage error that asks the model nothing', async () => {
     fake = await startFakeProvider({ format, replies: [{ text: 'Reviewed.' }] });
     await t.writeUser(userPreset(fake.baseUrl));
