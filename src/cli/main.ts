@@ -82,6 +82,11 @@ async function run(given: CliOptions, io: MainIo): Promise<number> {
   if (!options) return 2;
   const config = await loadConfig({ cwd: options.cwd, env: io.env });
   printWarnings(config, io);
+  const overruled = options.readOnly ? options.allow.filter((kind) => kind !== 'read') : [];
+  if (overruled.length > 0) {
+    // The safe flag wins; a script that meant to let the agent work should hear why it cannot.
+    io.stderr(`lwyrm: warning: --read-only overrules --allow ${overruled.join(',')}: nothing will be written, deleted or run\n`);
+  }
   const preset = findPreset(config, options.model);
   if (!preset.keyOptional && !(await resolveApiKey(preset, io.env))) {
     io.stderr(`lwyrm: ${missingKeyMessage(preset)}\n`);

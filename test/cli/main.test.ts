@@ -93,6 +93,12 @@ describe('starting a session', () => {
     expect(JSON.parse(stdout)).toMatchObject({ status: 'error', result: '', session_id: null, preset: 'flash' });
   });
 
+  it('warns that --read-only overrules --allow for writes, deletes and commands', async () => {
+    const { stderr } = await run(['-p', 'hello', '--read-only', '--allow', 'read,write', '--allow', 'bash']);
+    expect(stderr).toContain('lwyrm: warning: --read-only overrules --allow write,bash: nothing will be written, deleted or run');
+    expect((await run(['-p', 'hello', '--read-only', '--allow', 'read'])).stderr).not.toContain('overrules');
+  });
+
   it('names all variables of a custom preset', async () => {
     await t.writeUser('[[presets]]\nname = "k"\nformat = "openai"\nbase_url = "https://h.test/v1"\nmodel = "m"\napi_key_env = ["K1", "K2"]\n');
     const { code, stderr } = await run(['-m', 'k', '-p', 'hello']);
