@@ -41,6 +41,8 @@ async function cli(argv: readonly string[]): Promise<number> {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
     readStdin: async () => {
+      // `lwyrm -p -` typed at a terminal would otherwise sit there in silence.
+      if (process.stdin.isTTY) process.stderr.write('lwyrm: reading the task from the terminal; end it with Ctrl+D\n');
       const chunks: Buffer[] = [];
       for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
       return Buffer.concat(chunks).toString('utf8');
