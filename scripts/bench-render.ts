@@ -25,45 +25,13 @@ if (process.argv.includes('--first-frame')) {
 process.env['NODE_ENV'] = 'production';
 const { runTui } = await import('../components/run-tui.js');
 const { FakeEngine, initialState } = await import('../test/components/fake-engine.js');
+const { FakeStdin } = await import('../test/support/fake-tty.js');
 
 const seconds = Number(process.argv[2] ?? 10);
 const rate = Number(process.argv[3] ?? 2000);
 const HISTORY_LINES = 5000;
 const COLUMNS = 120;
 const ROWS = 40;
-
-/** Just enough of a TTY stdin for Ink: raw mode is a no-op, nothing is ever typed. */
-class FakeStdin extends EventEmitter {
-  readonly isTTY = true;
-  private pending: string | null = null;
-  type(data: string): void {
-    this.pending = data;
-    this.emit('readable');
-  }
-  setRawMode(): this {
-    return this;
-  }
-  setEncoding(): this {
-    return this;
-  }
-  read(): string | null {
-    const data = this.pending;
-    this.pending = null;
-    return data;
-  }
-  resume(): this {
-    return this;
-  }
-  pause(): this {
-    return this;
-  }
-  ref(): this {
-    return this;
-  }
-  unref(): this {
-    return this;
-  }
-}
 
 class FakeTerminal extends EventEmitter {
   readonly columns = COLUMNS;
@@ -100,7 +68,7 @@ let finished = false;
 let writer: { submitted: number; written: number } = { submitted: 0, written: 0 };
 const done = runTui(engine, {
   output: terminal,
-  stdin: stdin as unknown as NodeJS.ReadStream,
+  stdin: stdin.stream,
   farewell: () => undefined,
   onFrameWriter: (w) => (writer = w),
 }).finally(() => {

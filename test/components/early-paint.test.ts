@@ -3,13 +3,13 @@
  * it (runTui's `painted`): drawn only where it is sure to match Ink, the terminal kept safe until
  * the view takes over, and Ink's first frame then costs no bytes at all.
  */
-import { EventEmitter } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/agent/state.js';
 import { inkColorsAreOn, paintEarlyFrame, type EarlyTerminal } from '../../components/terminal/early-paint.js';
 import { ENTER_SCREEN, LEAVE_SCREEN } from '../../components/terminal/screen.js';
 import type { StrayOutput } from '../../components/terminal/stray-output.js';
 import { initialState } from './fake-engine.js';
+import { FakeStdin, FakeTerminal } from '../support/fake-tty.js';
 
 type RunTui = typeof import('../../components/run-tui.js').runTui;
 let runTui: RunTui;
@@ -23,52 +23,10 @@ afterAll(() => {
   else process.env['FORCE_COLOR'] = savedForceColor;
 });
 
-class FakeTty extends EventEmitter {
-  readonly isTTY = true;
-  written = '';
-  constructor(
-    public columns: number,
-    public rows: number,
-  ) {
-    super();
-  }
-  write(data: string): boolean {
-    this.written += data;
-    return true;
-  }
-}
-
-class FakeStdin extends EventEmitter {
-  readonly isTTY = true;
-  readonly modes: boolean[] = [];
-  setRawMode(mode: boolean): this {
-    this.modes.push(mode);
-    return this;
-  }
-  read(): null {
-    return null;
-  }
-  setEncoding(): this {
-    return this;
-  }
-  resume(): this {
-    return this;
-  }
-  pause(): this {
-    return this;
-  }
-  ref(): this {
-    return this;
-  }
-  unref(): this {
-    return this;
-  }
-}
-
 const TERM_ENV = { TERM: 'xterm-256color' };
 
-function terminal(columns = 100, rows = 30, env: EarlyTerminal['env'] = TERM_ENV): { out: FakeTty; stdin: FakeStdin; term: EarlyTerminal } {
-  const out = new FakeTty(columns, rows);
+function terminal(columns = 100, rows = 30, env: EarlyTerminal['env'] = TERM_ENV): { out: FakeTerminal; stdin: FakeStdin; term: EarlyTerminal } {
+  const out = new FakeTerminal(columns, rows);
   const stdin = new FakeStdin();
   return { out, stdin, term: { stdout: out, stdin, env, platform: 'linux' } };
 }
@@ -81,17 +39,17 @@ describe('painting the first frame early', () => {
     const { out, stdin, term } = terminal();
     const painted = paintEarlyFrame(initialState(), term);
     expect(painted).toBeDefined();
-    expect(out.written.startsWith(ENTER_SCREEN)).toBe(true);
-    expect(out.written).toContain('deepseek-chat');
-    expect(out.written).toContain('/home/dev/shop');
-    expect(stdin.modes).toEqual([true]);
+    expect(out.text.startsWith(ENTER_SCREEN)).toBe(true);
+    expect(out.text).toContain('deepseek-chat');
+    expect(out.text).toContain('/home/dev/shop');
+    expect(stdin.rawModes).toEqual([true]);
     expect(painted!.lines).toHaveLength(30);
     // Until the view takes over, a signal or an exit still restores the screen.
     expect(listeners()).toEqual(before.map((n) => n + 1));
 
     painted!.abandon();
-    expect(out.written.endsWith(LEAVE_SCREEN)).toBe(true);
-    expect(stdin.modes).toEqual([true, false]);
+    expect(out.text.endsWith(LEAVE_SCREEN)).toBe(true);
+    expect(stdin.rawModes).toEqual([true, false]);
     expect(listeners()).toEqual(before);
   });
 
@@ -110,7 +68,7 @@ describe('painting the first frame early', () => {
     const painted = paintEarlyFrame(initialState(), term, { holdStray: () => stray })!;
     expect(painted.stray).toBe(stray);
     held.push('(node) a warning\n');
-    expect(out.written).not.toContain('a warning');
+    expect(out.text).not.toContain('a warning');
     const written: string[] = [];
     const realErr = process.stderr.write;
     process.stderr.write = ((chunk: string) => written.push(chunk) > 0) as typeof process.stderr.write;
@@ -120,7 +78,7 @@ describe('painting the first frame early', () => {
       process.stderr.write = realErr;
     }
     expect(released).toBe(true);
-    expect(out.written.endsWith(LEAVE_SCREEN)).toBe(true);
+    expect(out.text.endsWith(LEAVE_SCREEN)).toBe(true);
     expect(written).toEqual(['(node) a warning\n']);
   });
 
@@ -128,11 +86,11 @@ describe('painting the first frame early', () => {
     const before = listeners();
     const { out, stdin, term } = terminal();
     const painted = paintEarlyFrame(initialState(), term)!;
-    const drawn = out.written;
+    const drawn = out.text;
     painted.handOver();
     painted.abandon();
-    expect(out.written).toBe(drawn);
-    expect(stdin.modes).toEqual([true]);
+    expect(out.text).toBe(drawn);
+    expect(stdin.rawModes).toEqual([true]);
     expect(listeners()).toEqual(before);
   });
 
@@ -145,15 +103,15 @@ describe('painting the first frame early', () => {
   ])('is not drawn when %s', (_label, env) => {
     const { out, stdin, term } = terminal(100, 30, env);
     expect(paintEarlyFrame(initialState(), term)).toBeUndefined();
-    expect(out.written).toBe('');
-    expect(stdin.modes).toEqual([]);
+    expect(out.text).toBe('');
+    expect(stdin.rawModes).toEqual([]);
   });
 
   it('is not drawn when stdout is not a terminal', () => {
     const { out, stdin } = terminal();
     const pipe = { write: (d: string) => out.write(d), isTTY: false, columns: 100, rows: 30 };
     expect(paintEarlyFrame(initialState(), { stdout: pipe, stdin, env: TERM_ENV })).toBeUndefined();
-    expect(out.written).toBe('');
+    expect(out.text).toBe('');
   });
 
   it('knows where Ink colours the terminal', () => {
@@ -168,19 +126,19 @@ describe('painting the first frame early', () => {
 });
 
 describe('the view adopting the early frame', () => {
-  async function adopt(painted: ReturnType<typeof paintEarlyFrame>, out: FakeTty): Promise<string> {
-    const before = out.written.length;
+  async function adopt(painted: ReturnType<typeof paintEarlyFrame>, out: FakeTerminal): Promise<string> {
+    const before = out.text.length;
     let fail: (e: unknown) => void = () => undefined;
     const pending = new Promise<Engine>((_, reject) => (fail = reject));
     const done = runTui(pending, {
       output: out,
-      stdin: new FakeStdin() as unknown as NodeJS.ReadStream,
+      stdin: new FakeStdin().stream,
       farewell: () => undefined,
       startingState: initialState(),
       ...(painted ? { painted } : {}),
     });
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const drawn = out.written.slice(before);
+    const drawn = out.text.slice(before);
     fail(new Error('test over'));
     await expect(done).rejects.toThrow('test over');
     return drawn;

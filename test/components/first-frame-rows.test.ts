@@ -10,6 +10,7 @@ import { encodeAsInk, firstFrameRows } from '../../components/first-frame.js';
 import { startingSnapshot } from '../../hooks/starting-engine.js';
 import type { FrameWriter } from '../../components/terminal/frame-writer.js';
 import { initialState } from './fake-engine.js';
+import { FakeStdin } from '../support/fake-tty.js';
 
 type RunTui = typeof import('../../components/run-tui.js').runTui;
 let runTui: RunTui;
@@ -25,31 +26,6 @@ afterAll(() => {
   else process.env['FORCE_COLOR'] = savedForceColor;
 });
 
-class QuietStdin extends EventEmitter {
-  readonly isTTY = true;
-  read(): null {
-    return null;
-  }
-  setRawMode(): this {
-    return this;
-  }
-  setEncoding(): this {
-    return this;
-  }
-  resume(): this {
-    return this;
-  }
-  pause(): this {
-    return this;
-  }
-  ref(): this {
-    return this;
-  }
-  unref(): this {
-    return this;
-  }
-}
-
 /** The rows Ink's first frame puts on a terminal of this size, for a session still starting. */
 async function inkFirstFrame(state: SessionState, columns: number, rows: number): Promise<readonly string[]> {
   let writer: FrameWriter | undefined;
@@ -58,7 +34,7 @@ async function inkFirstFrame(state: SessionState, columns: number, rows: number)
   const output = Object.assign(new EventEmitter(), { columns, rows, write: () => true });
   const done = runTui(pending, {
     output,
-    stdin: new QuietStdin() as unknown as NodeJS.ReadStream,
+    stdin: new FakeStdin().stream,
     farewell: () => undefined,
     startingState: state,
     onFrameWriter: (w) => (writer = w),

@@ -3,70 +3,11 @@
  * draws the header and the input at once, keeps what is typed meanwhile, and hands it to the
  * engine when it arrives. A start that fails leaves the screen and rejects with the same error.
  */
-import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { runTui } from '../../components/run-tui.js';
 import type { Engine } from '../../src/agent/state.js';
 import { FakeEngine, initialState } from '../components/fake-engine.js';
-
-/** Enough of a TTY stdin for Ink: the test types into it. */
-class FakeStdin extends EventEmitter {
-  readonly isTTY = true;
-  private pending: string[] = [];
-  type(data: string): void {
-    this.pending.push(data);
-    this.emit('readable');
-  }
-  read(): string | null {
-    return this.pending.shift() ?? null;
-  }
-  setRawMode(): this {
-    return this;
-  }
-  setEncoding(): this {
-    return this;
-  }
-  resume(): this {
-    return this;
-  }
-  pause(): this {
-    return this;
-  }
-  ref(): this {
-    return this;
-  }
-  unref(): this {
-    return this;
-  }
-}
-
-/** A 100x30 terminal that keeps everything written, and lets a test wait for some text. */
-class FakeTerminal extends EventEmitter {
-  readonly columns = 100;
-  readonly rows = 30;
-  text = '';
-  write(data: string): boolean {
-    this.text += data;
-    this.emit('written');
-    return true;
-  }
-  until(what: string, check: () => boolean): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.off('written', onWrite);
-        reject(new Error(`timed out waiting for ${what}; screen so far:\n${this.text.slice(-2000)}`));
-      }, 5000);
-      const onWrite = (): void => {
-        if (!check()) return;
-        clearTimeout(timer);
-        this.off('written', onWrite);
-        resolve();
-      };
-      this.on('written', onWrite);
-      onWrite();
-    });
-  }
-}
+import { FakeStdin, FakeTerminal } from '../support/fake-tty.js';
 
 function deferred<T>(): { promise: Promise<T>; resolve: (v: T) => void; reject: (e: unknown) => void } {
   let resolve!: (v: T) => void;
@@ -81,7 +22,7 @@ function deferred<T>(): { promise: Promise<T>; resolve: (v: T) => void; reject: 
 const LEAVE_ALT_SCREEN = '\x1b[?1049l';
 
 function start(pending: Promise<Engine>) {
-  const terminal = new FakeTerminal();
+  const terminal = new FakeTerminal(100, 30);
   const stdin = new FakeStdin();
   const farewells: string[] = [];
   const screen = { rows: (): readonly string[] => [] };
