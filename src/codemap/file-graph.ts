@@ -79,18 +79,41 @@ function symbolTables(lists: ReadonlyMap<string, readonly SymbolInfo[]>): Tables
 
 const NONE: readonly number[] = Object.freeze([]);
 
-/** The global graph from the per-file parts (linear; no name is resolved here). */
-export function assembleGraph(parts: ReadonlyMap<string, FileGraph>): CodeGraph {
-  const { symbols, byFile, byName, start } = symbolTables(new Map([...parts].map(([f, p]) => [f, p.symbols])));
+/** A graph's edges and each symbol's outgoing / incoming edge indexes, filled in one pass. */
+export interface EdgeLists {
+  readonly edges: GraphEdge[];
+  readonly outgoing: (readonly number[])[];
+  readonly incoming: (readonly number[])[];
+  add(edge: GraphEdge): void;
+}
+
+export function edgeLists(symbolCount: number): EdgeLists {
   const edges: GraphEdge[] = [];
   // Most symbols have no edges one way or the other: they share one empty list.
-  const outgoing: (readonly number[])[] = new Array<readonly number[]>(symbols.length).fill(NONE);
-  const incoming: (readonly number[])[] = new Array<readonly number[]>(symbols.length).fill(NONE);
-  const add = (lists: (readonly number[])[], at: number, index: number): void => {
+  const outgoing = new Array<readonly number[]>(symbolCount).fill(NONE);
+  const incoming = new Array<readonly number[]>(symbolCount).fill(NONE);
+  const note = (lists: (readonly number[])[], at: number, index: number): void => {
     const list = lists[at]!;
     if (list === NONE) lists[at] = [index];
     else (list as number[]).push(index);
   };
+  return {
+    edges,
+    outgoing,
+    incoming,
+    add(edge) {
+      const index = edges.length;
+      edges.push(edge);
+      if (edge.from >= 0) note(outgoing, edge.from, index);
+      note(incoming, edge.to, index);
+    },
+  };
+}
+
+/** The global graph from the per-file parts (linear; no name is resolved here). */
+export function assembleGraph(parts: ReadonlyMap<string, FileGraph>): CodeGraph {
+  const { symbols, byFile, byName, start } = symbolTables(new Map([...parts].map(([f, p]) => [f, p.symbols])));
+  const lists = edgeLists(symbols.length);
   for (const file of [...parts.keys()].sort()) {
     const base = start.get(file)!;
     const { edges: flat, targets } = parts.get(file)!;
@@ -98,13 +121,10 @@ export function assembleGraph(parts: ReadonlyMap<string, FileGraph>): CodeGraph 
       const toBase = start.get(targets[e]!);
       if (toBase === undefined) continue;
       const from = flat[i]! >= 0 ? base + flat[i]! : -1;
-      const to = toBase + flat[i + 1]!;
-      const index = edges.length;
-      edges.push({ from, to, kind: EDGE_KINDS[flat[i + 2]!]!, file, line: flat[i + 3]! });
-      if (from >= 0) add(outgoing, from, index);
-      add(incoming, to, index);
+      lists.add({ from, to: toBase + flat[i + 1]!, kind: EDGE_KINDS[flat[i + 2]!]!, file, line: flat[i + 3]! });
     }
   }
+  const { edges, outgoing, incoming } = lists;
   return { symbols, edges, outgoing, incoming, byName, byFile };
 }
 

@@ -13,8 +13,8 @@ import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { EDGE_KINDS, projectSymbol, type FileGraph } from './file-graph.js';
-import type { CodeGraph, GraphEdge, ProjectSymbol } from './graph-types.js';
+import { EDGE_KINDS, edgeLists, projectSymbol, type FileGraph } from './file-graph.js';
+import type { CodeGraph, ProjectSymbol } from './graph-types.js';
 import { writeAtomic } from './index-cache.js';
 import type { ProjectFacts, SymbolInfo, SymbolKind } from './types.js';
 
@@ -127,8 +127,6 @@ function symbolAt(c: Columns, i: number, id: number, file: string): ProjectSymbo
   return projectSymbol(info, id, file);
 }
 
-const NONE: readonly number[] = Object.freeze([]);
-
 function assemble(c: Columns): CodeGraph {
   const symbols: ProjectSymbol[] = [];
   const byFile = new Map<string, number[]>();
@@ -148,25 +146,16 @@ function assemble(c: Columns): CodeGraph {
     }
     byFile.set(file, ids);
   });
-  const edges: GraphEdge[] = [];
-  const outgoing: (readonly number[])[] = new Array<readonly number[]>(symbols.length).fill(NONE);
-  const incoming: (readonly number[])[] = new Array<readonly number[]>(symbols.length).fill(NONE);
-  const add = (lists: (readonly number[])[], at: number, index: number): void => {
-    const list = lists[at]!;
-    if (list === NONE) lists[at] = [index];
-    else (list as number[]).push(index);
-  };
+  const lists = edgeLists(symbols.length);
   let at = 0;
   c.files.forEach((file, f) => {
     for (let k = 0; k < c.edgeCount[f]!; k++, at += 5) {
       const from = c.edges[at]! >= 0 ? offsets[f]! + c.edges[at]! : -1;
       const to = offsets[c.edges[at + 1]!]! + c.edges[at + 2]!;
-      const index = edges.length;
-      edges.push({ from, to, kind: EDGE_KINDS[c.edges[at + 3]!]!, file, line: c.edges[at + 4]! });
-      if (from >= 0) add(outgoing, from, index);
-      add(incoming, to, index);
+      lists.add({ from, to, kind: EDGE_KINDS[c.edges[at + 3]!]!, file, line: c.edges[at + 4]! });
     }
   });
+  const { edges, outgoing, incoming } = lists;
   return { symbols, edges, outgoing, incoming, byName, byFile };
 }
 
