@@ -17,6 +17,7 @@ import { composerPlaceholder, layoutComposer, separatorLine } from './composer/c
 import { headerLines } from './header-lines.js';
 import { computeLayout } from './layout.js';
 import { BUSY_STYLE, STARTING_TEXT, busyText, indexingText, meterBarWidth, meterSegments, usageText } from './status/status-segments.js';
+import { FG } from './text/ansi.js';
 import type { Segment, StyledLine, TextStyle } from './text/styled-line.js';
 import { theme } from './theme.js';
 
@@ -103,12 +104,6 @@ function truncate(runs: readonly Segment[], width: number): Segment[] {
   else out.push({ text: '…' });
   return out;
 }
-
-const FG: Readonly<Record<string, number>> = {
-  black: 30, red: 31, green: 32, yellow: 33, blue: 34, magenta: 35, cyan: 36, white: 37,
-  gray: 90, grey: 90, blackBright: 90, redBright: 91, greenBright: 92, yellowBright: 93,
-  blueBright: 94, magentaBright: 95, cyanBright: 96, whiteBright: 97,
-};
 
 /**
  * Opening and closing codes in the order Ink's Text nests them (dim innermost, then colour, bold,

@@ -15,7 +15,7 @@ import { lastAnswer } from './export-markdown.js';
 import { FrameStdout } from './terminal/frame-stdout.js';
 import type { FrameWriter } from './terminal/frame-writer.js';
 import type { EarlyFrame } from './terminal/early-paint.js';
-import { createScreen } from './terminal/screen.js';
+import { SIGNAL_STATUS, createScreen } from './terminal/screen.js';
 import { holdStrayOutput, type StrayOutput } from './terminal/stray-output.js';
 import { sanitizeForTerminal } from './text/sanitize.js';
 
@@ -60,7 +60,6 @@ export class EngineStartError extends Error {
   }
 }
 
-const SIGNAL_STATUS = { SIGTERM: 143, SIGHUP: 129, SIGINT: 130 } as const;
 const DISPOSE_TIMEOUT_MS = 10_000;
 
 export async function runTui(engineOrPending: Engine | Promise<Engine>, opts: RunTuiOptions = {}): Promise<number> {

@@ -8,7 +8,7 @@ import type { SessionState } from '../../src/agent/state.js';
 import { startingSnapshot } from '../../hooks/starting-engine.js';
 import { firstFrameRows } from '../first-frame.js';
 import { BSU, ESU, diffFrame } from './frame-diff.js';
-import { ENTER_SCREEN, LEAVE_SCREEN } from './screen.js';
+import { ENTER_SCREEN, LEAVE_SCREEN, SIGNAL_STATUS } from './screen.js';
 import { holdStrayOutput, type StrayOutput } from './stray-output.js';
 
 export interface EarlyTerminal {
@@ -30,8 +30,6 @@ export interface EarlyFrame {
   /** Start-up failed before the view took over: the user's screen and terminal mode come back. */
   abandon(): void;
 }
-
-const SIGNAL_STATUS = { SIGTERM: 143, SIGHUP: 129, SIGINT: 130 } as const;
 
 /** The CLI's call: the process's own terminal, with stray output held back from the frame. */
 export function paintEarlyFrameOnProcess(state: SessionState, env: EarlyTerminal['env']): EarlyFrame | undefined {

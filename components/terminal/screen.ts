@@ -9,6 +9,9 @@ export const ENTER_SCREEN = '\x1b[?1049h\x1b[H\x1b[2J\x1b[?25l\x1b[?2004h';
 /** End any half-written synchronized frame, reset colours and scroll region, show the cursor, paste as before, leave. */
 export const LEAVE_SCREEN = '\x1b[?2026l\x1b[0m\x1b[r\x1b[?25h\x1b[?2004l\x1b[?1049l';
 
+/** Signals that end a full-screen session, and the exit status each leaves (128 + the number). */
+export const SIGNAL_STATUS = { SIGTERM: 143, SIGHUP: 129, SIGINT: 130 } as const;
+
 export interface ScreenTarget {
   write(data: string): unknown;
 }

@@ -5,7 +5,8 @@
  */
 import type { StyledLine, TextStyle } from './styled-line.js';
 
-const FG: Record<string, number> = {
+/** SGR foreground codes of Ink's named colours; a background is the code + 10. */
+export const FG: Readonly<Record<string, number>> = {
   black: 30,
   red: 31,
   green: 32,
