@@ -7,16 +7,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-
-const hasTmux = (() => {
-  try {
-    execFileSync('tmux', ['-V'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-if (!hasTmux) console.warn('test/tui: tmux is not installed; skipping the real-terminal tests (.ci/run installs it)');
+import { hasTmux, until as untilOn } from '../support/tmux.js';
 
 // A tmux server per test: a new session right after kill-server can race the old server's exit.
 let run = 0;
@@ -25,14 +16,8 @@ const tmux = (...args: string[]): string => execFileSync('tmux', ['-L', socket()
 const screen = (): string => tmux('capture-pane', '-p', '-t', 'fs');
 const alternate = (): string => tmux('display-message', '-p', '-t', 'fs', '#{alternate_on}').trim();
 
-async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await check()) return;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; screen:\n${screen()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const until = (what: string, check: () => boolean | Promise<boolean>, timeoutMs?: number): Promise<void> =>
+  untilOn(what, check, screen, timeoutMs);
 
 const q = (s: string): string => `'${s.replaceAll("'", "'\\''")}'`;
 

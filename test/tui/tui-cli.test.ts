@@ -10,19 +10,10 @@ import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasTmux, until as untilOn } from '../support/tmux.js';
 import { useBuild } from '../e2e/support/cli.js';
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
 import { makeSandbox, shellQuote, type Sandbox } from '../support/sandbox.js';
-
-const hasTmux = (() => {
-  try {
-    execFileSync('tmux', ['-V'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-if (!hasTmux) console.warn('test/tui: tmux is not installed; skipping the real-terminal tests (.ci/run installs it)');
 
 const SOCKET = `lwyrm-tui-${process.pid}`;
 const ORIGINAL = 'def total(items):\n    result = 0\n    for item in items:\n        result = result + item["price"]\n    return result\n';
@@ -34,15 +25,8 @@ function tmux(...args: string[]): string {
 
 const screen = (): string => tmux('capture-pane', '-p', '-t', 'lw');
 
-/** Polls the pane (or anything else) until the condition holds: the screen is the event. */
-async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await check()) return;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; screen:\n${screen()}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+const until = (what: string, check: () => boolean | Promise<boolean>, timeoutMs?: number): Promise<void> =>
+  untilOn(what, check, screen, timeoutMs);
 
 describe.skipIf(!hasTmux)('lwyrm in a real terminal (tmux)', () => {
   const cli = useBuild();
