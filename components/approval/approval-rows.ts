@@ -1,34 +1,10 @@
-/** The approval modal's content as styled rows: what is asked, where, and the coloured diff. Pure. */
+/** The approval modal's content as styled rows: what is asked, where, and the numbered, highlighted diff. Pure. */
 import type { ApprovalRequest } from '../../src/policy/types.js';
 import { oneLine, sanitizeForTerminal } from '../text/sanitize.js';
-import type { StyledLine, TextStyle } from '../text/styled-line.js';
+import { diffRows } from '../diff/diff-rows.js';
+import type { StyledLine } from '../text/styled-line.js';
 import { wrapSegments, wrapText } from '../text/wrap.js';
 import { theme } from '../theme.js';
-
-function diffStyle(line: string): TextStyle | undefined {
-  if (line.startsWith('+++') || line.startsWith('---')) return theme.diffHeader;
-  if (line.startsWith('+')) return theme.diffAdd;
-  if (line.startsWith('-')) return theme.diffDel;
-  if (line.startsWith('@@')) return theme.diffHunk;
-  if (line.startsWith('\\')) return theme.dim;
-  return undefined;
-}
-
-/** createPatch's "Index: path" and "=====" lines: they repeat the path above and cost two rows of a small modal. */
-function dropPatchPreamble(lines: string[]): string[] {
-  let i = 0;
-  while (i < lines.length && i < 2 && (lines[i]!.startsWith('Index: ') || /^={10,}$/.test(lines[i]!))) i++;
-  return i === 0 ? lines : lines.slice(i);
-}
-
-export function diffRows(diff: string, width: number): StyledLine[] {
-  const rows: StyledLine[] = [];
-  for (const line of dropPatchPreamble(sanitizeForTerminal(diff.replace(/\n$/, '')).split('\n'))) {
-    const style = diffStyle(line);
-    rows.push(...wrapSegments(line === '' ? [] : [style === undefined ? { text: line } : { text: line, style }], width));
-  }
-  return rows;
-}
 
 export interface ApprovalContent {
   /** Always shown: the question. */
@@ -52,7 +28,7 @@ export function approvalContent(req: ApprovalRequest, width: number): ApprovalCo
     body.push([{ text: 'command', style: theme.dim }]);
     body.push(...wrapText(sanitizeForTerminal(req.command), width, { bold: true }, { firstPrefix: [{ text: '  $ ', style: theme.accent }], restPrefix: [{ text: '    ' }] }));
   }
-  if (req.diff !== undefined && req.diff !== '') body.push(...diffRows(req.diff, width));
+  if (req.diff !== undefined && req.diff !== '') body.push(...diffRows(req.diff, width, req.path));
   return { head, body };
 }
 

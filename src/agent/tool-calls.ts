@@ -4,7 +4,7 @@
  */
 import type { ContentBlock } from '../providers/types.js';
 import type { ToolCallStatus } from './state.js';
-import type { ToolContext, ToolResult } from '../tools/types.js';
+import type { FileChange, ToolContext, ToolResult } from '../tools/types.js';
 import type { EngineEvent } from './events.js';
 import type { ToolRunner } from './ports.js';
 import type { ContextManager } from '../context/types.js';
@@ -49,9 +49,9 @@ export async function runToolCalls(env: ToolCallsEnv, calls: readonly ToolUse[],
   for (const call of calls) {
     const blockId = env.newId('tool');
     env.dispatch({ type: 'tool.start', blockId, callId: call.id, name: call.name, title: env.describe(call.name, call.input) });
-    const finish = (content: string, status: ToolCallStatus, summary: string, isError: boolean, extra?: Partial<ToolResultBlock>): void => {
+    const finish = (content: string, status: ToolCallStatus, summary: string, isError: boolean, extra?: Partial<ToolResultBlock>, change?: FileChange): void => {
       results.push({ type: 'tool_result', toolUseId: call.id, content, ...(isError ? { isError: true } : {}), ...extra });
-      env.dispatch({ type: 'tool.end', blockId, status, summary });
+      env.dispatch({ type: 'tool.end', blockId, status, summary, ...(change ? { change } : {}) });
     };
     if (env.signal.aborted) {
       finish(NOT_RUN_RESULT, 'interrupted', 'interrupted', true);
@@ -90,7 +90,7 @@ export async function runToolCalls(env: ToolCallsEnv, calls: readonly ToolUse[],
       ...(def ? { bulk: def.bulk } : {}),
     });
     const note = env.takeDenialNote?.();
-    finish(note ? `${content}\n${note}` : content, statusOf(result), result.summary, !result.ok, result.images?.length ? { images: result.images } : {});
+    finish(note ? `${content}\n${note}` : content, statusOf(result), result.summary, !result.ok, result.images?.length ? { images: result.images } : {}, result.ok ? result.change : undefined);
   }
   return { results, stoppedForLoop };
 }

@@ -1,0 +1,118 @@
+/**
+ * Highlighting with the tree-sitter grammars @vscode/tree-sitter-wasm ships (the ones the code map
+ * parses with). Two passes over one parse: generic rules for the leaves every grammar has
+ * (anonymous word tokens are keywords; comments, strings, numbers, booleans by their node types),
+ * then the grammar's queries (queries.ts) for what needs the tree: functions, types, constants.
+ * Loading is asynchronous (WASM); highlighting a loaded grammar is synchronous.
+ */
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type * as TSW from '@vscode/tree-sitter-wasm';
+import type { SyntaxKind } from '../theme.js';
+import { HIGHLIGHT_QUERIES } from './queries.js';
+import type { Span } from './spans.js';
+
+type Runtime = typeof TSW;
+
+export interface LoadedGrammar {
+  readonly parser: TSW.Parser;
+  readonly queries: readonly TSW.Query[];
+}
+
+let runtime: Promise<{ api: Runtime; dir: string }> | undefined;
+
+function loadRuntime(): Promise<{ api: Runtime; dir: string }> {
+  runtime ??= (async () => {
+    const require = createRequire(import.meta.url);
+    const entry = require.resolve('@vscode/tree-sitter-wasm');
+    const api = require(entry) as Runtime;
+    const dir = dirname(entry);
+    await api.Parser.init({ locateFile: (file: string) => join(dir, file) });
+    return { api, dir };
+  })();
+  return runtime;
+}
+
+/** The grammar's parser and its compiled queries; patterns this grammar version rejects are left out. */
+export async function loadGrammar(grammar: string): Promise<LoadedGrammar> {
+  const { api, dir } = await loadRuntime();
+  const language = await api.Language.load(join(dir, `tree-sitter-${grammar}.wasm`));
+  const parser = new api.Parser();
+  parser.setLanguage(language);
+  const patterns = HIGHLIGHT_QUERIES[grammar] ?? [];
+  const queries: TSW.Query[] = [];
+  try {
+    queries.push(new api.Query(language, patterns.join('\n')));
+  } catch {
+    for (const pattern of patterns) {
+      try {
+        queries.push(new api.Query(language, pattern));
+      } catch {
+        // A node or field this grammar version does not have: that pattern only is skipped.
+      }
+    }
+  }
+  return { parser, queries };
+}
+
+const KINDS = new Set<string>(['keyword', 'string', 'number', 'comment', 'type', 'function', 'constant', 'regexp', 'tag', 'attribute', 'punctuation']);
+const WORD = /^[a-z_][a-z_]*[!?]?$/;
+const STRING = /(^|_)(string|char|character|rune|heredoc|nowdoc)(_|$)/;
+const NUMBER = /^(\w+_)?(integer|float|number|int|real|imaginary|floating_point)(_literal)?$/;
+const CONSTANT = /^(true|false|none|nil|null|null_literal|boolean|boolean_literal|escape_sequence)$/;
+// Code inside a string ("${x}", f"{x}", "#{x}") is code again, not string.
+const INSIDE_STRING_CODE = /interpolation|substitution|^expansion$/;
+
+function leafKind(type: string, named: boolean): SyntaxKind | 'reset' | undefined {
+  if (!named) return type.length >= 2 && WORD.test(type) ? 'keyword' : undefined;
+  if (type.includes('comment')) return 'comment';
+  if (INSIDE_STRING_CODE.test(type)) return 'reset';
+  if (CONSTANT.test(type)) return 'constant';
+  if (STRING.test(type)) return 'string';
+  if (!type.endsWith('_type') && NUMBER.test(type)) return 'number';
+  if (type.startsWith('regex')) return 'regexp';
+  return undefined;
+}
+
+export function highlightWithGrammar(grammar: LoadedGrammar, text: string): Span[] {
+  const tree = grammar.parser.parse(text);
+  if (!tree) return [];
+  try {
+    // Later spans paint over earlier ones: the queries' names first, then the leaf rules, so a
+    // string or comment inside a decorator or attribute keeps its own colour.
+    const spans: Span[] = [];
+    for (const query of grammar.queries) {
+      for (const capture of query.captures(tree.rootNode)) {
+        if (KINDS.has(capture.name)) spans.push({ start: capture.node.startIndex, end: capture.node.endIndex, kind: capture.name as SyntaxKind });
+      }
+    }
+    leafSpans(tree, spans);
+    return spans;
+  } finally {
+    tree.delete();
+  }
+}
+
+function leafSpans(tree: TSW.Tree, spans: Span[]): void {
+  const cursor = tree.walk();
+  try {
+    // Pre-order: a string's span comes before the spans inside it, which paint over it.
+    let stringEnd = -1;
+    for (;;) {
+      const kind = leafKind(cursor.nodeType, cursor.nodeIsNamed);
+      if (kind === 'reset') {
+        if (cursor.startIndex < stringEnd) spans.push({ start: cursor.startIndex, end: cursor.endIndex, kind: 'punctuation' });
+      } else if (kind !== undefined) {
+        spans.push({ start: cursor.startIndex, end: cursor.endIndex, kind });
+        if (kind === 'string') stringEnd = Math.max(stringEnd, cursor.endIndex);
+      }
+      // Comments have nothing inside worth a colour of its own.
+      if (kind !== 'comment' && cursor.gotoFirstChild()) continue;
+      while (!cursor.gotoNextSibling()) {
+        if (!cursor.gotoParent()) return;
+      }
+    }
+  } finally {
+    cursor.delete();
+  }
+}
