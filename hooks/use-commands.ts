@@ -1,10 +1,8 @@
 import { useCallback, useState } from 'react';
-import { writeFile } from 'node:fs/promises';
-import { isAbsolute, join } from 'node:path';
 import type { SlashResult } from '../src/agent/state.js';
 import type { SessionSummary } from '../src/sessions/types.js';
 import type { ApprovalDecision } from '../src/policy/types.js';
-import { transcriptMarkdown } from '../components/export-markdown.js';
+import { exportPath, writeExport } from './export-transcript.js';
 import { helpText } from '../components/composer/slash-commands.js';
 import { useEngine } from './engine-context.js';
 
@@ -36,10 +34,9 @@ export function useCommands() {
   const exportTranscript = useCallback(
     async (arg: string): Promise<CommandEffect> => {
       const state = engine.getSnapshot();
-      const name = arg.trim() === '' ? `lindwyrm-${state.sessionId || 'session'}.md` : arg.trim();
-      const path = isAbsolute(name) ? name : join(state.projectRoot, name);
+      const path = exportPath(arg, state);
       try {
-        await writeFile(path, transcriptMarkdown(state), { encoding: 'utf8', mode: 0o600 });
+        await writeExport(arg, state);
         return { kind: 'flash', text: `Transcript written to ${path}` };
       } catch (error) {
         return { kind: 'flash', text: `Could not write ${path}: ${(error as Error).message}`, error: true };

@@ -240,7 +240,7 @@ async function firstFrameInTmux(): Promise<void> {
     // The model name is written in one piece (the preset name and the parenthesis carry styles).
     const lwyrm = await timeToScreen(`${env} ${process.execPath} ${cli}`, 'fake-model', runs, project, 'qzxq');
     // The header must be what tmux shows, not merely bytes that went by.
-    if (!lwyrm.screen.includes('fake (anthropic, fake-model)') || !lwyrm.screen.includes('to compaction')) {
+    if (!lwyrm.screen.includes('fake (anthropic, fake-model)') || !lwyrm.screen.includes('compaction at')) {
       throw new Error(`the first frame is not on screen:\n${lwyrm.screen}`);
     }
     const [load] = (await import('node:os')).loadavg();

@@ -20,7 +20,7 @@ export const SLASH_COMMANDS: readonly SlashCommandInfo[] = [
   { name: '/init', help: 'write a starter AGENTS.md with your build commands and conventions' },
   { name: '/proxy', args: '[url|off]', help: 'show or set the proxy used for model requests' },
   { name: '/clear', help: 'start a new session; what was saved stays saved' },
-  { name: '/export', args: '[file]', help: 'write this transcript as Markdown (default: lindwyrm-<session>.md)' },
+  { name: '/export', args: '[file]', help: 'write this transcript as Markdown (default: a file per session under the data dir)' },
   { name: '/help', help: 'show this list and the keys' },
   { name: '/exit', help: 'leave (also Ctrl+D on an empty line, or Ctrl+C twice)' },
 ];

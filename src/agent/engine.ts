@@ -14,6 +14,7 @@ import { blocksFromHistory } from './history-blocks.js';
 import type { Engine, SessionState, SlashResult, TurnOutcome } from './state.js';
 import { createEventStore, type EventStore } from './store.js';
 import { runTurn } from './turn-loop.js';
+import { createStreamSaver, recoverTurn, type UnfinishedTurn } from './unfinished-turn.js';
 import { addCost, addUsage, contextTokens, formatUsage, reclaimThreshold, subtractUsage, type CostFn } from './usage.js';
 import { ZERO_USAGE } from '../providers/types.js';
 
@@ -33,6 +34,8 @@ export interface SessionData {
    * was sent to: with the same ones a resume sends it again, so the prompt cache still hits.
    */
   savedCodeMap?: { readonly text: string; readonly preset: string; readonly model: string };
+  /** Set while a turn runs (saved with it): a resume that finds it knows the run died mid-turn. */
+  unfinishedTurn?: UnfinishedTurn;
 }
 
 /** Everything a session runs with. Slash commands replace parts of it between turns. */
@@ -76,6 +79,9 @@ export interface EngineServices {
   /** Rebuilds rt.system with fresh snapshots (the code map): only where the prefix changes anyway. */
   readonly refreshPrompt?: (runtime: SessionRuntime) => void;
 }
+
+/** How a turn stopped by `interrupt()` without a reason is described. */
+export const INTERRUPTED_BY_USER = 'Interrupted by the user.';
 
 export interface LindwyrmEngine extends Engine {
   readonly store: EventStore;
@@ -130,6 +136,7 @@ export function createEngine(rt: SessionRuntime, services: EngineServices): Lind
   const newId = (prefix: string): string => `${prefix}-${++ids}`;
   let controller: AbortController | undefined;
   let running: Promise<TurnOutcome> | undefined;
+  let stopReason: string | undefined;
 
   const persist = async (): Promise<void> => {
     try {
@@ -139,8 +146,18 @@ export function createEngine(rt: SessionRuntime, services: EngineServices): Lind
       store.dispatch({ type: 'notice', blockId: newId('notice'), level: 'warning', text });
     }
   };
+  // Saves of streamed text between safe points: a failure there is logged, and reported at the next safe point.
+  const streamSaver = createStreamSaver(() => Promise.resolve(services.persist?.(rt)).catch((err: unknown) => services.log?.(`could not save the streamed text: ${String(err)}`)));
+  /** A safe point: the history holds everything so far, so no streamed text is pending. */
+  const safePoint = async (): Promise<void> => {
+    streamSaver.cancel();
+    const u = rt.session.unfinishedTurn;
+    if (u) rt.session.unfinishedTurn = { ...u, streamed: '', afterMessages: rt.session.history.length };
+    await persist();
+  };
 
-  const interrupt = (): void => {
+  const interrupt = (reason?: string): void => {
+    if (controller && !controller.signal.aborted) stopReason = reason;
     controller?.abort();
     approvals.cancelAll('quit');
   };
@@ -187,7 +204,17 @@ export function createEngine(rt: SessionRuntime, services: EngineServices): Lind
     const s = rt.session;
     if (!s.firstPrompt) s.firstPrompt = text;
     const before = { usage: s.usage, cost: s.cost };
+    s.unfinishedTurn = { startedAt: new Date().toISOString(), streamed: '', afterMessages: s.history.length };
     store.dispatch({ type: 'turn.start', blockId: newId('user'), text });
+    // Answer text is kept in the unfinished-turn note as it streams, so a kill loses at most a second of it.
+    const dispatch: typeof store.dispatch = (event) => {
+      const u = s.unfinishedTurn;
+      if (event.type === 'assistant.delta' && u) {
+        s.unfinishedTurn = { ...u, streamed: u.streamed + event.text, afterMessages: s.history.length };
+        streamSaver.touch();
+      }
+      store.dispatch(event);
+    };
     let outcome: TurnOutcome;
     try {
       outcome = await runTurn(
@@ -204,12 +231,13 @@ export function createEngine(rt: SessionRuntime, services: EngineServices): Lind
           maxToolSteps: rt.config.maxToolSteps,
           loopWindow: rt.config.loopDetectionWindow,
           signal,
-          dispatch: store.dispatch,
+          dispatch,
           newId,
           toolContext,
           describe: services.describe,
           onUsage,
-          safePoint: persist,
+          safePoint,
+          stopReason: () => stopReason,
           afterSummary: () => {
             services.refreshPrompt?.(rt);
             return rt.system;
@@ -225,6 +253,10 @@ export function createEngine(rt: SessionRuntime, services: EngineServices): Lind
       outcome = { status: 'error', result: '', detail: err instanceof Error ? err.message : String(err), steps: 0 };
     }
     s.turns++;
+    streamSaver.cancel();
+    delete s.unfinishedTurn;
+    // A first prompt that was taken back (its request failed) is not the session's first prompt.
+    if (s.history.length === 0) s.firstPrompt = '';
     const usage = subtractUsage(s.usage, before.usage);
     const cost = s.cost === null ? null : s.cost - (before.cost ?? 0);
     outcome = { ...outcome, usage, cost };
@@ -247,6 +279,7 @@ export function createEngine(rt: SessionRuntime, services: EngineServices): Lind
     async submit(text) {
       if (running) return { status: 'error', result: '', detail: 'A turn is already running.', steps: 0 };
       controller = new AbortController();
+      stopReason = undefined;
       running = turn(text, controller.signal);
       try {
         return await running;
@@ -277,10 +310,22 @@ export function createEngine(rt: SessionRuntime, services: EngineServices): Lind
       });
     },
     replaceSession(session) {
-      rt.session = { ...session, history: repairHistory(session.history) };
+      const { unfinishedTurn, ...data } = session;
+      const recovery = unfinishedTurn ? recoverTurn(session.history, unfinishedTurn) : undefined;
+      rt.session = { ...data, history: repairHistory(recovery?.history ?? session.history) };
       rt.sessionGrants.clear();
       const blocks = blocksFromHistory(rt.session.history, services.describe);
-      store.dispatch({ type: 'session.reset', state: { ...initialState(rt, services.saves), blocks } });
+      if (recovery) {
+        // The notice goes right before the text it is about (the last block), or at the end.
+        const notice = { kind: 'notice' as const, id: 'unfinished-turn', version: 0, level: 'warning' as const, text: recovery.notice };
+        blocks.splice(recovery.recovered !== undefined ? blocks.length - 1 : blocks.length, 0, notice);
+      }
+      // The meter shows the new conversation's figure (the same /context gives), not 0.
+      const window = rt.preset.contextWindow;
+      const gauge = rt.context.gauge?.(rt.session.history, rt.system) ?? { usedTokens: 0, measured: false, window, threshold: reclaimThreshold(window) };
+      store.dispatch({ type: 'session.reset', state: { ...initialState(rt, services.saves), blocks, context: gauge } });
+      // The recovered history replaces the note on disk now, not only after the next turn.
+      if (recovery) void persist();
     },
     busy: () => running !== undefined,
     persist,

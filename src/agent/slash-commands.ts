@@ -3,7 +3,7 @@
  */
 import { homedir } from 'node:os';
 import type { CliOptions } from '../cli/options.js';
-import { writeStarterAgentsFile } from '../cli/init-agents.js';
+import { initMessage, writeStarterAgentsFile } from '../cli/init-agents.js';
 import { resolveConfigPath } from '../config/resolve-path.js';
 import type { Level, PathKind, PathRule, PolicySettings, Preset } from '../config/types.js';
 import { formatContextPanel } from '../context/format-context-panel.js';
@@ -38,7 +38,7 @@ export const SLASH_HELP: readonly (readonly [string, string])[] = [
   ['/context', 'how full the context is, and what was offloaded'],
   ['/compact [instructions]', 'reclaim context now; instructions tell the summarizer what matters'],
   ['/sessions', 'list this project\'s saved sessions (resume ID, delete ID)'],
-  ['/init', 'write a starter AGENTS.md in the project root'],
+  ['/init', 'write a starter AGENTS.md with the project\'s build, test and lint commands'],
   ['/proxy', 'show which proxy the current preset uses'],
   ['/clear', 'start a new session (saved ones are kept)'],
   ['/help', 'this list'],
@@ -173,7 +173,7 @@ export function createSlashHandler(deps: SlashDeps): (command: string, engine: L
         return sessionsCommand(deps, engine, args);
       case '/init': {
         const result = await writeStarterAgentsFile(deps.projectRoot);
-        return result.written ? { output: `Wrote ${result.path}. Fill in your commands and conventions; keep it short.` } : fail(`${result.path}: ${result.reason}`);
+        return result.written ? { output: initMessage(result) } : fail(`${result.path}: ${result.reason}`);
       }
       case '/proxy': {
         const setting = deps.cli.proxy ?? rt.preset.proxy ?? rt.config.proxy;

@@ -111,7 +111,8 @@ export interface EngineStore {
 
 export interface Engine extends EngineStore {
   submit(text: string): Promise<TurnOutcome>;
-  interrupt(): void;
+  /** Stops the running turn; `reason` ("Stopped by SIGTERM.") is what the turn's end says, else "Interrupted by the user.". */
+  interrupt(reason?: string): void;
   answer(approvalId: string, decision: ApprovalDecision): void;
   runSlash(command: string): Promise<SlashResult>;
   dispose(): Promise<void>;

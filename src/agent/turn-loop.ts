@@ -37,6 +37,8 @@ export interface TurnEnv {
   readonly safePoint: () => Promise<void>;
   readonly log?: (line: string) => void;
   readonly takeDenialNote?: () => string | undefined;
+  /** Why the turn was interrupted ("Stopped by SIGTERM."), when not by the user. */
+  readonly stopReason?: () => string | undefined;
   /**
    * After a summary the prompt prefix has changed anyway: the moment to refresh what the system
    * prompt snapshots (the code map). Returns the system prompt to send from now on.
@@ -54,6 +56,22 @@ export function appendUserText(history: Message[], text: string): void {
 
 function textOf(message: AssistantMessage): string {
   return message.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');
+}
+
+export const PROMPT_TAKEN_BACK = 'The request failed before any reply, so this prompt was not kept in the conversation: send it again once the problem is fixed.';
+
+function interruptedDetail(env: TurnEnv): string {
+  return env.stopReason?.() ?? 'Interrupted by the user.';
+}
+
+/** Removes the turn's prompt from the end of the history (what appendUserText added); false when it is not there. */
+export function takeBackPrompt(history: Message[], text: string): boolean {
+  const last = history.at(-1);
+  const block = last?.content.at(-1);
+  if (last?.role !== 'user' || block?.type !== 'text' || block.text !== text) return false;
+  if (last.content.length === 1) history.pop();
+  else history[history.length - 1] = { role: 'user', content: last.content.slice(0, -1) };
+  return true;
 }
 
 export function stepCeilingMessage(max: number): string {
@@ -114,6 +132,11 @@ export async function runTurn(env: TurnEnv, text: string): Promise<TurnOutcome> 
         env.history.push({ role: 'assistant', content: [{ type: 'text', text: outcome.partialText }] });
         lastText = outcome.partialText;
         await env.safePoint();
+      } else if (steps === 0 && takeBackPrompt(env.history, text)) {
+        // Nothing of this turn reached the model: the prompt is taken back out of the history, or
+        // the next one would be merged into it and sent as one message.
+        env.dispatch({ type: 'notice', blockId: env.newId('notice'), level: 'info', text: PROMPT_TAKEN_BACK });
+        await env.safePoint();
       }
       return { status: 'error', result: lastText, detail: message, steps };
     }
@@ -124,7 +147,7 @@ export async function runTurn(env: TurnEnv, text: string): Promise<TurnOutcome> 
       const partial = outcome.partialText.trim() ? outcome.partialText : '(interrupted before replying)';
       env.history.push({ role: 'assistant', content: [{ type: 'text', text: partial }] });
       await env.safePoint();
-      return { status: 'interrupted', result: outcome.partialText, detail: 'Interrupted by the user.', steps };
+      return { status: 'interrupted', result: outcome.partialText, detail: interruptedDetail(env), steps };
     }
     env.log?.(`response: ${outcome.reason}, in ${outcome.usage.input} cache_read ${outcome.usage.cacheRead} cache_write ${outcome.usage.cacheWrite} out ${outcome.usage.output}, ${Date.now() - started} ms`);
     env.onUsage(outcome.usage);
@@ -158,7 +181,7 @@ export async function runTurn(env: TurnEnv, text: string): Promise<TurnOutcome> 
     env.history.push({ role: 'user', content: ran.results });
     steps++;
     await env.safePoint();
-    if (env.signal.aborted) return { status: 'interrupted', result: lastText, detail: 'Interrupted by the user.', steps };
+    if (env.signal.aborted) return { status: 'interrupted', result: lastText, detail: interruptedDetail(env), steps };
     if (ran.stoppedForLoop) {
       return { status: 'incomplete', result: lastText, detail: 'Stopped: the model kept repeating the same tool call.', steps };
     }

@@ -5,7 +5,7 @@ import type { Config } from '../config/types.js';
 import { jsonResult } from '../headless/json-result.js';
 import { escapeForDisplay } from '../policy/escape.js';
 import { helpText } from './flags.js';
-import { writeStarterAgentsFile } from './init-agents.js';
+import { initMessage, writeStarterAgentsFile } from './init-agents.js';
 import { loadEarlyPaint, loadPrintMap, loadRunOneShot, loadRunTui, loadStartSession } from './lazy-modules.js';
 import type { CliOptions } from './options.js';
 import { parsePlainWords } from './interpret-args.js';
@@ -44,7 +44,7 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
       case 'init': {
         const result = await writeStarterAgentsFile(command.cwd);
         if (result.written) {
-          io.stdout(`Wrote ${result.path}. Fill in your commands and conventions; keep it short.\n`);
+          io.stdout(`${initMessage(result)}\n`);
           return 0;
         }
         io.stderr(`lwyrm: ${result.path}: ${result.reason}\n`);

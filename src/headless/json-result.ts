@@ -4,9 +4,18 @@
  */
 import type { LindwyrmEngine } from '../agent/engine.js';
 import type { TurnOutcome, TurnStatus } from '../agent/state.js';
+import type { UnsuccessfulCall } from './tool-tally.js';
 
-/** The --json object, exactly as the contract names it. */
-export function jsonResult(outcome: TurnOutcome | undefined, engine: LindwyrmEngine | undefined, status: TurnStatus): Record<string, unknown> {
+/**
+ * The --json object, exactly as the contract names it; `calls` adds `denied` (how many calls were
+ * denied) and `denied_calls` (every denied or failed call, with what it said).
+ */
+export function jsonResult(
+  outcome: TurnOutcome | undefined,
+  engine: LindwyrmEngine | undefined,
+  status: TurnStatus,
+  calls?: readonly UnsuccessfulCall[],
+): Record<string, unknown> {
   const rt = engine?.runtime;
   const usage = rt?.session.usage;
   return {
@@ -23,5 +32,7 @@ export function jsonResult(outcome: TurnOutcome | undefined, engine: LindwyrmEng
       output: usage?.output ?? 0,
     },
     cost: rt?.session.cost ?? null,
+    denied: (calls ?? []).filter((c) => c.status === 'denied').length,
+    denied_calls: (calls ?? []).map((c) => ({ tool: c.tool, call: c.call, status: c.status, message: c.message })),
   };
 }

@@ -14,6 +14,7 @@ import { escapeForDisplay } from '../policy/escape.js';
 import { createOneShotApprover } from './oneshot-approver.js';
 import { jsonResult } from './json-result.js';
 import { createPrinter } from './oneshot-printer.js';
+import { createToolTally } from './tool-tally.js';
 
 export { jsonResult } from './json-result.js';
 
@@ -21,6 +22,13 @@ export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
 
 /** 128 + the signal's number, as a shell reports a process the signal ended. */
 export const SIGNAL_STATUS: Readonly<Record<StopSignal, number>> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
+
+/** What the turn's end says a signal stopped it: Ctrl+C is the user; the others name themselves. */
+export function stopDetail(signal: StopSignal): string | undefined {
+  if (signal === 'SIGTERM') return 'Stopped by SIGTERM (a timeout, or a kill).';
+  if (signal === 'SIGHUP') return 'Stopped by SIGHUP (the terminal went away).';
+  return undefined;
+}
 
 export const EXIT_STATUS: Readonly<Record<TurnStatus, number>> = {
   finished: 0,
@@ -92,7 +100,7 @@ export async function runOneShotWith(cli: CliOptions, open: OpenEngine, io: OneS
     interrupted = true;
     stopSignal = signal;
     approvals.close();
-    engine?.interrupt();
+    engine?.interrupt(stopDetail(signal));
   });
   // The reader went away (`lwyrm -p … | head`) or the disk is full: stop the turn as an interrupt
   // would (the running command killed, the session saved) instead of dying on an unhandled
@@ -125,17 +133,27 @@ export async function runOneShotWith(cli: CliOptions, open: OpenEngine, io: OneS
       if (block.kind === 'notice' && !block.id.startsWith(CONFIG_WARNING_PREFIX)) printer.onEvent({ type: 'notice', blockId: block.id, level: block.level, text: block.text });
     }
     // After a failed stdout, "interrupted by the user" would be wrong: outputFailure says what happened.
-    const off = engine.store.onEvent((event) => (outputError && event.type === 'turn.end' ? undefined : printer.onEvent(event)));
-    const outcome: TurnOutcome = interrupted
-      ? { status: 'interrupted', result: '', detail: 'Interrupted by the user.', steps: 0 }
+    const tally = createToolTally();
+    const off = engine.store.onEvent((event) => {
+      tally.onEvent(event);
+      if (!(outputError && event.type === 'turn.end')) printer.onEvent(event);
+    });
+    let outcome: TurnOutcome = interrupted
+      ? { status: 'interrupted', result: '', detail: stopDetail(stopSignal) ?? 'Interrupted by the user.', steps: 0 }
       : await engine.submit(prompt);
     off();
     printer.finish();
+    // The model stopping is not the task done when every change it tried was refused.
+    const refused = outcome.status === 'finished' ? tally.allChangesDenied() : undefined;
+    if (refused) {
+      outcome = { ...outcome, status: 'incomplete', detail: refused };
+      printer.line(`lwyrm: incomplete: ${refused}`);
+    }
     if (cli.out !== undefined && !(await writeOut(cli.out, outcome, cli.json, io))) {
-      if (cli.json) io.stdout.write(`${JSON.stringify(jsonResult(outcome, engine, 'error'))}\n`);
+      if (cli.json) io.stdout.write(`${JSON.stringify(jsonResult(outcome, engine, 'error', tally.unsuccessful))}\n`);
       return 1;
     }
-    if (cli.json) io.stdout.write(`${JSON.stringify(jsonResult(outcome, engine, outcome.status))}\n`);
+    if (cli.json) io.stdout.write(`${JSON.stringify(jsonResult(outcome, engine, outcome.status, tally.unsuccessful))}\n`);
     if (outputError) return outputFailure(outputError, io);
     return outcome.status === 'interrupted' ? SIGNAL_STATUS[stopSignal] : EXIT_STATUS[outcome.status];
   } finally {
@@ -169,6 +187,9 @@ async function writeOut(path: string, outcome: TurnOutcome, json: boolean, io: O
   }
   try {
     await writeFile(path, withNewline(outcome.result));
+    // Nothing reaches stdout with --out: say where the answer went, so a run never looks silent.
+    const lines = outcome.result === '' ? 0 : withNewline(outcome.result).split('\n').length - 1;
+    io.stderr.write(`lwyrm: wrote the answer to ${resolve(path)} (${lines === 0 ? 'empty' : `${lines} line${lines === 1 ? '' : 's'}`})\n`);
     return true;
   } catch (err) {
     io.stderr.write(`lwyrm: could not write ${path}: ${err instanceof Error ? err.message : String(err)}\n`);

@@ -75,7 +75,7 @@ describe.each<FakeFormat>(['anthropic', 'openai'])('one-shot over %s', (format) 
     const lines = r.stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
     const obj = JSON.parse(lines[0]!) as Record<string, unknown>;
-    expect(Object.keys(obj).sort()).toEqual(['cost', 'model', 'preset', 'result', 'session_id', 'status', 'steps', 'usage']);
+    expect(Object.keys(obj).sort()).toEqual(['cost', 'denied', 'denied_calls', 'model', 'preset', 'result', 'session_id', 'status', 'steps', 'usage']);
     expect(obj).toMatchObject({
       status: 'finished',
       result: 'Done it.',
@@ -84,6 +84,8 @@ describe.each<FakeFormat>(['anthropic', 'openai'])('one-shot over %s', (format) 
       steps: 0,
       usage: { input: 10, cache_read: 7, cache_write: 1, output: 3 },
       cost: null,
+      denied: 0,
+      denied_calls: [],
     });
     expect(typeof obj['session_id']).toBe('string');
   });

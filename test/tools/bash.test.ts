@@ -33,7 +33,7 @@ describe('bash', () => {
     const r = await bashTool.run({ command: 'pwd; exit 3' }, makeContext(root, { config: allowAll }));
     expect(r.ok).toBe(false);
     expect(r.content).toBe(`${root}\n[exit code 3]`);
-    expect(r.summary).toBe('exit 3, 1 lines');
+    expect(r.summary).toBe('exit 3, 1 line of output');
   });
 
   it('interleaves stdout and stderr in the order they were written, streamed line by line', async () => {
