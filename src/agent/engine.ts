@@ -10,11 +10,12 @@ import type { ToolContext } from '../tools/types.js';
 import { createApprovalQueue } from './approvals.js';
 import type { ToolRunner } from './ports.js';
 import { repairHistory } from './history.js';
-import { blocksFromHistory } from './history-blocks.js';
-import type { Engine, SessionState, SlashResult, TurnOutcome } from './state.js';
+import type { Engine, SlashResult, TurnOutcome } from './state.js';
+import { initialState, permissionSummary } from './initial-state.js';
 import { createEventStore, type EventStore } from './store.js';
 import { runTurn } from './turn-loop.js';
-import { createStreamSaver, recoverTurn, type UnfinishedTurn } from './unfinished-turn.js';
+import { resumedSession, type UnfinishedTurn } from './unfinished-turn.js';
+import { createTurnJournal } from './turn-journal.js';
 import { addCost, addUsage, contextTokens, formatUsage, reclaimThreshold, subtractUsage, type CostFn } from './usage.js';
 import { ZERO_USAGE } from '../providers/types.js';
 
@@ -80,9 +81,6 @@ export interface EngineServices {
   readonly refreshPrompt?: (runtime: SessionRuntime) => void;
 }
 
-/** How a turn stopped by `interrupt()` without a reason is described. */
-export const INTERRUPTED_BY_USER = 'Interrupted by the user.';
-
 export interface LindwyrmEngine extends Engine {
   readonly store: EventStore;
   readonly runtime: SessionRuntime;
@@ -102,32 +100,7 @@ export interface LindwyrmEngine extends Engine {
   refreshPrompt(): void;
 }
 
-export function permissionSummary(rt: Pick<SessionRuntime, 'config' | 'readOnly'>): string {
-  const p = rt.config.policy;
-  const base = `read=${p.read} write=${p.write} delete=${p.delete} bash=${p.bash}`;
-  return rt.readOnly ? `${base} (read-only)` : base;
-}
-
-export function initialState(rt: SessionRuntime, saved?: boolean): SessionState {
-  const window = rt.preset.contextWindow;
-  return {
-    sessionId: rt.session.id,
-    preset: { name: rt.preset.name, format: rt.preset.format, model: rt.preset.model },
-    thinking: rt.thinking,
-    ...(rt.thinkingEffort ? { thinkingEffort: rt.thinkingEffort } : {}),
-    markdown: rt.markdown,
-    projectRoot: rt.config.projectRoot,
-    permissionSummary: permissionSummary(rt),
-    blocks: [],
-    busy: false,
-    pendingApproval: null,
-    lastUsage: null,
-    sessionUsage: rt.session.usage,
-    sessionCost: rt.session.cost,
-    context: { usedTokens: 0, measured: false, window, threshold: reclaimThreshold(window) },
-    ...(saved !== undefined ? { saved } : {}),
-  };
-}
+export { initialState, permissionSummary } from './initial-state.js';
 
 export function createEngine(rt: SessionRuntime, services: EngineServices): LindwyrmEngine {
   const store = createEventStore(initialState(rt, services.saves));
@@ -146,13 +119,19 @@ export function createEngine(rt: SessionRuntime, services: EngineServices): Lind
       store.dispatch({ type: 'notice', blockId: newId('notice'), level: 'warning', text });
     }
   };
-  // Saves of streamed text between safe points: a failure there is logged, and reported at the next safe point.
-  const streamSaver = createStreamSaver(() => Promise.resolve(services.persist?.(rt)).catch((err: unknown) => services.log?.(`could not save the streamed text: ${String(err)}`)));
+  const journal = createTurnJournal(() => rt.session, store.dispatch, async () => services.persist?.(rt), services.log);
+  /** The meter's figure for the history as it is now (the one /context gives); `usage` when there is no manager's figure. */
+  const publishGauge = (usage?: Usage): void => {
+    const window = rt.preset.contextWindow;
+    const fallback = usage ? { usedTokens: contextTokens(usage), measured: true, window, threshold: reclaimThreshold(window) } : undefined;
+    const gauge = rt.context.gauge?.(rt.session.history, rt.system) ?? fallback;
+    if (gauge) store.dispatch({ type: 'context', gauge });
+  };
   /** A safe point: the history holds everything so far, so no streamed text is pending. */
   const safePoint = async (): Promise<void> => {
-    streamSaver.cancel();
-    const u = rt.session.unfinishedTurn;
-    if (u) rt.session.unfinishedTurn = { ...u, streamed: '', afterMessages: rt.session.history.length };
+    journal.settled();
+    // The reply and tool results are in the history now: the meter counts them, as /context does.
+    publishGauge();
     await persist();
   };
 
@@ -190,31 +169,15 @@ export function createEngine(rt: SessionRuntime, services: EngineServices): Lind
     s.cost = addCost(s.cost, services.costOf(usage, rt.preset.prices, rt.preset));
     rt.context.recordUsage(usage, s.history.length, s.history);
     store.dispatch({ type: 'usage', lastUsage: usage, sessionUsage: s.usage, sessionCost: s.cost });
-    const window = rt.preset.contextWindow;
-    const gauge = rt.context.gauge?.(s.history, rt.system) ?? {
-      usedTokens: contextTokens(usage),
-      measured: true,
-      window,
-      threshold: reclaimThreshold(window),
-    };
-    store.dispatch({ type: 'context', gauge });
+    publishGauge(usage);
   };
 
   const turn = async (text: string, signal: AbortSignal): Promise<TurnOutcome> => {
     const s = rt.session;
     if (!s.firstPrompt) s.firstPrompt = text;
     const before = { usage: s.usage, cost: s.cost };
-    s.unfinishedTurn = { startedAt: new Date().toISOString(), streamed: '', afterMessages: s.history.length };
+    journal.begin();
     store.dispatch({ type: 'turn.start', blockId: newId('user'), text });
-    // Answer text is kept in the unfinished-turn note as it streams, so a kill loses at most a second of it.
-    const dispatch: typeof store.dispatch = (event) => {
-      const u = s.unfinishedTurn;
-      if (event.type === 'assistant.delta' && u) {
-        s.unfinishedTurn = { ...u, streamed: u.streamed + event.text, afterMessages: s.history.length };
-        streamSaver.touch();
-      }
-      store.dispatch(event);
-    };
     let outcome: TurnOutcome;
     try {
       outcome = await runTurn(
@@ -231,7 +194,7 @@ export function createEngine(rt: SessionRuntime, services: EngineServices): Lind
           maxToolSteps: rt.config.maxToolSteps,
           loopWindow: rt.config.loopDetectionWindow,
           signal,
-          dispatch,
+          dispatch: journal.dispatch,
           newId,
           toolContext,
           describe: services.describe,
@@ -253,13 +216,13 @@ export function createEngine(rt: SessionRuntime, services: EngineServices): Lind
       outcome = { status: 'error', result: '', detail: err instanceof Error ? err.message : String(err), steps: 0 };
     }
     s.turns++;
-    streamSaver.cancel();
-    delete s.unfinishedTurn;
+    journal.end();
     // A first prompt that was taken back (its request failed) is not the session's first prompt.
     if (s.history.length === 0) s.firstPrompt = '';
     const usage = subtractUsage(s.usage, before.usage);
     const cost = s.cost === null ? null : s.cost - (before.cost ?? 0);
     outcome = { ...outcome, usage, cost };
+    publishGauge();
     services.log?.(`turn: ${outcome.status}, ${outcome.steps} steps, ${formatUsage(usage)}${cost === null ? '' : `, $${cost.toFixed(4)}`}`);
     await persist();
     store.dispatch({
@@ -310,22 +273,14 @@ export function createEngine(rt: SessionRuntime, services: EngineServices): Lind
       });
     },
     replaceSession(session) {
-      const { unfinishedTurn, ...data } = session;
-      const recovery = unfinishedTurn ? recoverTurn(session.history, unfinishedTurn) : undefined;
-      rt.session = { ...data, history: repairHistory(recovery?.history ?? session.history) };
+      const resumed = resumedSession(session, services.describe);
+      rt.session = resumed.session;
       rt.sessionGrants.clear();
-      const blocks = blocksFromHistory(rt.session.history, services.describe);
-      if (recovery) {
-        // The notice goes right before the text it is about (the last block), or at the end.
-        const notice = { kind: 'notice' as const, id: 'unfinished-turn', version: 0, level: 'warning' as const, text: recovery.notice };
-        blocks.splice(recovery.recovered !== undefined ? blocks.length - 1 : blocks.length, 0, notice);
-      }
-      // The meter shows the new conversation's figure (the same /context gives), not 0.
-      const window = rt.preset.contextWindow;
-      const gauge = rt.context.gauge?.(rt.session.history, rt.system) ?? { usedTokens: 0, measured: false, window, threshold: reclaimThreshold(window) };
-      store.dispatch({ type: 'session.reset', state: { ...initialState(rt, services.saves), blocks, context: gauge } });
+      const blocks = resumed.blocks;
+      // The meter shows the new conversation's figure (initialState asks the context manager), not 0.
+      store.dispatch({ type: 'session.reset', state: { ...initialState(rt, services.saves), blocks } });
       // The recovered history replaces the note on disk now, not only after the next turn.
-      if (recovery) void persist();
+      if (resumed.recovered) void persist();
     },
     busy: () => running !== undefined,
     persist,

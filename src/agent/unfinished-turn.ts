@@ -7,6 +7,10 @@
  * into it.
  */
 import type { Message } from '../providers/types.js';
+import type { SessionData } from './engine.js';
+import { blocksFromHistory } from './history-blocks.js';
+import { repairHistory } from './history.js';
+import type { TranscriptBlock } from './state.js';
 
 /** How long streamed text may wait before it is saved: at most this much of an answer is lost to a kill. */
 export const STREAM_SAVE_MS = 1_000;
@@ -66,6 +70,25 @@ export function recoverTurn(history: readonly Message[], turn: UnfinishedTurn): 
     out.push({ role: 'assistant', content: [{ type: 'text', text: ENDED_BEFORE_REPLY }] });
   }
   return { history: out, notice: `The previous run ended in the middle of a turn (started ${when}), before anything of a reply had been saved.` };
+}
+
+/**
+ * A saved session made ready to go on with: its history repaired, an unfinished turn recovered
+ * (the note dropped), and the transcript blocks to show, the notice right before the text it is about.
+ */
+export function resumedSession(
+  saved: SessionData,
+  describe: (name: string, input: unknown) => string,
+): { session: SessionData; blocks: TranscriptBlock[]; recovered: boolean } {
+  const { unfinishedTurn, ...data } = saved;
+  const recovery = unfinishedTurn ? recoverTurn(saved.history, unfinishedTurn) : undefined;
+  const session: SessionData = { ...data, history: repairHistory(recovery?.history ?? saved.history) };
+  const blocks = blocksFromHistory(session.history, describe);
+  if (recovery) {
+    const notice: TranscriptBlock = { kind: 'notice', id: 'unfinished-turn', version: 0, level: 'warning', text: recovery.notice };
+    blocks.splice(recovery.recovered !== undefined ? blocks.length - 1 : blocks.length, 0, notice);
+  }
+  return { session, blocks, recovered: recovery !== undefined };
 }
 
 /** Saves streamed text at most `intervalMs` after it arrived; cancelled at the turn's safe points. */
