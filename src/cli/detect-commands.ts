@@ -179,7 +179,7 @@ async function taskRunnerCommands(root: string): Promise<ProjectCommand[]> {
   }
   const justfile = (await read(root, 'justfile')) ?? (await read(root, 'Justfile')) ?? (await read(root, '.justfile'));
   if (justfile !== undefined) {
-    const recipes = new Set([...justfile.matchAll(/^@?([A-Za-z][\w-]*)(?:\s+[^:=\n]*)?:(?!=)/gm)].map((m) => m[1]!));
+    const recipes = new Set([...justfile.matchAll(/^@?([A-Za-z][\w-]*)(?:\s+[^:\n]*)?:(?!=)/gm)].map((m) => m[1]!));
     for (const [name, role] of Object.entries(TARGET_ROLES)) if (recipes.has(name)) out.push({ role, command: `just ${name}`, source: `justfile recipe ${name}` });
   }
   return out;
