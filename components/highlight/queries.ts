@@ -4,8 +4,25 @@
  * come from the generic leaf rules in tree-sitter-highlight.ts, so these name only what needs the
  * tree — functions (defined and called), types, constants, decorators, tags. Capture names are
  * SyntaxKind values. Each pattern compiles on its own: one a grammar version does not know is
- * dropped, the others still work.
+ * dropped, the others still work. No predicates (#match?): they are checked in JavaScript for every
+ * capture, the slowest part of a query; names are classed by their spelling in NAME_RULES instead.
  */
+
+/** How plain identifiers are classed by spelling: ALL_CAPS as constants, Capitalised as types, some words as keywords. */
+export interface NameRules {
+  readonly constants?: boolean;
+  readonly types?: boolean;
+  readonly keywords?: readonly string[];
+}
+
+export const NAME_RULES: Readonly<Record<string, NameRules>> = {
+  python: { constants: true, types: true, keywords: ['self', 'cls'] },
+  go: { keywords: ['iota'] },
+  rust: { constants: true, types: true },
+  java: { constants: true },
+  'c-sharp': { types: true },
+  cpp: { constants: true },
+};
 
 export const HIGHLIGHT_QUERIES: Readonly<Record<string, readonly string[]>> = {
   python: [
@@ -15,9 +32,6 @@ export const HIGHLIGHT_QUERIES: Readonly<Record<string, readonly string[]>> = {
     '(call function: (attribute attribute: (identifier) @function))',
     '(decorator) @attribute',
     '(type (identifier) @type)',
-    '((identifier) @constant (#match? @constant "^[A-Z][A-Z0-9_]+$"))',
-    '((identifier) @type (#match? @type "^[A-Z][a-z]"))',
-    '((identifier) @keyword (#any-of? @keyword "self" "cls"))',
   ],
   go: [
     '(function_declaration name: (identifier) @function)',
@@ -26,7 +40,6 @@ export const HIGHLIGHT_QUERIES: Readonly<Record<string, readonly string[]>> = {
     '(call_expression function: (selector_expression field: (field_identifier) @function))',
     '(type_identifier) @type',
     '(package_identifier) @type',
-    '((identifier) @constant (#any-of? @constant "iota"))',
   ],
   rust: [
     '(function_item name: (identifier) @function)',
@@ -41,8 +54,6 @@ export const HIGHLIGHT_QUERIES: Readonly<Record<string, readonly string[]>> = {
     '(inner_attribute_item) @attribute',
     '(self) @keyword',
     '(lifetime) @attribute',
-    '((identifier) @constant (#match? @constant "^[A-Z][A-Z0-9_]+$"))',
-    '((identifier) @type (#match? @type "^[A-Z][a-z]"))',
   ],
   java: [
     '(method_declaration name: (identifier) @function)',
@@ -56,7 +67,6 @@ export const HIGHLIGHT_QUERIES: Readonly<Record<string, readonly string[]>> = {
     '(marker_annotation) @attribute',
     '(annotation) @attribute',
     '(this) @keyword',
-    '((identifier) @constant (#match? @constant "^[A-Z][A-Z0-9_]+$"))',
   ],
   'c-sharp': [
     '(method_declaration name: (identifier) @function)',
@@ -72,7 +82,6 @@ export const HIGHLIGHT_QUERIES: Readonly<Record<string, readonly string[]>> = {
     '(predefined_type) @type',
     '(generic_name (identifier) @type)',
     '(attribute) @attribute',
-    '((identifier) @type (#match? @type "^[A-Z][a-z]"))',
   ],
   cpp: [
     '(function_declarator declarator: (identifier) @function)',
@@ -88,7 +97,6 @@ export const HIGHLIGHT_QUERIES: Readonly<Record<string, readonly string[]>> = {
     '(preproc_include) @keyword',
     '(system_lib_string) @string',
     '(this) @keyword',
-    '((identifier) @constant (#match? @constant "^[A-Z][A-Z0-9_]+$"))',
   ],
   ruby: [
     '(method name: (identifier) @function)',

@@ -9,15 +9,21 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type * as TSW from '@vscode/tree-sitter-wasm';
 import type { SyntaxKind } from '../theme.js';
-import { HIGHLIGHT_QUERIES } from './queries.js';
+import { HIGHLIGHT_QUERIES, NAME_RULES, type NameRules } from './queries.js';
 import type { Span } from './spans.js';
 
 type Runtime = typeof TSW;
 
 export interface LoadedGrammar {
   readonly parser: TSW.Parser;
+  readonly language: TSW.Language;
   readonly queries: readonly TSW.Query[];
+  readonly names: NameRules;
+  /** Per node type id, what leafKind says about it: worked out once, not per node. */
+  readonly kinds: (LeafKind | null | undefined)[];
 }
+
+type LeafKind = SyntaxKind | 'reset' | 'identifier';
 
 let runtime: Promise<{ api: Runtime; dir: string }> | undefined;
 
@@ -52,7 +58,7 @@ export async function loadGrammar(grammar: string): Promise<LoadedGrammar> {
       }
     }
   }
-  return { parser, queries };
+  return { parser, language, queries, names: NAME_RULES[grammar] ?? {}, kinds: [] };
 }
 
 const KINDS = new Set<string>(['keyword', 'string', 'number', 'comment', 'type', 'function', 'constant', 'regexp', 'tag', 'attribute', 'punctuation']);
@@ -63,7 +69,8 @@ const CONSTANT = /^(true|false|none|nil|null|null_literal|boolean|boolean_litera
 // Code inside a string ("${x}", f"{x}", "#{x}") is code again, not string.
 const INSIDE_STRING_CODE = /interpolation|substitution|^expansion$/;
 
-function leafKind(type: string, named: boolean): SyntaxKind | 'reset' | undefined {
+function leafKind(type: string, named: boolean): LeafKind | undefined {
+  if (named && type === 'identifier') return 'identifier';
   if (!named) return type.length >= 2 && WORD.test(type) ? 'keyword' : undefined;
   if (type.includes('comment')) return 'comment';
   if (INSIDE_STRING_CODE.test(type)) return 'reset';
@@ -80,27 +87,58 @@ export function highlightWithGrammar(grammar: LoadedGrammar, text: string): Span
   try {
     // Later spans paint over earlier ones: the queries' names first, then the leaf rules, so a
     // string or comment inside a decorator or attribute keeps its own colour.
-    const spans: Span[] = [];
+    const names: Span[] = [];
+    const leaves: Span[] = [];
+    leafSpans(grammar, tree, text, names, leaves);
+    const spans: Span[] = names;
     for (const query of grammar.queries) {
       for (const capture of query.captures(tree.rootNode)) {
         if (KINDS.has(capture.name)) spans.push({ start: capture.node.startIndex, end: capture.node.endIndex, kind: capture.name as SyntaxKind });
       }
     }
-    leafSpans(tree, spans);
+    for (const s of leaves) spans.push(s);
     return spans;
   } finally {
     tree.delete();
   }
 }
 
-function leafSpans(tree: TSW.Tree, spans: Span[]): void {
+const CONSTANT_NAME = /^[A-Z][A-Z0-9_]+$/;
+const TYPE_NAME = /^[A-Z][a-z]/;
+
+/** A plain identifier's kind by its spelling, under the grammar's rules. */
+function nameKind(name: string, rules: NameRules): SyntaxKind | undefined {
+  if (rules.keywords?.includes(name)) return 'keyword';
+  if (rules.constants && CONSTANT_NAME.test(name)) return 'constant';
+  if (rules.types && TYPE_NAME.test(name)) return 'type';
+  return undefined;
+}
+
+/** One walk: names classed by spelling into `names` (painted first), literal and keyword leaves into `spans` (last). */
+function leafSpans(grammar: LoadedGrammar, tree: TSW.Tree, text: string, names: Span[], spans: Span[]): void {
   const cursor = tree.walk();
+  const rules = grammar.names;
+  const byName = rules.constants || rules.types || rules.keywords;
+  const { kinds, language } = grammar;
   try {
     // Pre-order: a string's span comes before the spans inside it, which paint over it.
     let stringEnd = -1;
     for (;;) {
-      const kind = leafKind(cursor.nodeType, cursor.nodeIsNamed);
-      if (kind === 'reset') {
+      const id = cursor.nodeTypeId;
+      let known = kinds[id];
+      if (known === undefined) {
+        known = leafKind(language.nodeTypeForId(id) ?? '', language.nodeTypeIsNamed(id)) ?? null;
+        kinds[id] = known;
+      }
+      const kind = known ?? undefined;
+      if (kind === 'identifier') {
+        if (byName) {
+          const start = cursor.startIndex;
+          const end = cursor.endIndex;
+          const named = nameKind(text.slice(start, end), rules);
+          if (named) names.push({ start, end, kind: named });
+        }
+      } else if (kind === 'reset') {
         if (cursor.startIndex < stringEnd) spans.push({ start: cursor.startIndex, end: cursor.endIndex, kind: 'punctuation' });
       } else if (kind !== undefined) {
         spans.push({ start: cursor.startIndex, end: cursor.endIndex, kind });

@@ -87,7 +87,7 @@ export interface MarkdownState {
  * same rule whether the text streams or is finished (so both look the same), and a frame of a
  * long streaming block costs two chunks, not the whole block.
  */
-export const CODE_CHUNK_LINES = 60;
+export const CODE_CHUNK_LINES = 40;
 
 const FENCE_OPEN = /^( *)(`{3,}|~{3,})(.*)$/;
 const FENCE_CLOSE = /^ *(`{3,}|~{3,})\s*$/;
