@@ -44,8 +44,8 @@ describe('edits in the transcript', () => {
     expect(f).toContain('Ctrl+O hides the diff');
     // Old and new line numbers: context on both, a removed line on the old side, an added one on the new.
     expect(f).toMatch(/^ {2}3 3 {2}def total\(items\):$/m);
-    expect(f).toMatch(/^ {2}4 {3}-    result = 0$/m);
-    expect(f).toMatch(/^ {4}4 \+    return sum\(item\["price"\] for item in items\)$/m);
+    expect(f).toMatch(/^ {2}4 {3}- {4}result = 0$/m);
+    expect(f).toMatch(/^ {4}4 \+ {4}return sum\(item\["price"\] for item in items\)$/m);
     await r.type(KEYS.ctrlO);
     expect(r.frame()).not.toContain('result = 0');
   });
@@ -88,8 +88,8 @@ describe('the approval modal', () => {
     await settle();
     const f = r.frame();
     expect(f).toMatch(/│3 3 {2}def total\(items\): +│/);
-    expect(f).toMatch(/│4 {3}-    result = 0 +│/);
-    expect(f).toMatch(/│ {2}4 \+    return sum/);
+    expect(f).toMatch(/│4 {3}- {4}result = 0 +│/);
+    expect(f).toMatch(/│ {2}4 \+ {4}return sum/);
     expect(f).toContain('@@ -1,7 +1,4 @@');
   });
 });

@@ -78,7 +78,7 @@ describe('/export', () => {
     expect(md).toContain('## Turn 2\n\n### You\n\nand c?');
     // Calls and results folded; the diff numbered, marker first so ```diff still colours it.
     expect(md).toContain('<details>\n<summary>edit prices.py +1 −1</summary>');
-    expect(md).toMatch(/```diff\n[\s\S]*-2   │ b = 2\n\+  2 │ b = 20\n/);
+    expect(md).toMatch(/```diff\n[\s\S]*-2 {3}│ b = 2\n\+ {2}2 │ b = 20\n/);
     expect(md).toContain('<details>\n<summary>bash npm test — exit 0, 2 lines of output</summary>\n\n```\nPASS a.test.ts\nPASS b.test.ts\n```');
     expect(md).toContain('<details><summary>write_file notes.txt — denied: write notes.txt</summary></details>');
     expect(md).toContain('<details>\n<summary>Reasoning</summary>\n\nb should be 20\n\n</details>');

@@ -9,7 +9,7 @@ import { loadLanguage } from '../../components/highlight/highlighter.js';
 import { codeSegments } from '../../components/highlight/code-segments.js';
 import type { CodeLanguage } from '../../components/highlight/languages.js';
 import { syntaxTheme } from '../../components/theme.js';
-import { renderApp, settle } from './render-app.js';
+import { KEYS, renderApp, settle } from './render-app.js';
 import { hasColour, styleOf } from './support/sgr.js';
 
 const FG = { red: 31, green: 32, blue: 34, magenta: 35, cyan: 36 } as const;
@@ -88,6 +88,24 @@ describe('highlighting', () => {
     delete process.env['NO_COLOR'];
     const coloured = (await answer(PYTHON)).app.lastFrame() ?? '';
     expect(hasColour(coloured)).toBe(true);
+  });
+
+  it('highlights the code in diffs too, by the file\'s language', async () => {
+    await loadLanguage('python');
+    const { unifiedDiff } = await import('../../src/tools/apply-change.js');
+    const diff = unifiedDiff('prices.py', 'def a():\n    return 1\n', 'def a():\n    return 2  # two\n').text;
+    const r = renderApp({ columns: 80, rows: 24 });
+    r.engine.emit(
+      { type: 'turn.start', blockId: 'u1', text: 'two' },
+      { type: 'tool.start', blockId: 't1', callId: 'c1', name: 'edit_file', title: 'edit_file prices.py' },
+      { type: 'tool.end', blockId: 't1', status: 'ok', summary: 'Edited prices.py', change: { verb: 'edit', path: 'prices.py', added: 1, removed: 1, diff } },
+    );
+    await settle();
+    await r.type(KEYS.ctrlO);
+    const frame = r.app.lastFrame() ?? '';
+    expect(r.frame()).toMatch(/ {2}2 \+ {4}return 2 {2}# two/);
+    expect(styleOf(frame, 'return 2')).toMatchObject({ fg: fgOf(syntaxTheme.keyword.color), bold: true });
+    expect(styleOf(frame, '# two')).toMatchObject({ italic: true });
   });
 
   it('keeps the answer readable when the language is unknown', async () => {
