@@ -11,7 +11,7 @@ export interface StartSessionModule {
   startSession(cli: CliOptions, config: Config, hooks?: { approver?: Approver }): Promise<Engine>;
 }
 export interface RunOneShotModule {
-  runOneShot(cli: CliOptions, config: Config): Promise<number>;
+  runOneShot(cli: CliOptions, config: Config, version?: string): Promise<number>;
 }
 export interface RunTuiModule {
   /** With a promise, the first frame shows `startingState` while the engine starts. */

@@ -3,6 +3,7 @@ import { loadConfig } from '../config/load-config.js';
 import { findPreset, missingKeyMessage, resolveApiKey } from '../config/presets.js';
 import type { Config } from '../config/types.js';
 import { jsonResult } from '../headless/json-result.js';
+import { failedStreamResult } from '../headless/stream-json-failure.js';
 import { escapeForDisplay } from '../policy/escape.js';
 import { helpText } from './flags.js';
 import { writeStarterAgentsFile } from './init-agents.js';
@@ -18,6 +19,11 @@ export interface MainIo {
   readonly version: string;
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
+  /**
+   * Takes the process's stdout over for a protocol (stream-json, ACP): other writes go to stderr,
+   * the returned function writes to stdout. Absent in tests with in-memory output.
+   */
+  readonly claimStdout?: () => (text: string) => void;
   /** All of stdin as text, for `-p -`; absent where there is no stdin to read. */
   readonly readStdin?: () => Promise<string>;
 }
@@ -77,7 +83,9 @@ function printWarnings(config: Config, io: MainIo): void {
   for (const warning of config.warnings) io.stderr(`lwyrm: warning: ${escapeForDisplay(warning)}\n`);
 }
 
-async function run(given: CliOptions, io: MainIo): Promise<number> {
+async function run(given: CliOptions, mainIo: MainIo): Promise<number> {
+  // From here on a dependency's stray write must not reach a protocol stdout.
+  const io = given.outputFormat === 'stream-json' && mainIo.claimStdout ? { ...mainIo, stdout: mainIo.claimStdout() } : mainIo;
   const options = await withStdinPrompt(given, io);
   if (!options) return 2;
   const config = await loadConfig({ cwd: options.cwd, env: io.env });
@@ -91,14 +99,14 @@ async function run(given: CliOptions, io: MainIo): Promise<number> {
   if (!preset.keyOptional && !(await resolveApiKey(preset, io.env))) {
     io.stderr(`lwyrm: ${missingKeyMessage(preset)}\n`);
     // A script reading --json gets its object for this runtime error too, as for any other.
-    if (options.oneShot && options.json) {
-      io.stdout(`${JSON.stringify({ ...jsonResult(undefined, undefined, 'error'), preset: preset.name, model: preset.model })}\n`);
-    }
+    const json = { ...jsonResult(undefined, undefined, 'error'), preset: preset.name, model: preset.model };
+    if (options.oneShot && options.json) io.stdout(`${JSON.stringify(json)}\n`);
+    if (options.oneShot && options.outputFormat === 'stream-json') io.stdout(`${JSON.stringify(failedStreamResult(json, missingKeyMessage(preset)))}\n`);
     return 1;
   }
   if (options.oneShot) {
     const { runOneShot } = await loadRunOneShot();
-    return await runOneShot(options, config);
+    return await runOneShot(options, config, io.version);
   }
   // Paint first, then start the engine: both are CPU-bound in one thread, and evaluating the
   // engine's modules beside the view's would only delay the first frame. The first frame is
@@ -126,6 +134,10 @@ async function run(given: CliOptions, io: MainIo): Promise<number> {
 
 async function withStdinPrompt(options: CliOptions, io: MainIo): Promise<CliOptions | undefined> {
   if (options.prompt !== STDIN_PROMPT || !options.oneShot) return options;
+  if (options.inputFormat === 'stream-json') {
+    io.stderr('lwyrm: -p - reads the task as plain text, --input-format stream-json as JSON lines: use one of them\n');
+    return undefined;
+  }
   const text = ((await io.readStdin?.()) ?? '').trim();
   if (!text) {
     io.stderr('lwyrm: -p - reads the task from stdin, but stdin was empty; pipe the task in, e.g. echo "fix the tests" | lwyrm -p -\n');
