@@ -32,6 +32,9 @@ export interface EarlyFrame {
 export interface EarlyPaintModule {
   paintEarlyFrameOnProcess(state: SessionState, env: Readonly<Record<string, string | undefined>>): EarlyFrame | undefined;
 }
+export interface RunAcpModule {
+  runAcp(base: CliOptions, opts: { version: string; env: Readonly<Record<string, string | undefined>> }): Promise<number>;
+}
 export interface PrintMapModule {
   printCodeMap(config: Config): Promise<string>;
 }
@@ -49,6 +52,9 @@ export const loadRunTui = (): Promise<RunTuiModule> =>
 
 export const loadEarlyPaint = (): Promise<EarlyPaintModule> =>
   import('../../components/terminal/early-paint.js');
+
+export const loadRunAcp = (): Promise<RunAcpModule> =>
+  import('../acp/run-acp.js');
 
 export const loadPrintMap = (): Promise<PrintMapModule> =>
   import('../codemap/print-map.js');

@@ -7,7 +7,7 @@ import { failedStreamResult } from '../headless/stream-json-failure.js';
 import { escapeForDisplay } from '../policy/escape.js';
 import { helpText } from './flags.js';
 import { writeStarterAgentsFile } from './init-agents.js';
-import { loadEarlyPaint, loadPrintMap, loadRunOneShot, loadRunTui, loadStartSession } from './lazy-modules.js';
+import { loadEarlyPaint, loadPrintMap, loadRunAcp, loadRunOneShot, loadRunTui, loadStartSession } from './lazy-modules.js';
 import type { CliOptions } from './options.js';
 import { parsePlainWords } from './interpret-args.js';
 import { startingState } from './starting-state.js';
@@ -33,6 +33,7 @@ export const STDIN_PROMPT = '-';
 
 export async function main(argv: readonly string[], io: MainIo): Promise<number> {
   const ctx = { cwd: io.cwd, interactive: io.interactive };
+  if (argv[0] === ACP_COMMAND) return runAcpCommand(argv.slice(1), io);
   // Plain `lwyrm` (or a prompt in plain words) is the common start; it need not wait for yargs.
   const command = parsePlainWords(argv, ctx) ?? (await import('./parse-args.js')).parseArgs(argv, ctx);
   let verbose = false;
@@ -144,6 +145,31 @@ async function withStdinPrompt(options: CliOptions, io: MainIo): Promise<CliOpti
     return undefined;
   }
   return { ...options, prompt: text };
+}
+
+/** `lwyrm acp`: an ACP agent on stdio; the session flags set its defaults (-m, --allow, --read-only …). */
+export const ACP_COMMAND = 'acp';
+
+async function runAcpCommand(rest: readonly string[], io: MainIo): Promise<number> {
+  // stdout is the protocol from the first byte: whatever else writes to it goes to stderr.
+  io.claimStdout?.();
+  const command = (await import('./parse-args.js')).parseArgs(rest, { cwd: io.cwd, interactive: true });
+  const usage = (message: string): number => {
+    io.stderr(`lwyrm acp: ${message}\nTry 'lwyrm --help' for the list of options.\n`);
+    return 2;
+  };
+  if (command.kind === 'usage-error') return usage(command.message);
+  if (command.kind !== 'run') return usage('takes session options only (-m, --allow, --read-only, --no-save, --thinking, --proxy, -v)');
+  const o = command.options;
+  if (o.prompt !== undefined || o.oneShot) return usage('takes no prompt: the editor sends the prompts');
+  if (o.json || o.out !== undefined || o.outputFormat || o.inputFormat) return usage('speaks JSON-RPC on stdio; --json, --out and the formats do not apply');
+  if (o.continueLast || o.resume) return usage('the editor picks the session (session/load); --continue and --resume do not apply');
+  try {
+    const { runAcp } = await loadRunAcp();
+    return await runAcp(o, { version: io.version, env: io.env });
+  } catch (error) {
+    return reportError(error, io, o.verbose);
+  }
 }
 
 /** Ink writes the first frame synchronously in render(); one macrotask later it is on screen. */
