@@ -26,6 +26,8 @@ export interface Editor {
   readonly updates: acp.SessionNotification[];
   readonly permissions: acp.RequestPermissionRequest[];
   readonly fsCalls: { method: string; path: string; content?: string }[];
+  /** Terminals the agent asked for (with terminal: true), as the editor ran them. */
+  readonly terminals: { command: string; args: string[]; cwd?: string; released: boolean }[];
   stderr(): string;
   /** Runs `op` with a connected client; the agent is killed afterwards. */
   run<T>(op: (ctx: acp.ClientContext) => Promise<T>): Promise<T>;
@@ -46,8 +48,45 @@ export function startEditor(cli: string, e: Env, opts: EditorOptions = {}): Edit
   const answers = opts.answers ?? ['allow_once'];
   const buffers = opts.buffers ?? new Map<string, string>();
 
+  const terminals: Editor['terminals'] = [];
+  const running = new Map<string, { output: string; exit: Promise<acp.TerminalExitStatus>; status?: acp.TerminalExitStatus; proc: ChildProcess }>();
+  const term = (id: string) => {
+    const t = running.get(id);
+    if (!t) throw new Error(`no terminal ${id}`);
+    return t;
+  };
   const app = acp
     .client({ name: 'lindwyrm-test-editor' })
+    .onRequest('terminal/create', async ({ params }) => {
+      // The editor's own environment (it has the API key, as a real editor's may).
+      const proc = spawn(params.command, params.args ?? [], { cwd: params.cwd ?? e.project, env: e.env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const id = `term-${terminals.length + 1}`;
+      terminals.push({ command: params.command, args: params.args ?? [], ...(params.cwd ? { cwd: params.cwd } : {}), released: false });
+      const entry = { output: '', proc, exit: new Promise<acp.TerminalExitStatus>((res) => proc.on('close', (code, signal) => res({ exitCode: code, signal }))) } as {
+        output: string; exit: Promise<acp.TerminalExitStatus>; status?: acp.TerminalExitStatus; proc: ChildProcess;
+      };
+      void entry.exit.then((s) => (entry.status = s));
+      const add = (c: Buffer) => (entry.output += c.toString());
+      proc.stdout!.on('data', add);
+      proc.stderr!.on('data', add);
+      running.set(id, entry);
+      return { terminalId: id };
+    })
+    .onRequest('terminal/output', async ({ params }) => {
+      const t = term(params.terminalId);
+      return { output: t.output, truncated: false, ...(t.status ? { exitStatus: t.status } : {}) };
+    })
+    .onRequest('terminal/wait_for_exit', async ({ params }) => term(params.terminalId).exit)
+    .onRequest('terminal/kill', async ({ params }) => {
+      term(params.terminalId).proc.kill('SIGKILL');
+      return {};
+    })
+    .onRequest('terminal/release', async ({ params }) => {
+      term(params.terminalId).proc.kill('SIGKILL');
+      running.delete(params.terminalId);
+      terminals[Number(params.terminalId.slice(5)) - 1]!.released = true;
+      return {};
+    })
     .onNotification('session/update', ({ params }) => {
       updates.push(params);
       for (const w of [...watchers]) {
@@ -80,6 +119,7 @@ export function startEditor(cli: string, e: Env, opts: EditorOptions = {}): Edit
     updates,
     permissions,
     fsCalls,
+    terminals,
     stderr: () => stderr,
     exited,
     waitForUpdate(match, from = 0) {
