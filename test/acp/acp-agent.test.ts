@@ -112,6 +112,7 @@ describe('lwyrm acp, driven by @agentclientprotocol/sdk', () => {
       await editor.waitForUpdate((u) => u.sessionUpdate === 'tool_call' && u.toolCallId === 'call_sleep');
       await ctx.notify('session/cancel', { sessionId });
       expect((await first).stopReason).toBe('cancelled');
+      await editor.drained();
       expect(toolUpdates(editor.updates, 'call_sleep').at(-1)).toMatchObject({ status: 'failed', rawOutput: { status: 'cancelled' } });
 
       // A reply cancelled while it streams: the session goes on afterwards.
@@ -120,6 +121,7 @@ describe('lwyrm acp, driven by @agentclientprotocol/sdk', () => {
       await editor.waitForUpdate((u) => u.sessionUpdate === 'agent_message_chunk', before);
       await ctx.notify('session/cancel', { sessionId });
       expect((await second).stopReason).toBe('cancelled');
+      await editor.drained();
       const streamed = textOf(editor.updates.slice(before), 'agent_message_chunk');
       expect(streamed.length).toBeGreaterThan(0);
       expect(streamed.length).toBeLessThan('This reply is streamed slowly so it can be cancelled while it arrives.'.length);
@@ -145,7 +147,13 @@ describe('lwyrm acp, driven by @agentclientprotocol/sdk', () => {
       const init = await ctx.request('initialize', initializeParams());
       expect(init.agentCapabilities?.loadSession).toBe(true);
       await ctx.request('session/load', { sessionId, cwd: env.project, mcpServers: [] });
-      // Everything replayed arrived before the load's answer.
+      // Everything replayed was on the wire before the load's answer (the library may still be
+      // handing the notifications to its handlers).
+      const answered = second.wire.findIndex((m) => 'result' in m && (m['result'] as { modes?: unknown } | null)?.modes !== undefined);
+      const lastReplayed = second.wire.map((m) => JSON.stringify(m)).findLastIndex((m) => m.includes('It sums prices.'));
+      expect(lastReplayed).toBeGreaterThan(0);
+      expect(answered).toBeGreaterThan(lastReplayed);
+      await second.drained();
       expect(textOf(second.updates, 'user_message_chunk')).toContain('what does prices.py do?');
       expect(textOf(second.updates, 'agent_message_chunk')).toBe('Reading it.It sums prices.');
       const replayed = toolUpdates(second.updates, 'call_r');

@@ -28,9 +28,16 @@ export interface Editor {
   readonly fsCalls: { method: string; path: string; content?: string }[];
   /** Terminals the agent asked for (with terminal: true), as the editor ran them. */
   readonly terminals: { command: string; args: string[]; cwd?: string; released: boolean }[];
+  /** Every line the agent wrote to stdout, parsed, in order (the wire as it was). */
+  readonly wire: Record<string, unknown>[];
   stderr(): string;
   /** Runs `op` with a connected client; the agent is killed afterwards. */
   run<T>(op: (ctx: acp.ClientContext) => Promise<T>): Promise<T>;
+  /**
+   * Resolves once every session/update already on the wire has reached the handler: the library
+   * hands notifications over asynchronously, so a response can overtake the updates before it.
+   */
+  drained(): Promise<void>;
   /** Resolves at the first update `match` accepts (already received, from index `from` on, or still to come). */
   waitForUpdate(match: (u: acp.SessionUpdate) => boolean, from?: number): Promise<acp.SessionUpdate>;
   exited: Promise<{ status: number | null; signal: NodeJS.Signals | null }>;
@@ -42,6 +49,13 @@ export function startEditor(cli: string, e: Env, opts: EditorOptions = {}): Edit
   child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
   const exited = new Promise<{ status: number | null; signal: NodeJS.Signals | null }>((res) => child.on('close', (status, signal) => res({ status, signal })));
   const updates: acp.SessionNotification[] = [];
+  const wire: Record<string, unknown>[] = [];
+  let partial = '';
+  child.stdout!.on('data', (c: Buffer) => {
+    const lines = (partial + c.toString()).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) if (line) wire.push(JSON.parse(line) as Record<string, unknown>);
+  });
   const permissions: acp.RequestPermissionRequest[] = [];
   const fsCalls: { method: string; path: string; content?: string }[] = [];
   const watchers: { match: (u: acp.SessionUpdate) => boolean; resolve: (u: acp.SessionUpdate) => void }[] = [];
@@ -120,8 +134,13 @@ export function startEditor(cli: string, e: Env, opts: EditorOptions = {}): Edit
     permissions,
     fsCalls,
     terminals,
+    wire,
     stderr: () => stderr,
     exited,
+    async drained() {
+      const sent = () => wire.filter((m) => m['method'] === 'session/update').length;
+      while (updates.length < sent()) await new Promise((r) => setTimeout(r, 5));
+    },
     waitForUpdate(match, from = 0) {
       const seen = updates.slice(from).find((n) => match(n.update));
       if (seen) return Promise.resolve(seen.update);
@@ -130,7 +149,11 @@ export function startEditor(cli: string, e: Env, opts: EditorOptions = {}): Edit
     async run(op) {
       const stream = acp.ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>);
       try {
-        return await app.connectWith(stream, op);
+        return await app.connectWith(stream, async (ctx) => {
+          const result = await op(ctx);
+          await this.drained();
+          return result;
+        });
       } finally {
         child.kill('SIGTERM');
       }
