@@ -87,6 +87,16 @@ function printWarnings(config: Config, io: MainIo): void {
 async function run(given: CliOptions, mainIo: MainIo): Promise<number> {
   // From here on a dependency's stray write must not reach a protocol stdout.
   const io = given.outputFormat === 'stream-json' && mainIo.claimStdout ? { ...mainIo, stdout: mainIo.claimStdout() } : mainIo;
+  // A signal before the run's own handlers exist still ends a stream with its result line.
+  const stopEarly = given.outputFormat === 'stream-json' && io !== mainIo ? resultOnSignal(io) : undefined;
+  try {
+    return await runWith(given, io, stopEarly);
+  } finally {
+    stopEarly?.();
+  }
+}
+
+async function runWith(given: CliOptions, io: MainIo, stopEarly: (() => void) | undefined): Promise<number> {
   const options = await withStdinPrompt(given, io);
   if (!options) return 2;
   const config = await loadConfig({ cwd: options.cwd, env: io.env });
@@ -107,6 +117,7 @@ async function run(given: CliOptions, mainIo: MainIo): Promise<number> {
   }
   if (options.oneShot) {
     const { runOneShot } = await loadRunOneShot();
+    stopEarly?.();
     return await runOneShot(options, config, io.version);
   }
   // Paint first, then start the engine: both are CPU-bound in one thread, and evaluating the
@@ -145,6 +156,23 @@ async function withStdinPrompt(options: CliOptions, io: MainIo): Promise<CliOpti
     return undefined;
   }
   return { ...options, prompt: text };
+}
+
+/** Until removed: SIGINT, SIGTERM or SIGHUP prints an interrupted result line and exits with the signal's status. */
+function resultOnSignal(io: MainIo): () => void {
+  const statuses = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
+  const handlers = Object.entries(statuses).map(([signal, status]) => {
+    const handler = (): void => {
+      const json = { ...jsonResult(undefined, undefined, 'interrupted'), status: 'interrupted' };
+      io.stdout(`${JSON.stringify({ ...failedStreamResult(json, 'Interrupted before the session started.'), subtype: 'error_during_execution', exit_status: status })}\n`);
+      process.exit(status);
+    };
+    process.once(signal, handler);
+    return [signal, handler] as const;
+  });
+  return () => {
+    for (const [signal, handler] of handlers) process.off(signal, handler);
+  };
 }
 
 /** `lwyrm acp`: an ACP agent on stdio; the session flags set its defaults (-m, --allow, --read-only …). */

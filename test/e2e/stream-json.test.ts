@@ -160,6 +160,21 @@ describe('lwyrm -p --output-format stream-json', () => {
     expect(JSON.stringify(fake!.requests[1]!.body)).toContain('first question');
   });
 
+  it('--input-format stream-json: SIGTERM between turns still ends with a result line', async () => {
+    const env = await setup([{ text: 'One.' }]);
+    const child = spawn(process.execPath, [cli(), '--input-format', 'stream-json', '--output-format', 'stream-json'], { cwd: env.project, env: env.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    const done = new Promise<number | null>((res) => child.on('close', (code) => res(code)));
+    child.stdin.write(`${JSON.stringify({ type: 'user', message: { role: 'user', content: 'one' } })}\n`);
+    await waitFor(() => stdout, /"type":"result"/, child);
+    child.kill('SIGTERM');
+    expect(await done).toBe(143);
+    const lines = parseLines(stdout);
+    expect(lines.filter((l) => l.type === 'result').map((l) => l['status'])).toEqual(['finished', 'interrupted']);
+    expect(lines.at(-1)).toMatchObject({ type: 'result', exit_status: 143 });
+  });
+
   it('refuses format combinations that cannot work, with a usage error', async () => {
     const env: Env = await setup([]);
     const bad = [
