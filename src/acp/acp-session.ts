@@ -11,6 +11,7 @@ import type { CliOptions } from '../cli/options.js';
 import { loadConfig } from '../config/load-config.js';
 import { findPreset, missingKeyMessage, resolveApiKey } from '../config/presets.js';
 import type { Config } from '../config/types.js';
+import { escapeForDisplay } from '../policy/escape.js';
 import { SessionLookupError } from '../sessions/errors.js';
 import { describeToolCall } from '../tools/describe-call.js';
 import { createClientTerminal } from './client-terminal.js';
@@ -115,6 +116,7 @@ export async function openAcpSession(deps: SessionOpenDeps, params: { cwd: unkno
   let told: boolean = false;
   const mcpText = mcpNotice(mcp);
   if (mcpText) engine.store.dispatch({ type: 'notice', blockId: 'acp-mcp', level: 'warning', text: mcpText });
+  engine.store.flush();
   engine.store.onEvent(bridge.onEvent);
   const mode = (): ModeId => (rt.readOnly ? 'read-only' : 'normal');
 
@@ -140,6 +142,13 @@ export async function openAcpSession(deps: SessionOpenDeps, params: { cwd: unkno
     },
     announceCommands() {
       notify({ sessionUpdate: 'available_commands_update', availableCommands: availableCommands() });
+      // What the session said while it started (config warnings, the editor's MCP servers), now
+      // that the editor knows the session: stderr is not a place an editor shows.
+      for (const block of engine.store.current().blocks) {
+        if (block.kind === 'notice' && block.level !== 'info') {
+          notify({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: `lindwyrm: ${escapeForDisplay(block.text)}\n` } });
+        }
+      }
     },
     async prompt(blocks) {
       if (engine.busy()) throw new RpcError(RPC.invalidRequest, 'a prompt is already running in this session; cancel it first');

@@ -30,6 +30,7 @@ export interface UpdateBridge {
 const OUTPUT_TAIL = 16_000;
 
 export function createUpdateBridge(opts: { notify: (update: Update) => void; projectRoot: string }): UpdateBridge {
+  let cost: number | null = null;
   let call: (CurrentCall & { output: string; diffs: Record<string, unknown>[]; terminal?: string; started: boolean }) | undefined;
 
   const update = (fields: Record<string, unknown>): void => {
@@ -99,8 +100,16 @@ export function createUpdateBridge(opts: { notify: (update: Update) => void; pro
             opts.notify({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: `\nlindwyrm: ${escapeForDisplay(event.text)}\n` } });
           }
           break;
+        case 'usage':
+          cost = event.sessionCost;
+          break;
         case 'context':
-          opts.notify({ sessionUpdate: 'usage_update', used: event.gauge.usedTokens, size: event.gauge.window });
+          opts.notify({
+            sessionUpdate: 'usage_update',
+            used: event.gauge.usedTokens,
+            size: event.gauge.window,
+            ...(cost !== null ? { cost: { amount: cost, currency: 'USD' } } : {}),
+          });
           break;
         default:
           break;

@@ -85,6 +85,26 @@ describe('lwyrm acp on the wire', () => {
     for (const line of peer.lines) expect(() => JSON.parse(line), line).not.toThrow();
   });
 
+  it('says what it cannot do: a missing API key, MCP servers it has no client for', async () => {
+    fake = await startFakeProvider({ format: 'anthropic', replies: [] });
+    e = await makeEnv('anthropic', fake.baseUrl);
+    const noKey = startEditor(cli(), { ...e, env: { ...e.env, FAKE_API_KEY: undefined } });
+    await expect(
+      noKey.run(async (ctx) => {
+        await ctx.request('initialize', initializeParams());
+        return ctx.request('session/new', { cwd: e!.project, mcpServers: [] });
+      }),
+    ).rejects.toMatchObject({ code: -32000, message: expect.stringContaining('FAKE_API_KEY') });
+
+    const editor = startEditor(cli(), e);
+    await editor.run(async (ctx) => {
+      await ctx.request('initialize', initializeParams());
+      await ctx.request('session/new', { cwd: e!.project, mcpServers: [{ name: 'github', command: '/usr/bin/true', args: [], env: [{ name: 'TOKEN', value: 'x' }] }] });
+      await editor.waitForUpdate((u) => u.sessionUpdate === 'agent_thought_chunk' && u.content.type === 'text' && u.content.text.includes('github'));
+      await expect(ctx.request('session/new', { cwd: e!.project, mcpServers: [{ name: 'broken' }] as never })).rejects.toMatchObject({ code: -32602 });
+    });
+  });
+
   it('keeps stdout to protocol messages while something else writes to it', async () => {
     fake = await startFakeProvider({ format: 'anthropic', replies: [{ text: 'Hello\nthere\u2028with\u001b[31m odd characters' }] });
     e = await makeEnv('anthropic', fake.baseUrl);
