@@ -23,7 +23,6 @@ import { promptToTurn } from './prompt-content.js';
 import { replayUpdates } from './replay.js';
 import { createUpdateBridge } from './session-updates.js';
 import { availableCommands, slashCommandOf } from './slash.js';
-import { callPath } from './tool-view.js';
 
 export const MODES = [
   { id: 'normal', name: 'Normal', description: 'Reads freely; writes, deletes and commands as the permission policy says (it may ask).' },
@@ -91,7 +90,7 @@ export async function openAcpSession(deps: SessionOpenDeps, params: { cwd: unkno
     sessionId: () => sessionId,
     bridge,
     projectRoot: root,
-    proposedDiff: (tool, input) => proposedChange(files, callPath(tool, input, root), tool, input),
+    proposedDiff: (tool, input, target) => proposedChange(files, target, tool, input),
     ...(deps.log ? { log: deps.log } : {}),
   });
   // The tools are offered whole and the mode is the runtime's read-only switch, so a mode change

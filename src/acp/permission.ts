@@ -41,13 +41,16 @@ export function createAcpApprover(opts: {
   sessionId: () => string;
   bridge: UpdateBridge;
   projectRoot: string;
-  /** The call's proposed change as a diff (old and new text), when it can be worked out. */
-  proposedDiff?: (tool: string, input: unknown) => Promise<{ path: string; oldText: string | null; newText: string } | undefined>;
+  /**
+   * The call's proposed change as a diff (old and new text), when it can be worked out; `target`
+   * is the real path the policy judged (links resolved), never the path as the model typed it.
+   */
+  proposedDiff?: (tool: string, input: unknown, target: string) => Promise<{ path: string; oldText: string | null; newText: string } | undefined>;
   log?: (line: string) => void;
 }): Approver {
   return async (request) => {
     const call = opts.bridge.current();
-    const diff = call ? await opts.proposedDiff?.(call.name, call.input).catch(() => undefined) : undefined;
+    const diff = call && request.path ? await opts.proposedDiff?.(call.name, call.input, request.path).catch(() => undefined) : undefined;
     const preview = diff
       ? [{ type: 'diff', ...diff }]
       : request.diff || request.command

@@ -128,6 +128,22 @@ describe('lwyrm acp, driven by @agentclientprotocol/sdk', () => {
     });
   });
 
+  it('session/cancel while a permission question is open: nothing is done, the call is cancelled', async () => {
+    const env = await setup([{ toolCalls: [{ name: 'write_file', input: { path: 'never.txt', content: 'no' }, id: 'call_q' }] }]);
+    const editor = startEditor(cli(), env, { answers: ['held'] });
+    await editor.run(async (ctx) => {
+      const { sessionId } = await newSession(ctx);
+      const turn = ctx.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'write it' }] });
+      while (editor.permissions.length === 0) await new Promise((r) => setTimeout(r, 10));
+      await ctx.notify('session/cancel', { sessionId });
+      expect((await turn).stopReason).toBe('cancelled');
+      editor.releaseHeld();
+      await editor.drained();
+    });
+    await expect(readFile(join(env.project, 'never.txt'), 'utf8')).rejects.toThrow();
+    expect(toolUpdates(editor.updates, 'call_q').at(-1)).toMatchObject({ status: 'failed', rawOutput: { status: 'cancelled' } });
+  });
+
   it('session/load replays a saved conversation as updates, then continues it', async () => {
     const env = await setup([
       { text: 'Reading it.', toolCalls: [{ name: 'read_file', input: { path: 'prices.py' }, id: 'call_r' }] },

@@ -9,7 +9,8 @@ import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import type { Env } from '../../e2e/support/cli.js';
 
-export type PermissionAnswer = 'allow_once' | 'allow_always' | 'reject_once' | 'cancelled';
+/** 'held': the question stays open until releaseHeld(), then is answered cancelled (as after session/cancel). */
+export type PermissionAnswer = 'allow_once' | 'allow_always' | 'reject_once' | 'cancelled' | 'held';
 
 export interface EditorOptions {
   /** How each permission request is answered, in order (the last one repeats). */
@@ -60,6 +61,7 @@ export function startEditor(cli: string, e: Env, opts: EditorOptions = {}): Edit
   const fsCalls: { method: string; path: string; content?: string }[] = [];
   const watchers: { match: (u: acp.SessionUpdate) => boolean; resolve: (u: acp.SessionUpdate) => void }[] = [];
   const answers = opts.answers ?? ['allow_once'];
+  const held: (() => void)[] = [];
   const buffers = opts.buffers ?? new Map<string, string>();
 
   const terminals: Editor['terminals'] = [];
@@ -113,7 +115,8 @@ export function startEditor(cli: string, e: Env, opts: EditorOptions = {}): Edit
     .onRequest('session/request_permission', async ({ params }) => {
       permissions.push(params);
       const answer = answers[Math.min(permissions.length - 1, answers.length - 1)]!;
-      if (answer === 'cancelled') return { outcome: { outcome: 'cancelled' } };
+      if (answer === 'held') await new Promise<void>((release) => held.push(release));
+      if (answer === 'cancelled' || answer === 'held') return { outcome: { outcome: 'cancelled' } };
       return { outcome: { outcome: 'selected', optionId: answer } };
     })
     .onRequest('fs/read_text_file', async ({ params }) => {
@@ -136,6 +139,7 @@ export function startEditor(cli: string, e: Env, opts: EditorOptions = {}): Edit
     terminals,
     wire,
     stderr: () => stderr,
+    releaseHeld: () => held.splice(0).forEach((release) => release()),
     exited,
     async drained() {
       const sent = () => wire.filter((m) => m['method'] === 'session/update').length;
