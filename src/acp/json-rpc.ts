@@ -5,6 +5,7 @@
  * line from a client must not end the session.
  */
 import { createInterface } from 'node:readline';
+import { jsonLine } from '../headless/json-line.js';
 
 /** The standard codes, and ACP's own. */
 export const RPC = {
@@ -57,8 +58,8 @@ export function createConnection(io: {
 
   const send = (message: Record<string, unknown>): void => {
     if (ended) return;
-    // JSON.stringify escapes every newline inside strings: a message is always one line.
-    io.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+    // Every line break inside strings is escaped: a message is always one line.
+    io.write(jsonLine({ jsonrpc: '2.0', ...message }));
   };
   const fail = (id: Id | null, code: number, message: string, data?: unknown): void =>
     send({ id, error: { code, message, ...(data !== undefined ? { data } : {}) } });

@@ -3,6 +3,7 @@ import { loadConfig } from '../config/load-config.js';
 import { findPreset, missingKeyMessage, resolveApiKey } from '../config/presets.js';
 import type { Config } from '../config/types.js';
 import { jsonResult } from '../headless/json-result.js';
+import { jsonLine } from '../headless/json-line.js';
 import { failedStreamResult } from '../headless/stream-json-failure.js';
 import { escapeForDisplay } from '../policy/escape.js';
 import { helpText } from './flags.js';
@@ -112,7 +113,7 @@ async function runWith(given: CliOptions, io: MainIo, stopEarly: (() => void) | 
     // A script reading --json gets its object for this runtime error too, as for any other.
     const json = { ...jsonResult(undefined, undefined, 'error'), preset: preset.name, model: preset.model };
     if (options.oneShot && options.json) io.stdout(`${JSON.stringify(json)}\n`);
-    if (options.oneShot && options.outputFormat === 'stream-json') io.stdout(`${JSON.stringify(failedStreamResult(json, missingKeyMessage(preset)))}\n`);
+    if (options.oneShot && options.outputFormat === 'stream-json') io.stdout(jsonLine(failedStreamResult(json, missingKeyMessage(preset))));
     return 1;
   }
   if (options.oneShot) {
@@ -164,7 +165,7 @@ function resultOnSignal(io: MainIo): () => void {
   const handlers = Object.entries(statuses).map(([signal, status]) => {
     const handler = (): void => {
       const json = { ...jsonResult(undefined, undefined, 'interrupted'), status: 'interrupted' };
-      io.stdout(`${JSON.stringify({ ...failedStreamResult(json, 'Interrupted before the session started.'), subtype: 'error_during_execution', exit_status: status })}\n`);
+      io.stdout(jsonLine({ ...failedStreamResult(json, 'Interrupted before the session started.'), exit_status: status }));
       process.exit(status);
     };
     process.once(signal, handler);

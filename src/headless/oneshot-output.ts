@@ -7,6 +7,7 @@ import type { EngineEvent } from '../agent/events.js';
 import type { LindwyrmEngine } from '../agent/engine.js';
 import type { TurnOutcome, TurnStatus } from '../agent/state.js';
 import type { CliOptions } from '../cli/options.js';
+import { jsonLine } from './json-line.js';
 import { jsonResult } from './json-result.js';
 import { createPrinter } from './oneshot-printer.js';
 import { claimStdout } from './protocol-stdout.js';
@@ -64,7 +65,7 @@ export function createOneShotOutput(cli: CliOptions, io: Io): OneShotOutput {
     onEvent: (event) => writer.onEvent(event),
     line: (text) => printer.line(text),
     inputError(line, error) {
-      write(`${JSON.stringify({ type: 'system', subtype: 'input_error', line, error })}\n`);
+      write(jsonLine({ type: 'system', subtype: 'input_error', line, error }));
     },
     result(outcome, engine, status, exitStatus, error) {
       writer.result(outcome, engine, status, exitStatus, error !== undefined ? { error } : {});

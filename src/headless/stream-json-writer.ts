@@ -11,6 +11,7 @@ import type { LindwyrmEngine } from '../agent/engine.js';
 import type { TurnOutcome, TurnStatus } from '../agent/state.js';
 import { escapeForDisplay } from '../policy/escape.js';
 import type { ContentBlock, Usage } from '../providers/types.js';
+import { jsonLine } from './json-line.js';
 import { jsonResult } from './json-result.js';
 import { costSplit, jsonUsage, usageFields } from './stream-json-usage.js';
 
@@ -68,7 +69,7 @@ export function createStreamJsonWriter(opts: StreamJsonOptions): StreamJsonWrite
   const blockIndex = new Map<string, number>();
 
   const emit = (line: Record<string, unknown>): void => {
-    opts.write(`${JSON.stringify({ ...line, session_id: sessionId, uuid: randomUUID() })}\n`);
+    opts.write(jsonLine({ ...line, session_id: sessionId, uuid: randomUUID() }));
   };
   const system = (subtype: string, fields: Record<string, unknown>): void => emit({ type: 'system', subtype, ...fields });
   const streamEvent = (event: Record<string, unknown>): void => emit({ type: 'stream_event', event, parent_tool_use_id: null });

@@ -48,7 +48,11 @@ describe('JSON-RPC connection', () => {
     expect(byId(6)).toMatchObject({ error: { code: -32603, message: 'something broke' } });
     expect(byId('seven')).toMatchObject({ result: { got: { a: 'line\nbreak\u2028' } } });
     // One message, one line, whatever the strings hold.
-    for (const line of p.raw) expect(line.indexOf('\n')).toBe(line.length - 1);
+    for (const line of p.raw) {
+      expect(line.indexOf('\n')).toBe(line.length - 1);
+      // Nor anything a Unicode-aware line splitter (Python's splitlines) would cut at.
+      expect(line.split(/[\u0085\u2028\u2029]/)).toHaveLength(1);
+    }
   });
 
   it('matches responses to its own requests, errors included, and rejects the rest when input ends', async () => {

@@ -111,6 +111,21 @@ describe('lwyrm -p --output-format stream-json', () => {
     expect(lines.at(-1)).toMatchObject({ type: 'result', status: 'finished' });
   });
 
+  it('tells of a retried request as a notice', async () => {
+    fake = await startFakeProvider({
+      format: 'anthropic',
+      replies: [{ fault: { kind: 'status', status: 503, body: { error: { type: 'overloaded_error', message: 'busy' } } } }, { text: 'Second try.' }],
+    });
+    e = await makeSandbox({ format: 'anthropic', baseUrl: fake.baseUrl, configToml: 'max_retries = 1\n' });
+    const r = await run(cli(), e, ['-p', 'hello', '--output-format', 'stream-json']);
+    expect(r.status, r.stderr).toBe(0);
+    const lines = parseLines(r.stdout);
+    const notice = lines.find((l) => l.subtype === 'notice');
+    expect(notice).toMatchObject({ kind: 'retry', level: 'warning', text: expect.stringMatching(/retry 1 of 1/) });
+    expect(kinds(lines).indexOf('system/notice')).toBeLessThan(kinds(lines).indexOf('assistant'));
+    expect(lines.at(-1)).toMatchObject({ result: 'Second try.' });
+  });
+
   it('still ends with a result line when SIGTERM stops the run', async () => {
     const env = await setup([{ text: 'Waiting.', toolCalls: [{ name: 'bash', input: { command: 'echo $$ > sleeper.pid; exec sleep 30' }, id: 'call_s' }] }]);
     const p = start(cli(), env, ['-p', 'wait', '--output-format', 'stream-json', '--allow', 'bash']);

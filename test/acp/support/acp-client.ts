@@ -32,6 +32,8 @@ export interface Editor {
   /** Every line the agent wrote to stdout, parsed, in order (the wire as it was). */
   readonly wire: Record<string, unknown>[];
   stderr(): string;
+  /** Answers the held permission questions: cancelled. */
+  releaseHeld(): void;
   /** Runs `op` with a connected client; the agent is killed afterwards. */
   run<T>(op: (ctx: acp.ClientContext) => Promise<T>): Promise<T>;
   /**
