@@ -7,7 +7,7 @@
  * kilobytes long. Blocks are kept in arrival order, a replay of a block already shown is neither
  * printed again nor kept twice, and ids are fixed as they arrive (tool-ids.ts).
  */
-import type { StreamAssembler } from './stream-runner.js';
+import type { AssemblerOptions, StreamAssembler } from './stream-runner.js';
 import type { SseMessage } from './sse-reader.js';
 import { clip, unreadableEvent } from './errors.js';
 import { parseToolInput } from './tool-input.js';
@@ -32,12 +32,6 @@ type Block = Body & {
   /** Left out of the message: a replay that only repeated, or the original a longer replay replaced. */
   dropped?: boolean;
 };
-
-/** Options both assemblers take: ids already in the conversation, and the -v log. */
-export interface AssemblerOptions {
-  readonly usedIds?: Iterable<string>;
-  readonly note?: (line: string) => void;
-}
 
 const STOP: Record<string, StopReason> = {
   end_turn: 'end_turn',

@@ -5,8 +5,7 @@
  * Moonshot puts it) or on none, content as an array of parts (Mistral), a refusal in its own
  * field, and Gemini's per-call `extra_content`, which must go back with the call.
  */
-import type { AssemblerOptions } from './anthropic-stream.js';
-import type { StreamAssembler } from './stream-runner.js';
+import type { AssemblerOptions, StreamAssembler } from './stream-runner.js';
 import type { SseMessage } from './sse-reader.js';
 import { clip, messageOf, unreadableEvent } from './errors.js';
 import { parseToolInput } from './tool-input.js';
@@ -21,8 +20,9 @@ interface Slot {
   readonly ordinal: number;
   /** The index the server gave the call, when it gave one. */
   wireIndex?: number;
-  /** The id as the server sent it (slots are matched by it), and the id the call is kept under. */
+  /** The id as the server sent it: later fragments of the call are matched by it. */
   wireId?: string;
+  /** The id the call is kept under (tool-ids.ts: unique in the conversation, of sane length). */
   id?: string;
   name?: string;
   args: string;

@@ -26,6 +26,12 @@ export interface StreamAssembler {
   partial(): AssistantMessage | undefined;
 }
 
+/** What every assembler is told: the tool ids already in the conversation, and the -v log. */
+export interface AssemblerOptions {
+  readonly usedIds?: Iterable<string>;
+  readonly note?: (line: string) => void;
+}
+
 export interface RunnerOptions {
   readonly preset: Preset;
   readonly dispatcher: Dispatcher;
