@@ -111,9 +111,9 @@ async function runWith(given: CliOptions, io: MainIo, stopEarly: (() => void) | 
   if (!preset.keyOptional && !(await resolveApiKey(preset, io.env))) {
     io.stderr(`lwyrm: ${missingKeyMessage(preset)}\n`);
     // A script reading --json gets its object for this runtime error too, as for any other.
-    const json = { ...jsonResult(undefined, undefined, 'error'), preset: preset.name, model: preset.model };
+    const json = { ...jsonResult(undefined, undefined, 'error', missingKeyMessage(preset)), preset: preset.name, model: preset.model };
     if (options.oneShot && options.json) io.stdout(`${JSON.stringify(json)}\n`);
-    if (options.oneShot && options.outputFormat === 'stream-json') io.stdout(jsonLine(failedStreamResult(json, missingKeyMessage(preset))));
+    if (options.oneShot && options.outputFormat === 'stream-json') io.stdout(jsonLine(failedStreamResult(json)));
     return 1;
   }
   if (options.oneShot) {
@@ -164,8 +164,8 @@ function resultOnSignal(io: MainIo): () => void {
   const statuses = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
   const handlers = Object.entries(statuses).map(([signal, status]) => {
     const handler = (): void => {
-      const json = { ...jsonResult(undefined, undefined, 'interrupted'), status: 'interrupted' };
-      io.stdout(jsonLine({ ...failedStreamResult(json, 'Interrupted before the session started.'), exit_status: status }));
+      const json = jsonResult(undefined, undefined, 'interrupted', 'Interrupted before the session started.');
+      io.stdout(jsonLine({ ...failedStreamResult(json), exit_status: status }));
       process.exit(status);
     };
     process.once(signal, handler);

@@ -49,8 +49,8 @@ export function createOneShotOutput(cli: CliOptions, io: Io): OneShotOutput {
       onEvent: (event) => printer.onEvent(event),
       line: (text) => printer.line(text),
       inputError: (line, error) => printer.line(`lwyrm: stdin line ${line}: ${error}`),
-      result(outcome, engine, status) {
-        if (cli.json) io.stdout.write(`${JSON.stringify(jsonResult(outcome, engine, status))}\n`);
+      result(outcome, engine, status, _exitStatus, error) {
+        if (cli.json) io.stdout.write(`${JSON.stringify(jsonResult(outcome, engine, status, error))}\n`);
       },
       finish: () => printer.finish(),
     };
@@ -68,7 +68,7 @@ export function createOneShotOutput(cli: CliOptions, io: Io): OneShotOutput {
       write(jsonLine({ type: 'system', subtype: 'input_error', line, error }));
     },
     result(outcome, engine, status, exitStatus, error) {
-      writer.result(outcome, engine, status, exitStatus, error !== undefined ? { error } : {});
+      writer.result(outcome, engine, status, exitStatus, error);
     },
     finish: () => undefined,
   };

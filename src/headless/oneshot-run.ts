@@ -14,6 +14,7 @@ import { escapeForDisplay } from '../policy/escape.js';
 import { createOneShotApprover } from './oneshot-approver.js';
 import { createOneShotOutput } from './oneshot-output.js';
 import { createStreamJsonInput, type StreamJsonInput, type UserTurn } from './stream-json-input.js';
+import { oneShotDetail } from './oneshot-printer.js';
 
 export { jsonResult } from './json-result.js';
 
@@ -143,7 +144,7 @@ export async function runOneShotWith(cli: CliOptions, open: OpenEngine, io: OneS
       // A conversation driven over stdin goes on after each turn (an interrupt line included)
       // until stdin ends or a signal stops the run.
       if (input && !interrupted) {
-        output.result(last, engine, last.status, exitStatusOf(last, stopSignal));
+        output.result(last, engine, last.status, exitStatusOf(last, stopSignal), last.detail === undefined ? undefined : oneShotDetail(last.detail, cli.save ? 'lwyrm -c -p continue' : undefined));
         told = true;
         continue;
       }
@@ -151,6 +152,8 @@ export async function runOneShotWith(cli: CliOptions, open: OpenEngine, io: OneS
     }
     off();
     output.finish();
+    const resume = cli.save ? 'lwyrm -c -p continue' : undefined;
+    const errorOf = (o: TurnOutcome): string | undefined => (o.detail === undefined ? undefined : oneShotDetail(o.detail, resume));
     if (input && !interrupted && last) return outputError ? outputFailure(outputError, io) : exitStatusOf(last, stopSignal);
     // Stopped before a turn ran, or between two of them: the run still ends with its result.
     const outcome: TurnOutcome =
@@ -159,12 +162,13 @@ export async function runOneShotWith(cli: CliOptions, open: OpenEngine, io: OneS
         : interrupted
           ? { status: 'interrupted', result: '', detail: 'Interrupted by the user.', steps: 0 }
           : { status: 'finished', result: '', steps: 0 };
-    if (cli.out !== undefined && !(await writeOut(cli.out, outcome, cli.json || output.structured, io))) {
-      output.result(outcome, engine, 'error', 1);
+    const written = cli.out === undefined ? true : await writeOut(cli.out, outcome, cli.json || output.structured, io);
+    if (written !== true) {
+      output.result(outcome, engine, 'error', 1, written);
       return 1;
     }
     const exit = outputError ? (outputError.code === 'EPIPE' ? 141 : 1) : exitStatusOf(outcome, stopSignal);
-    output.result(outcome, engine, outcome.status, exit);
+    output.result(outcome, engine, outcome.status, exit, errorOf(outcome));
     if (outputError) return outputFailure(outputError, io);
     return exit;
   } finally {
@@ -195,10 +199,11 @@ function outputFailure(err: NodeJS.ErrnoException, io: OneShotIo): number {
 const withNewline = (text: string): string => (text.endsWith('\n') || !text ? text : `${text}\n`);
 
 /**
- * --out: the answer into the file, or (false) why it could not be. What --out kept off stdout is
- * never lost: it goes to stdout when the file cannot take it, or in the --json object.
+ * --out: the answer into the file (true), or why it could not be (the message stderr got). What
+ * --out kept off stdout is never lost: it goes to stdout when the file cannot take it, or in the
+ * --json object.
  */
-async function writeOut(path: string, outcome: TurnOutcome, json: boolean, io: OneShotIo): Promise<boolean> {
+async function writeOut(path: string, outcome: TurnOutcome, json: boolean, io: OneShotIo): Promise<true | string> {
   if (outcome.status === 'error' || outcome.status === 'interrupted') {
     // A run cut short must not replace what the file held (often the last good answer) with a fragment.
     const how = outcome.status === 'error' ? 'failed' : 'was interrupted';
@@ -211,12 +216,13 @@ async function writeOut(path: string, outcome: TurnOutcome, json: boolean, io: O
     await writeFile(path, withNewline(outcome.result));
     return true;
   } catch (err) {
-    io.stderr.write(`lwyrm: could not write ${path}: ${err instanceof Error ? err.message : String(err)}\n`);
+    const message = `could not write ${path}: ${err instanceof Error ? err.message : String(err)}`;
+    io.stderr.write(`lwyrm: ${message}\n`);
     if (outcome.result && !json) {
       io.stderr.write('lwyrm: the answer follows on stdout instead.\n');
       io.stdout.write(withNewline(outcome.result));
     }
-    return false;
+    return message;
   }
 }
 

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 
-export function failedStreamResult(json: Record<string, unknown>, error: string): Record<string, unknown> {
+export function failedStreamResult(json: Record<string, unknown>): Record<string, unknown> {
   return {
     type: 'result',
     subtype: 'error_during_execution',
@@ -15,7 +15,6 @@ export function failedStreamResult(json: Record<string, unknown>, error: string)
     total_cost_usd: null,
     ...json,
     usage: { ...(json['usage'] as object), input_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 0 },
-    error,
     exit_status: 1,
     uuid: randomUUID(),
   };

@@ -27,7 +27,7 @@ export interface StreamJsonWriter {
   start(engine: LindwyrmEngine): void;
   onEvent(event: EngineEvent): void;
   /** The result line of one turn (or of a run that never got to one), with the exit status. */
-  result(outcome: TurnOutcome | undefined, engine: LindwyrmEngine | undefined, status: TurnStatus, exitStatus: number, extra?: Record<string, unknown>): void;
+  result(outcome: TurnOutcome | undefined, engine: LindwyrmEngine | undefined, status: TurnStatus, exitStatus: number, error?: string): void;
 }
 
 const SUBTYPES: Readonly<Record<TurnStatus, string>> = {
@@ -208,9 +208,9 @@ export function createStreamJsonWriter(opts: StreamJsonOptions): StreamJsonWrite
           break;
       }
     },
-    result(outcome, e, status, exitStatus, extra = {}) {
+    result(outcome, e, status, exitStatus, error) {
       engine = e ?? engine;
-      const json = { ...jsonResult(outcome, e, status), ...extra };
+      const json = jsonResult(outcome, e, status, error);
       sessionId = (json['session_id'] as string | null) ?? sessionId;
       const usage = (json['usage'] ?? {}) as Record<string, number>;
       emit({
@@ -223,7 +223,6 @@ export function createStreamJsonWriter(opts: StreamJsonOptions): StreamJsonWrite
         total_cost_usd: json['cost'] ?? null,
         ...json,
         usage: { ...usage, ...usageFields({ input: usage['input'] ?? 0, cacheRead: usage['cache_read'] ?? 0, cacheWrite: usage['cache_write'] ?? 0, output: usage['output'] ?? 0 }) },
-        ...(outcome?.detail && status !== 'finished' && json['error'] === undefined ? { error: outcome.detail } : {}),
         exit_status: exitStatus,
       });
     },

@@ -23,6 +23,8 @@ export interface ModelClientOptions {
   /** First backoff step in ms (default 500); tests make it small. */
   readonly retryBaseMs?: number;
   readonly connectTimeoutMs?: number;
+  /** max_reply_bytes: a reply's answer, reasoning and arguments past this are cut off (default 8 MiB). */
+  readonly maxReplyBytes?: number;
 }
 
 export function createModelClient(preset: Preset, opts: ModelClientOptions): ModelClient {
@@ -44,6 +46,7 @@ export function createModelClient(preset: Preset, opts: ModelClientOptions): Mod
     keySent: Boolean(opts.apiKey),
     log: opts.log,
     ...(opts.onRetry ? { onRetry: opts.onRetry } : {}),
+    ...(opts.maxReplyBytes !== undefined ? { maxReplyBytes: opts.maxReplyBytes } : {}),
   };
   return preset.format === 'anthropic' ? createAnthropicClient(preset, opts.apiKey, runner) : createOpenAiClient(preset, opts.apiKey, runner);
 }

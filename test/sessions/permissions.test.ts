@@ -15,8 +15,6 @@ afterEach(async () => {
 
 const mode = async (path: string): Promise<number> => (await stat(path)).mode & 0o777;
 
-const KEEP_ALL_DAYS = 36_500;
-
 describe('permissions', () => {
   it('tightens loose folders and files at start and says so', async () => {
     const first = createSessionStore({ dir: t.sessionsDir, projectRoot: t.project });
@@ -36,15 +34,14 @@ describe('permissions', () => {
     expect(await mode(folder)).toBe(0o700);
     expect(await mode(join(folder, 'perm01.meta.json'))).toBe(0o600);
     expect(notices).toHaveLength(3);
-    // ...and the sweep at start checks every file. (A retention longer than the fixture's age: the
-    // record is dated 2026-11-01, and a 30-day sweep would delete it instead of repairing it.)
-    await store.sweep(KEEP_ALL_DAYS);
+    // ...and the sweep at start checks every file.
+    await store.sweep(30);
     expect(await mode(join(folder, 'perm01.1.jsonl'))).toBe(0o600);
     expect(notices).toHaveLength(4);
     expect(notices.join('\n')).toContain('perm01.1.jsonl from 0666 to 0600');
     // Repaired once: nothing more to say.
     await store.list();
-    await store.sweep(KEEP_ALL_DAYS);
+    await store.sweep(30);
     expect(notices).toHaveLength(4);
   });
 
