@@ -3,7 +3,7 @@
  * Plain data only: no functions, no class instances, no React nodes.
  */
 import type { ApprovalDecision, ApprovalRequest } from '../policy/types.js';
-import type { ThinkingEffort, Usage } from '../providers/types.js';
+import type { ImageData, ThinkingEffort, Usage } from '../providers/types.js';
 import type { WireFormat } from '../config/types.js';
 import type { SessionSummary } from '../sessions/types.js';
 import type { FileChange } from '../tools/types.js';
@@ -90,6 +90,8 @@ export interface TurnOutcome {
   /** What this turn's requests used (summaries included), and their cost (null without prices). */
   readonly usage?: Usage;
   readonly cost?: number | null;
+  /** One-shot mode's tally of the turn's tool calls that were denied or failed (src/headless/tool-tally.ts). */
+  readonly calls?: readonly { readonly tool: string; readonly call: string; readonly status: 'denied' | 'error'; readonly message: string }[];
 }
 
 /** The result of a slash command: text to show (the view decides how), or a request to exit. */
@@ -110,7 +112,8 @@ export interface EngineStore {
 }
 
 export interface Engine extends EngineStore {
-  submit(text: string): Promise<TurnOutcome>;
+  /** Runs one turn; images (an editor's pasted screenshot) go with the text to a model that can see. */
+  submit(text: string, extra?: { readonly images?: readonly ImageData[] }): Promise<TurnOutcome>;
   /** Stops the running turn; `reason` ("Stopped by SIGTERM.") is what the turn's end says, else "Interrupted by the user.". */
   interrupt(reason?: string): void;
   answer(approvalId: string, decision: ApprovalDecision): void;

@@ -4,23 +4,27 @@
  */
 import type { LindwyrmEngine } from '../agent/engine.js';
 import type { TurnOutcome, TurnStatus } from '../agent/state.js';
-import type { UnsuccessfulCall } from './tool-tally.js';
 
 /**
- * The --json object, exactly as the contract names it; `calls` adds `denied` (how many calls were
- * denied) and `denied_calls` (every denied or failed call, with what it said).
+ * The --json object, exactly as the contract names it. Every status but "finished" carries
+ * `error`: the message stderr showed (`error` when given, else the turn's own detail), so a
+ * script learns why without parsing stderr. `denied` counts the calls that were denied and
+ * `denied_calls` lists every denied or failed call (one-shot mode tallies them on the outcome).
  */
 export function jsonResult(
   outcome: TurnOutcome | undefined,
   engine: LindwyrmEngine | undefined,
   status: TurnStatus,
-  calls?: readonly UnsuccessfulCall[],
+  error?: string,
 ): Record<string, unknown> {
   const rt = engine?.runtime;
   const usage = rt?.session.usage;
+  const calls = outcome?.calls ?? [];
+  const unreported = (usage?.unreported ?? 0) > 0;
   return {
     status,
     result: outcome?.result ?? '',
+    ...(status === 'finished' ? {} : { error: error ?? outcome?.detail ?? `The run ended as ${status}.` }),
     session_id: rt?.session.id ?? null,
     preset: rt?.preset.name ?? null,
     model: rt?.preset.model ?? null,
@@ -31,8 +35,10 @@ export function jsonResult(
       cache_write: usage?.cacheWrite ?? 0,
       output: usage?.output ?? 0,
     },
-    cost: rt?.session.cost ?? null,
-    denied: (calls ?? []).filter((c) => c.status === 'denied').length,
-    denied_calls: (calls ?? []).map((c) => ({ tool: c.tool, call: c.call, status: c.status, message: c.message })),
+    // A request whose server reported no usage leaves the cost unknown: null, never a low figure.
+    ...(unreported ? { usage_reported: false } : {}),
+    cost: unreported ? null : (rt?.session.cost ?? null),
+    denied: calls.filter((c) => c.status === 'denied').length,
+    denied_calls: calls.map((c) => ({ tool: c.tool, call: c.call, status: c.status, message: c.message })),
   };
 }
