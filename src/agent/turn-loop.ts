@@ -10,6 +10,7 @@ import type { EngineEvent } from './events.js';
 import type { ToolRunner } from './ports.js';
 import type { TurnOutcome } from './state.js';
 import { streamRequest } from './model-request.js';
+import { PROMPT_TAKEN_BACK } from './notices.js';
 import { createLoopDetector } from './loop-detector.js';
 import { runToolCalls, type ToolUse } from './tool-calls.js';
 
@@ -58,7 +59,7 @@ function textOf(message: AssistantMessage): string {
   return message.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');
 }
 
-export const PROMPT_TAKEN_BACK = 'The request failed before any reply, so this prompt was not kept in the conversation: send it again once the problem is fixed.';
+export { PROMPT_TAKEN_BACK } from './notices.js';
 
 function interruptedDetail(env: TurnEnv): string {
   return env.stopReason?.() ?? 'Interrupted by the user.';
