@@ -59,11 +59,11 @@ describe.skipIf(!hasTmux)('rendering in a real terminal (tmux)', () => {
     fake = sandbox = undefined;
   });
 
-  async function launch(replies: ScriptedReply[], args = '', columns = 80): Promise<void> {
+  async function launch(replies: ScriptedReply[], args = '', columns = 80, envVars = ''): Promise<void> {
     fake = await startFakeProvider({ format: 'anthropic', replies });
     sandbox = await makeSandbox({ format: 'anthropic', baseUrl: fake.baseUrl, configToml: 'max_retries = 0\n' });
     // Ink stops live rendering when CI is set: unset it for the child.
-    const lwyrm = `env -u CI ${sandbox.shellEnv} TERM=xterm-256color ${shellQuote(process.execPath)} ${shellQuote(cli())} ${args}`;
+    const lwyrm = `env -u CI -u NO_COLOR ${sandbox.shellEnv} ${envVars} TERM=xterm-256color ${shellQuote(process.execPath)} ${shellQuote(cli())} ${args}`;
     tmux('new-session', '-d', '-s', 'lw', '-x', String(columns), '-y', '30', '-c', sandbox.project, `${lwyrm}; echo "__EXIT=$?"; sleep 600`);
     await until('the header', () => screen().includes('fake (anthropic, fake-model)'));
   }
@@ -97,6 +97,34 @@ describe.skipIf(!hasTmux)('rendering in a real terminal (tmux)', () => {
     expect(headingLine).toMatch(/\x1b\[[0-9;]*m.*Prices/);
     expect(joined).toMatch(/lwyrm --resume \S+/);
   }, 120_000);
+
+  it('under NO_COLOR draws the whole screen without a colour, keeping bold for emphasis', async () => {
+    /** The SGR parameters on the pane: colours are 30-37, 38, 40-47, 48, 90-97, 100-107. */
+    const colours = (text: string): string[] =>
+      // eslint-disable-next-line no-control-regex -- SGR sequences are what is being read
+      [...text.matchAll(/\x1b\[([0-9;]*)m/g)].flatMap((m) => m[1]!.split(';')).filter((p) => /^(3[0-8]|4[0-8]|9[0-7]|10[0-7])$/.test(p));
+    for (const noColor of [false, true]) {
+      await launch([{ text: ANSWER }, { toolCalls: [{ name: 'write_file', input: { path: 'n.txt', content: 'x\n' } }] }], '', 80, noColor ? 'NO_COLOR=1' : '');
+      type('what are the prices?');
+      await until('the answer', () => screen().includes('return sum(items)'));
+      type('write it down');
+      await until('the approval', () => screen().includes('WRITE requested'));
+      const painted = screen('-e');
+      if (noColor) {
+        expect(colours(painted)).toEqual([]);
+        // Bold is still used (keywords, headings, the approval's keys).
+        // eslint-disable-next-line no-control-regex -- SGR sequences are what is being read
+        expect([...painted.matchAll(/\x1b\[([0-9;]*)m/g)].some((m) => m[1]!.split(';').includes('1'))).toBe(true);
+      } else {
+        // The same screen with colour allowed is coloured: the check above can fail.
+        expect(colours(painted).length).toBeGreaterThan(0);
+      }
+      tmux('kill-server');
+      await fake?.close();
+      await sandbox?.cleanup();
+      fake = sandbox = undefined;
+    }
+  }, 180_000);
 
   it('Ctrl+O shows the reasoning in full while it is still streaming, and hides it again', async () => {
     const thinking = Array.from({ length: 40 }, (_, i) => `considering option ${i + 1}\n`).join('');
