@@ -148,7 +148,8 @@ export class AnthropicAssembler implements StreamAssembler {
     if (!b || b.kind !== 'tool' || b.done) return [];
     const parsed = parseToolInput(b.json);
     b.done = { type: 'tool_use', id: b.id, name: b.name, input: parsed.input, ...(parsed.inputError ? { inputError: parsed.inputError } : {}) };
-    return [{ type: 'tool_call_end', index: b.ordinal, id: b.id, name: b.name, input: parsed.input, ...(parsed.inputError ? { inputError: parsed.inputError } : {}) }];
+    const repairs = parsed.repairs ? { repairs: parsed.repairs } : {};
+    return [{ type: 'tool_call_end', index: b.ordinal, id: b.id, name: b.name, input: parsed.input, ...(parsed.inputError ? { inputError: parsed.inputError } : {}), ...repairs }];
   }
 
   private message(): AssistantMessage {
