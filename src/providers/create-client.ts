@@ -3,6 +3,8 @@
  */
 import type { Preset, ProxySetting } from '../config/types.js';
 import { createAnthropicClient } from './anthropic-client.js';
+import { guardClient, type LocalServerGuard } from './local-guard.js';
+import { createOllamaClient, type OllamaWindow } from './ollama-client.js';
 import { createOpenAiClient } from './openai-client.js';
 import { chooseProxy, createDispatcher, redactProxyUrl } from './proxy.js';
 import type { ModelClient } from './types.js';
@@ -21,6 +23,8 @@ export interface ModelClientOptions {
   /** First backoff step in ms (default 500); tests make it small. */
   readonly retryBaseMs?: number;
   readonly connectTimeoutMs?: number;
+  /** A local server's real window (config/local-preset.ts): guards against truncated prompts. */
+  readonly local?: { readonly guard: LocalServerGuard; readonly ollama?: OllamaWindow };
 }
 
 export function createModelClient(preset: Preset, opts: ModelClientOptions): ModelClient {
@@ -42,5 +46,11 @@ export function createModelClient(preset: Preset, opts: ModelClientOptions): Mod
     keySent: Boolean(opts.apiKey),
     log: opts.log,
   };
-  return preset.format === 'anthropic' ? createAnthropicClient(preset, opts.apiKey, runner) : createOpenAiClient(preset, opts.apiKey, runner);
+  const client =
+    preset.format === 'anthropic'
+      ? createAnthropicClient(preset, opts.apiKey, runner)
+      : preset.format === 'ollama'
+        ? createOllamaClient(preset, opts.apiKey, runner, opts.local?.ollama ?? { limit: preset.contextWindow })
+        : createOpenAiClient(preset, opts.apiKey, runner);
+  return guardClient(client, { ...(opts.local ? { local: opts.local.guard } : {}), ...(opts.log ? { log: opts.log } : {}) });
 }

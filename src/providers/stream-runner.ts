@@ -10,6 +10,7 @@ import type { Preset } from '../config/types.js';
 import { errorCode, htmlPage, httpError, messageOf, networkError, redactSecrets } from './errors.js';
 import { isLoopback } from './proxy.js';
 import { isRetryableStatus, retryDelayMs, sleep, type HeaderBag } from './retry.js';
+import { NdjsonParser } from './ndjson-reader.js';
 import { SseParser, type SseMessage } from './sse-reader.js';
 import { ProviderError, type AssistantMessage, type StreamEvent } from './types.js';
 
@@ -49,6 +50,8 @@ export interface StreamCall {
   readonly body: string;
   readonly signal?: AbortSignal;
   readonly newAssembler: () => StreamAssembler;
+  /** How the body is framed: server-sent events (default), or one JSON object a line (Ollama). */
+  readonly framing?: 'sse' | 'ndjson';
 }
 
 /** Marks an error after which a new attempt may help, with the response headers (Retry-After). */
@@ -156,7 +159,8 @@ async function* attempt1(call: StreamCall, opts: RunnerOptions, delivered: { con
       throw error;
     }
     const type = String(headers['content-type'] ?? '');
-    if (!type.includes('text/event-stream')) {
+    const ndjson = call.framing === 'ndjson';
+    if (!(ndjson ? /ndjson|application\/json/.test(type) : type.includes('text/event-stream'))) {
       const text = await res.body.text().catch(() => '');
       const said = messageOf(safeJson(redactSecrets(text, sentSecrets(call.headers))));
       const page = said ? '' : htmlPage(text);
@@ -168,7 +172,7 @@ async function* attempt1(call: StreamCall, opts: RunnerOptions, delivered: { con
         res.statusCode,
       );
     }
-    const parser = new SseParser();
+    const parser = ndjson ? new NdjsonParser() : new SseParser();
     const feed = (msg: SseMessage): readonly StreamEvent[] => {
       try {
         return assembler.feed(msg);
