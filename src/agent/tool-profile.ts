@@ -1,8 +1,8 @@
 /**
  * The small tool profile for small local models: fewer tools (the symbol tools first, then
- * read/edit/bash), one-line descriptions and schemas without per-argument prose. A 4K-token window
- * spends about a third of the full set's two thousand tokens on this instead. The full profile is
- * the registry's own list, untouched. Either is fixed for the session, like the system prompt.
+ * read/edit/bash), one-line descriptions and schemas without per-argument prose: about 650 tokens
+ * where the full set takes 1,850, which a 4K-token window cannot spare. The full profile is the
+ * registry's own list, untouched. Either is fixed for the session, like the system prompt.
  */
 import type { ToolProfile } from '../config/types.js';
 import type { JsonSchemaObject, ToolSchema } from '../providers/types.js';

@@ -17,7 +17,7 @@ export interface OpenedPreset {
   readonly preset: Preset;
   /** What the local server said; undefined for hosted presets and servers of unknown kind. */
   readonly local?: LocalWindow;
-  /** The guard's view of the server, for every local preset (config/local-server.ts). */
+  /** The guard's view of the server (providers/local-guard.ts), for a known local server. */
   readonly guard?: { readonly window: number; readonly fix: string; readonly server: string };
   /** For -v: where the window, the model and the profile came from. */
   readonly log: readonly string[];
@@ -38,10 +38,10 @@ export async function openPreset(config: Config, spec?: string): Promise<OpenedP
     throw notRunning(preset, preset.baseUrl, found.kind, false);
   }
   if (!found.kind) {
-    const fix = `Raise the server's context size and set context_window of preset "${preset.name}" to match`;
-    const sized = withProfile(preset, config, true);
-    log.push(`context window ${preset.contextWindow}: context_window of preset "${preset.name}" (the server's kind is unknown)`);
-    return { preset: sized, guard: { window: sized.contextWindow, fix, server: `${preset.model} at ${preset.baseUrl}` }, log, notices: [] };
+    // vLLM, a proxy, something else: nothing known about its window or whether it truncates, so
+    // it is used as any OpenAI-compatible endpoint, with context_window as configured.
+    log.push(`context window ${preset.contextWindow}: context_window of preset "${preset.name}" (not Ollama, LM Studio or llama.cpp)`);
+    return { preset: withProfile(preset, config, false), log, notices: [] };
   }
   const local = await readLocalWindow(preset, found.kind);
   log.push(`context window ${local.source}`);

@@ -2,7 +2,6 @@
  * Local model servers — Ollama, LM Studio, a llama.cpp server: which one a preset points at,
  * plain JSON requests to their own APIs, and what to tell the user when one is not running.
  */
-import { isLoopback } from '../providers/proxy.js';
 import type { Preset } from './types.js';
 
 export type LocalServerKind = 'ollama' | 'lmstudio' | 'llamacpp';
@@ -24,11 +23,14 @@ export class LocalServerError extends Error {
   }
 }
 
-/** Presets worth asking: Ollama's native format, and OpenAI-format servers without a key or on this machine. */
+/**
+ * Presets worth asking: Ollama's native format, and OpenAI-format presets without a key that look
+ * like a local server by name or port (ollama / 11434, lmstudio / 1234, llama… / 8080). A preset
+ * with a key is a hosted API, or a gateway in front of one, even on this machine; anything else is
+ * used as configured, without requests the user did not ask for.
+ */
 export function isLocalCandidate(preset: Preset): boolean {
-  if (preset.format === 'ollama') return true;
-  if (preset.format !== 'openai') return false;
-  return preset.keyOptional || isLoopback(hostOf(preset.baseUrl));
+  return preset.format === 'ollama' || (preset.format === 'openai' && preset.keyOptional && likelyKind(preset) !== undefined);
 }
 
 /** The server's address without the API route (`/v1`), where its own endpoints live. */
@@ -122,14 +124,6 @@ function causeCode(err: unknown): string | undefined {
     e = (e as { cause?: unknown }).cause;
   }
   return undefined;
-}
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).hostname;
-  } catch {
-    return '';
-  }
 }
 
 function portOf(url: string): string {

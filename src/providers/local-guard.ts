@@ -6,7 +6,7 @@
  */
 import { formatCount } from '../context/format-count.js';
 import { estimatePrompt } from './request-estimate.js';
-import { findTextToolCalls } from './text-tool-calls.js';
+import { callShapedStart, findTextToolCalls } from './text-tool-calls.js';
 import { generateToolId } from './tool-input.js';
 import { ProviderError, type AssistantMessage, type ContentBlock, type ModelClient, type ModelRequest, type StreamEvent } from './types.js';
 
@@ -57,6 +57,9 @@ export function guardClient(inner: ModelClient, opts: GuardOptions): ModelClient
     const estimate = estimatePrompt(request);
     if (local) refuseOversized(local, request, estimate.tokens);
     const held: StreamEvent[] = [];
+    // Answer text that may be a tool call written as text waits for the stop event to decide.
+    const heldText: string[] = [];
+    let shape: 'maybe' | 'call' | 'text' = local && request.tools.length > 0 ? 'maybe' : 'text';
     for await (const ev of inner.stream(request)) {
       if (ev.type === 'tool_call_end' && ev.repairs?.length) log?.(`repaired the arguments of ${ev.name} (${ev.repairs.join(', ')})`);
       if (!local) {
@@ -69,6 +72,12 @@ export function guardClient(inner: ModelClient, opts: GuardOptions): ModelClient
         held.push(ev);
         continue;
       }
+      if (ev.type === 'text_delta' && shape !== 'text') {
+        heldText.push(ev.text);
+        shape = callShapedStart(heldText.join(''));
+        if (shape === 'text') yield { type: 'text_delta', text: heldText.splice(0).join('') };
+        continue;
+      }
       if (ev.type !== 'stop') {
         yield ev;
         continue;
@@ -77,7 +86,7 @@ export function guardClient(inner: ModelClient, opts: GuardOptions): ModelClient
       if (looksTruncated(estimate.textTokens, reported, before)) throw truncatedError(local, reported, estimate.textTokens);
       if (reported > 0) before = { estimated: estimate.textTokens, reported };
       yield* held;
-      yield* takeTextCalls(ev, request, log);
+      yield* takeTextCalls(ev, request, heldText.join(''), log);
     }
   }
   return { stream };
@@ -101,13 +110,17 @@ function truncatedError(local: LocalServerGuard, reported: number, estimated: nu
   );
 }
 
-/** The stop event, or — when the whole answer is tool calls written as text — the calls it holds. */
-function* takeTextCalls(stop: Extract<StreamEvent, { type: 'stop' }>, request: ModelRequest, log?: (line: string) => void): Generator<StreamEvent> {
+/**
+ * The stop event, or — when the whole answer is tool calls written as text — the calls it holds.
+ * `held` is answer text not shown yet: shown now unless it turned out to be calls.
+ */
+function* takeTextCalls(stop: Extract<StreamEvent, { type: 'stop' }>, request: ModelRequest, held: string, log?: (line: string) => void): Generator<StreamEvent> {
   const message = stop.message;
   const text = message.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');
   const hasCalls = message.content.some((b) => b.type === 'tool_use');
   const found = stop.reason === 'end_turn' && !hasCalls && text && request.tools.length > 0 ? findTextToolCalls(text, new Set(request.tools.map((t) => t.name))) : undefined;
   if (!found) {
+    if (held) yield { type: 'text_delta', text: held };
     yield stop;
     return;
   }

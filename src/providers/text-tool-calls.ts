@@ -67,3 +67,20 @@ function readCall(body: string, toolNames: ReadonlySet<string>, repairs: Set<str
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/**
+ * How the answer so far begins: like a call written as text ('call': a <tool_call> tag, or a
+ * fence whose first line opens a JSON object), possibly so ('maybe': too little yet), or not.
+ * The text of a possible call is held back instead of shown, so a call does not also print as text.
+ */
+export function callShapedStart(text: string): 'maybe' | 'call' | 'text' {
+  const t = text.trimStart();
+  if (t.startsWith('<tool_call>')) return 'call';
+  if ('<tool_call>'.startsWith(t) || '```'.startsWith(t)) return 'maybe';
+  if (!t.startsWith('```')) return 'text';
+  const newline = t.indexOf('\n');
+  if (newline < 0) return /^```[\w-]*[^\S\n]*$/.test(t) ? 'maybe' : 'text';
+  if (!/^```[\w-]*[^\S\n]*$/.test(t.slice(0, newline))) return 'text';
+  const body = t.slice(newline + 1).trimStart();
+  return body === '' ? 'maybe' : body.startsWith('{') ? 'call' : 'text';
+}

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { looksTruncated } from '../../src/providers/local-guard.js';
+import { callShapedStart } from '../../src/providers/text-tool-calls.js';
 import type { ModelClientOptions } from '../../src/providers/create-client.js';
 import type { Preset } from '../../src/config/types.js';
 import type { StreamEvent, ToolSchema } from '../../src/providers/types.js';
@@ -128,6 +129,24 @@ describe('tool calls written as the answer', () => {
     await server?.close();
     const unknown = '<tool_call>{"name": "rm_rf", "arguments": {}}</tool_call>';
     expect(lastStop(await reply(unknown)).reason).toBe('end_turn');
+  });
+
+  it('does not also show a call as text, and shows held text that was not a call before the stop', async () => {
+    const call = await reply('<tool_call>{"name": "bash", "arguments": {"command": "ls"}}</tool_call>');
+    expect(call.filter((e) => e.type === 'text_delta')).toEqual([]);
+    const example = '```json\n{"name": "bash", "version": 2}\n```';
+    const shown = await reply(example);
+    expect(shown.map((e) => (e.type === 'text_delta' ? e.text : '')).join('')).toBe(example);
+    expect(shown.at(-2)).toEqual({ type: 'text_delta', text: example });
+    // An answer that opens with code (not an object) streams as it comes.
+    const code = await reply('```python\nprint("hi")\n```');
+    expect(code.filter((e) => e.type === 'text_delta').length).toBeGreaterThan(3);
+  });
+
+  it('tells the shapes apart from the first characters', () => {
+    expect(['', '  <tool', '``', '```json', '```json\n  '].map(callShapedStart)).toEqual(['maybe', 'maybe', 'maybe', 'maybe', 'maybe']);
+    expect(['<tool_call>', '```json\n{', '```\n {"name"'].map(callShapedStart)).toEqual(['call', 'call', 'call']);
+    expect(['Hello', '```python\nprint', '`x`', '<b>'].map(callShapedStart)).toEqual(['text', 'text', 'text', 'text']);
   });
 
   it('is for local servers only: a hosted model\'s text stays text', async () => {
