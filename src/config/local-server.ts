@@ -2,6 +2,7 @@
  * Local model servers — Ollama, LM Studio, a llama.cpp server: which one a preset points at,
  * plain JSON requests to their own APIs, and what to tell the user when one is not running.
  */
+import { userAgent } from '../providers/user-agent.js';
 import type { Preset } from './types.js';
 
 export type LocalServerKind = 'ollama' | 'lmstudio' | 'llamacpp';
@@ -64,9 +65,11 @@ export type JsonReply =
 export async function getJson(url: string, opts: { post?: unknown; timeoutMs?: number } = {}): Promise<JsonReply> {
   let response: Response;
   try {
+    const headers: Record<string, string> = { 'user-agent': userAgent(), ...(opts.post === undefined ? {} : { 'content-type': 'application/json' }) };
     response = await fetch(url, {
       method: opts.post === undefined ? 'GET' : 'POST',
-      ...(opts.post === undefined ? {} : { body: JSON.stringify(opts.post), headers: { 'content-type': 'application/json' } }),
+      headers,
+      ...(opts.post === undefined ? {} : { body: JSON.stringify(opts.post) }),
       signal: AbortSignal.timeout(opts.timeoutMs ?? 3000),
     });
   } catch (err) {

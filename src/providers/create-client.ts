@@ -23,6 +23,8 @@ export interface ModelClientOptions {
   /** First backoff step in ms (default 500); tests make it small. */
   readonly retryBaseMs?: number;
   readonly connectTimeoutMs?: number;
+  /** max_reply_bytes: a reply's answer, reasoning and arguments past this are cut off (default 8 MiB). */
+  readonly maxReplyBytes?: number;
   /** A local server's real window (config/local-preset.ts): guards against truncated prompts. */
   readonly local?: { readonly guard: LocalServerGuard; readonly ollama?: OllamaWindow };
 }
@@ -45,6 +47,7 @@ export function createModelClient(preset: Preset, opts: ModelClientOptions): Mod
     retryBaseMs: opts.retryBaseMs ?? 500,
     keySent: Boolean(opts.apiKey),
     log: opts.log,
+    ...(opts.maxReplyBytes !== undefined ? { maxReplyBytes: opts.maxReplyBytes } : {}),
   };
   const client =
     preset.format === 'anthropic'

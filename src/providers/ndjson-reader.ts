@@ -17,6 +17,11 @@ export class NdjsonParser {
     this.maxLineChars = opts.maxLineChars ?? MAX_EVENT_CHARS;
   }
 
+  /** Characters of the line in progress: a long line arriving slowly is progress, not silence. */
+  get pendingEventChars(): number {
+    return this.pendingChars;
+  }
+
   push(chunk: Uint8Array): readonly SseMessage[] {
     return this.pushText(this.decoder.decode(chunk, { stream: true }));
   }
