@@ -10,6 +10,8 @@ import { buildOllamaBody } from './ollama-request.js';
 import { OllamaAssembler } from './ollama-stream.js';
 import { estimatePrompt } from './request-estimate.js';
 import { runStream, type RunnerOptions } from './stream-runner.js';
+import { toolIdsIn } from './tool-ids.js';
+import { userAgent } from './user-agent.js';
 import { ProviderError, type ModelClient, type ModelRequest, type StreamEvent } from './types.js';
 
 export interface OllamaWindow {
@@ -44,7 +46,7 @@ export function ollamaRoot(baseUrl: string): string {
 
 export function createOllamaClient(preset: Preset, apiKey: string | undefined, runner: RunnerOptions, window: OllamaWindow): ModelClient {
   const url = joinUrl(ollamaRoot(preset.baseUrl), '/api/chat');
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/x-ndjson' };
+  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/x-ndjson', 'user-agent': userAgent() };
   if (apiKey) headers['authorization'] = `Bearer ${apiKey}`;
   let previous: number | undefined;
   // The server's tokens per estimated token, learned from its counts: code and non-English text
@@ -53,6 +55,7 @@ export function createOllamaClient(preset: Preset, apiKey: string | undefined, r
 
   async function* stream(request: ModelRequest): AsyncGenerator<StreamEvent> {
     const estimate = estimatePrompt(request).tokens;
+    const usedIds = toolIdsIn(request.messages);
     const needed = Math.ceil(estimate * ratio * 1.1) + request.maxTokens;
     let numCtx = chooseNumCtx(needed, window.limit, { ...(window.loaded ? { loaded: window.loaded } : {}), ...(previous ? { previous } : {}) });
     for (let attempt = 0; ; attempt++) {
@@ -61,7 +64,8 @@ export function createOllamaClient(preset: Preset, apiKey: string | undefined, r
       const body = JSON.stringify(buildOllamaBody(preset, request, { numCtx, ...(window.canThink !== undefined ? { canThink: window.canThink } : {}) }));
       let started = false;
       try {
-        for await (const ev of runStream({ url, headers, body, signal: request.signal, newAssembler: () => new OllamaAssembler(), framing: 'ndjson' }, runner)) {
+        const newAssembler = (): OllamaAssembler => new OllamaAssembler({ usedIds, ...(runner.log ? { note: runner.log } : {}) });
+        for await (const ev of runStream({ url, headers, body, signal: request.signal, newAssembler, framing: 'ndjson' }, runner)) {
           started = true;
           if (ev.type === 'stop') {
             const prompt = ev.usage.input;

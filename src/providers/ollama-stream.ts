@@ -5,8 +5,10 @@
  */
 import { clip, unreadableEvent } from './errors.js';
 import type { SseMessage } from './sse-reader.js';
-import type { StreamAssembler } from './stream-runner.js';
-import { generateToolId, parseToolInput } from './tool-input.js';
+import type { AssemblerOptions, StreamAssembler } from './stream-runner.js';
+import { ToolIds } from './tool-ids.js';
+import { parseToolInput } from './tool-input.js';
+import { UNREPORTED_USAGE } from './usage.js';
 import { ProviderError, ZERO_USAGE, type AssistantMessage, type ContentBlock, type StopReason, type StreamEvent, type Usage } from './types.js';
 
 type Obj = Record<string, unknown>;
@@ -24,6 +26,11 @@ export class OllamaAssembler implements StreamAssembler {
   private usage: Usage = ZERO_USAGE;
   private doneReason: string | undefined;
   private done = false;
+  private readonly ids: ToolIds;
+
+  constructor(opts: AssemblerOptions = {}) {
+    this.ids = new ToolIds(opts.usedIds, opts.note);
+  }
 
   feed(msg: SseMessage): readonly StreamEvent[] {
     if (this.done) return [];
@@ -52,7 +59,9 @@ export class OllamaAssembler implements StreamAssembler {
     if (line['done'] === true) {
       this.done = true;
       this.doneReason = typeof line['done_reason'] === 'string' ? line['done_reason'] : undefined;
-      this.usage = { input: count(line['prompt_eval_count']), cacheRead: 0, cacheWrite: 0, output: count(line['eval_count']) };
+      // Old servers leave the counts out (a fully cached prompt): no measurement, not zero tokens.
+      const counted = line['prompt_eval_count'] !== undefined || line['eval_count'] !== undefined;
+      this.usage = counted ? { input: count(line['prompt_eval_count']), cacheRead: 0, cacheWrite: 0, output: count(line['eval_count']) } : UNREPORTED_USAGE;
       out.push({ type: 'usage', usage: this.usage });
     }
     return out;
@@ -77,7 +86,8 @@ export class OllamaAssembler implements StreamAssembler {
     const fn = (tc['function'] ?? {}) as Obj;
     const name = typeof fn['name'] === 'string' ? fn['name'] : '';
     if (!name) return;
-    const id = typeof tc['id'] === 'string' && tc['id'].length > 0 ? tc['id'] : generateToolId();
+    // Ids unique in the conversation: some builds number every reply's calls from call_0.
+    const id = this.ids.claim(typeof tc['id'] === 'string' ? tc['id'] : undefined);
     const raw = fn['arguments'];
     const args = typeof raw === 'string' ? raw : raw === undefined || raw === null ? '' : JSON.stringify(raw);
     const index = this.calls.length;

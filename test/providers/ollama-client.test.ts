@@ -39,7 +39,8 @@ describe('Ollama native client (/api/chat, NDJSON)', () => {
     expect(stop.reason).toBe('tool_use');
     expect(stop.message.content).toEqual([
       { type: 'tool_use', id: 'call_1', name: 'read_file', input: { path: 'a.ts' } },
-      { type: 'tool_use', id: 'call_1', name: 'bash', input: { command: 'ls' } },
+      // The server gave the second call the same id: it gets one of its own.
+      { type: 'tool_use', id: expect.stringMatching(/^call_[0-9a-f]{24}$/), name: 'bash', input: { command: 'ls' } },
     ]);
     expect(events.filter((e) => e.type === 'tool_call_end').map((e) => (e.type === 'tool_call_end' ? e.repairs : undefined))).toEqual([undefined, ['single quotes', 'trailing commas']]);
   });
