@@ -25,6 +25,10 @@ export interface OllamaWindow {
 
 /** The smallest window Ollama is asked for (its own old default). */
 const MIN_NUM_CTX = 4096;
+/** Reply room num_ctx leaves at least (or an eighth of the limit, or max_tokens when smaller). */
+const REPLY_ROOM = 2048;
+/** num_predict never goes below this, even in a window that is nearly full. */
+const MIN_REPLY = 256;
 
 /**
  * The num_ctx for a prompt that needs `needed` tokens: the size used before or the loaded one
@@ -56,12 +60,16 @@ export function createOllamaClient(preset: Preset, apiKey: string | undefined, r
   async function* stream(request: ModelRequest): AsyncGenerator<StreamEvent> {
     const estimate = estimatePrompt(request).tokens;
     const usedIds = toolIdsIn(request.messages);
-    const needed = Math.ceil(estimate * ratio * 1.1) + request.maxTokens;
+    const prompt = Math.ceil(estimate * ratio * 1.1);
+    // Room for a usual reply, not the largest possible one: a window sized for max_tokens would
+    // load a KV cache many times the conversation. num_predict then keeps the reply inside it.
+    const needed = prompt + Math.min(request.maxTokens, Math.max(REPLY_ROOM, Math.floor(window.limit / 8)));
     let numCtx = chooseNumCtx(needed, window.limit, { ...(window.loaded ? { loaded: window.loaded } : {}), ...(previous ? { previous } : {}) });
     for (let attempt = 0; ; attempt++) {
       previous = numCtx;
       runner.log?.(`ollama: num_ctx ${numCtx} for a prompt of about ${estimate} tokens (limit ${window.limit})`);
-      const body = JSON.stringify(buildOllamaBody(preset, request, { numCtx, ...(window.canThink !== undefined ? { canThink: window.canThink } : {}) }));
+      const numPredict = Math.max(MIN_REPLY, Math.min(request.maxTokens, numCtx - prompt));
+      const body = JSON.stringify(buildOllamaBody(preset, { ...request, maxTokens: numPredict }, { numCtx, ...(window.canThink !== undefined ? { canThink: window.canThink } : {}) }));
       let started = false;
       try {
         const newAssembler = (): OllamaAssembler => new OllamaAssembler({ usedIds, ...(runner.log ? { note: runner.log } : {}) });

@@ -57,7 +57,7 @@ async function open(server: Omit<FakeOllamaOptions, 'models'> & { models?: FakeO
   return { engine, logs };
 }
 
-type Chat = { messages: { role: string; content: string }[]; tools?: { function: { name: string; description: string } }[]; options: { num_ctx: number } };
+type Chat = { messages: { role: string; content: string }[]; tools?: { function: { name: string; description: string } }[]; options: { num_ctx: number; num_predict: number } };
 const chats = (): Chat[] => fake!.requests.filter((r) => r.path === '/api/chat').map((r) => r.body as Chat);
 
 describe('a session on a local model uses the window the server reports', () => {
@@ -83,8 +83,11 @@ describe('a session on a local model uses the window the server reports', () => 
     const outcome = await engine.submit('say hi');
     expect(outcome.status).toBe('finished');
     const [first, second] = chats();
-    expect(first!.options).toEqual({ num_ctx: 8192, num_predict: 4096 });
-    expect(second!.options.num_ctx).toBe(8192);
+    // About 900 tokens of prompt and room for a usual reply: 4096, and num_predict fills the rest.
+    expect(first!.options.num_ctx).toBe(4096);
+    expect(first!.options.num_predict).toBeGreaterThan(2048);
+    expect(first!.options.num_predict).toBeLessThan(4096 - 500);
+    expect(second!.options.num_ctx).toBe(4096);
     expect(first!.messages[0]).toEqual(second!.messages[0]);
     expect(first!.tools).toEqual(second!.tools);
     expect(first!.tools?.map((t) => t.function.name)).toEqual(['read_file', 'edit_file', 'bash', 'write_file', 'grep', 'read_offloaded']);
