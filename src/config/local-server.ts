@@ -26,12 +26,13 @@ export class LocalServerError extends Error {
 
 /**
  * Presets worth asking: Ollama's native format, and OpenAI-format presets without a key that look
- * like a local server by name or port (ollama / 11434, lmstudio / 1234, llama… / 8080). A preset
- * with a key is a hosted API, or a gateway in front of one, even on this machine; anything else is
- * used as configured, without requests the user did not ask for.
+ * like a local server by name or port (ollama / 11434, lmstudio / 1234, llama… / 8080, local…). A
+ * preset with a key is a hosted API, or a gateway in front of one, even on this machine; anything
+ * else is used as configured, without requests the user did not ask for.
  */
 export function isLocalCandidate(preset: Preset): boolean {
-  return preset.format === 'ollama' || (preset.format === 'openai' && preset.keyOptional && likelyKind(preset) !== undefined);
+  if (preset.format === 'ollama') return true;
+  return preset.format === 'openai' && preset.keyOptional && (likelyKind(preset) !== undefined || preset.name.toLowerCase().includes('local'));
 }
 
 /** The server's address without the API route (`/v1`), where its own endpoints live. */

@@ -46,7 +46,9 @@ async function readOllama(preset: Preset): Promise<LocalWindow> {
   const root = serverRoot(preset.baseUrl);
   const show = await getJson(`${root}/api/show`, { post: { model: preset.model } });
   if (!show.ok && (show.refused || show.status === undefined)) throw notRunning(preset, `${root}/api/show`, 'ollama', false);
-  if (!show.ok && show.status === 404) throw await missingOllamaModel(preset, root);
+  // Ollama's 404 names the model ("model 'x' not found"); a bare 404 is a server without the route.
+  const said = show.ok ? undefined : field(show.body, 'error');
+  if (!show.ok && show.status === 404 && typeof said === 'string' && /model/i.test(said)) throw await missingOllamaModel(preset, root);
   const info = show.ok ? field(show.body, 'model_info') : undefined;
   const arch = field(info, 'general.architecture');
   const key = typeof arch === 'string' && positiveInt(field(info, `${arch}.context_length`)) ? `${arch}.context_length` : contextKey(info);

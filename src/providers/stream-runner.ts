@@ -189,7 +189,7 @@ async function* attempt1(call: StreamCall, opts: RunnerOptions, delivered: { con
     }
     const type = String(headers['content-type'] ?? '');
     const ndjson = call.framing === 'ndjson';
-    if (!(ndjson ? /ndjson|application\/json/.test(type) : type.includes('text/event-stream'))) {
+    if (!(ndjson ? type === '' || /ndjson|application\/json/.test(type) : type.includes('text/event-stream'))) {
       const text = await bodyText(decoded);
       const said = messageOf(safeJson(redactSecrets(text, sentSecrets(call.headers))));
       const page = said ? '' : htmlPage(text);

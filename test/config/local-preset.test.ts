@@ -98,6 +98,14 @@ describe('Ollama: the window from /api/show and /api/ps', () => {
     expect((withModel as Error).message).toMatch(/^cannot reach .*\/api\/show for preset "ollama": is Ollama running\? Start it with `ollama serve`/);
   });
 
+  it('a server without /api/show or /api/ps still opens, on context_window', async () => {
+    server = await startFakeOllama({ models: [{ name: 'qwen3:8b' }], replies: [], without: ['/api/show', '/api/ps'] });
+    await preset('ollama', `base_url = "${server.baseUrl}"\ncontext_window = 16384`);
+    const opened = await openPreset(await load(), 'ollama:qwen3:8b');
+    expect(opened.preset).toMatchObject({ contextWindow: 16_384, toolProfile: 'small' });
+    expect(opened.log[0]).toMatch(/\/api\/show gave no context length/);
+  });
+
   it('a model the server does not have: how to pull it, and what it has', async () => {
     server = await startFakeOllama({ models: [{ name: 'qwen3:8b' }], replies: [] });
     await preset('ollama', `base_url = "${server.baseUrl}"`);
@@ -162,6 +170,15 @@ describe('llama.cpp server: n_ctx from /props', () => {
     expect(opened.preset).toMatchObject({ model: 'qwen2.5-coder-7b-instruct-q4_k_m.gguf', contextWindow: 8192, toolProfile: 'small' });
     expect(opened.log).toContain('context window 8192 tokens: default_generation_settings.n_ctx (/props)');
     expect(opened.guard?.fix).toBe('Restart llama-server with a larger context (-c 32768)');
+  });
+
+  it('a preset named local… is asked too, and one with another name is left alone', async () => {
+    server = await startFakeLlamaCpp({ nCtx: 6144, replies: [] });
+    await t.writeUser(`[[presets]]\nname = "local-coder"\nformat = "openai"\nbase_url = "${server.baseUrl}/v1"\n[[presets]]\nname = "box"\nformat = "openai"\nbase_url = "${server.baseUrl}/v1"\nmodel = "m"\n`);
+    expect((await openPreset(await load(), 'local-coder')).preset.contextWindow).toBe(6144);
+    const asked = server.requests.length;
+    expect((await openPreset(await load(), 'box')).preset.contextWindow).toBe(128_000);
+    expect(server.requests.length).toBe(asked);
   });
 
   it('router mode: asks /props?model= when the bare route is a placeholder', async () => {

@@ -38,6 +38,8 @@ export interface FakeOllamaOptions {
   readonly version?: string;
   /** The tokenizer's characters a token (default 4, lindwyrm's estimate). */
   readonly charsPerToken?: number;
+  /** Routes this server lacks (older versions): answered as gin does, "404 page not found". */
+  readonly without?: readonly string[];
 }
 
 export interface FakeOllama extends FakeServer {
@@ -57,6 +59,10 @@ export async function startFakeOllama(opts: FakeOllamaOptions): Promise<FakeOlla
   };
   const server = await startJsonServer(async (req, res) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
+    if (opts.without?.includes(req.path)) {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      return void res.end('404 page not found');
+    }
     if (req.method === 'GET' && req.path === '/api/version') return sendJson(res, 200, { version: opts.version ?? '0.12.0' });
     if (req.method === 'GET' && req.path === '/api/tags') return sendJson(res, 200, { models: opts.models.map((m) => ({ name: m.name, model: m.name, details: { family: m.arch ?? 'llama' } })) });
     if (req.method === 'GET' && req.path === '/api/ps') {
