@@ -87,6 +87,17 @@ describe('truncation: the server evaluated less than was sent', () => {
   });
 });
 
+describe('repairs in the verbose log', () => {
+  it('says which call had its arguments repaired, and how', async () => {
+    const fake = await startFakeOllama({ models: [{ name: 'qwen3:8b' }], replies: [{ toolCalls: [{ name: 'bash', input: "```json\n{command: 'ls -la', // list\n}\n```" }] }] });
+    server = fake;
+    const logs: string[] = [];
+    const stop = lastStop(await collect(client(localPreset(fake), { log: (l) => logs.push(l) }).stream(simpleRequest({ tools }))));
+    expect(stop.message.content).toEqual([{ type: 'tool_use', id: expect.any(String), name: 'bash', input: { command: 'ls -la' } }]);
+    expect(logs).toContain('repaired the arguments of bash (code fence, unquoted keys, single quotes, comments, trailing commas)');
+  });
+});
+
 describe('refusing before sending', () => {
   it('does not send a prompt that cannot fit the known window, and says how to get more', async () => {
     const fake = await startFakeOllama({ models: [{ name: 'qwen3:8b' }], replies: [] });
