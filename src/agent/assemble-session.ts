@@ -21,7 +21,7 @@ import { savedSessionIds } from '../sessions/saved-ids.js';
 import { createSessionStore } from '../sessions/session-store.js';
 import type { SessionRecord, SessionStore } from '../sessions/types.js';
 import type { ToolDefinition } from '../tools/types.js';
-import { createEngine, newSessionData, type LindwyrmEngine, type SessionData, type SessionRuntime } from './engine.js';
+import { createEngine, newSessionData, type LindwyrmEngine, type SessionData, type SessionRuntime, type ToolDelegates } from './engine.js';
 import { loadInstructions } from './instructions.js';
 import type { CodeMapPort, ToolRunner } from './ports.js';
 import { recordOf, recordToData } from './session-record.js';
@@ -69,6 +69,8 @@ export interface SessionDeps {
   readonly log?: (line: string) => void;
   /** Test knobs for the client (small retry backoff). */
   readonly clientOptions?: Partial<ModelClientOptions>;
+  /** File and command access owned by an editor (ACP); absent: the disk and local processes. */
+  readonly delegates?: ToolDelegates;
 }
 
 /** Map budget: scales with the window (a 64th), within sensible bounds; the small profile's is smaller. */
@@ -116,16 +118,15 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
 
   const presetName = cli.model ?? (record && config.presets.some((p) => p.name === record!.preset) ? record.preset : undefined);
   // A local server is asked for the model, its real window and what it can do (config/local-preset.ts).
-  const opened = await openPreset(config, presetName);
+  const opened = await openPreset(config, presetName, log);
   const preset: Preset = opened.preset;
-  const tell = (o: OpenedPreset): void => {
-    for (const line of o.log) log?.(line);
-    notices.push(...o.notices);
-  };
-  tell(opened);
+  notices.push(...opened.notices);
   const apiKey = await resolveApiKey(preset, env);
   if (!apiKey && !preset.keyOptional) throw new ConfigError(missingKeyMessage(preset));
   secrets.add(apiKey);
+  // Retries are told to the transcript (and machine interfaces) once the engine exists.
+  let retryNotice = (note: string): void => void note;
+  let retries = 0;
   const makeClient = (p: Preset, key: string | undefined, o: OpenedPreset) =>
     createModelClient(p, {
       ...(clientLocalOptions(o) ? { local: clientLocalOptions(o) } : {}),
@@ -137,6 +138,7 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
       idleTimeoutMs: config.streamIdleTimeoutMs,
       maxReplyBytes: config.maxReplyBytes,
       ...(log ? { log } : {}),
+      onRetry: (note: string) => retryNotice(note),
       env,
       ...deps.clientOptions,
     });
@@ -305,6 +307,7 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
     ...(deps.takeDenialNote ? { takeDenialNote: deps.takeDenialNote } : {}),
     costOf: computeCost,
     describe: deps.describe,
+    ...(deps.delegates ? { delegates: deps.delegates } : {}),
     ...(log ? { log } : {}),
     ...(config.codeMap.enabled && deps.openCodeMap
       ? { onFileChanged: (path: string) => (codeMap ? void codeMap.fileChanged(path).catch(() => undefined) : void changedEarly.add(path)) }
@@ -325,8 +328,7 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
       ...(store ? { store } : {}),
       projectRoot: config.projectRoot,
       resolvePreset: async (name) => {
-        const o = await openPreset(config, name);
-        for (const line of o.log) log?.(line);
+        const o = await openPreset(config, name, log);
         const p = o.preset;
         const key = await resolveApiKey(p, env);
         if (!key && !p.keyOptional) throw new ConfigError(missingKeyMessage(p));
@@ -391,6 +393,7 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
   progress.attach((p) => engine.store.dispatch({ type: 'indexing', progress: p }));
   let later = 0;
   storeNotice = (text) => engine.store.dispatch({ type: 'notice', blockId: `store-notice-${++later}`, level: 'warning', text });
+  retryNotice = (text) => engine.store.dispatch({ type: 'notice', blockId: `retry-${++retries}`, level: 'warning', text, kind: 'retry' });
   engine.store.flush();
   return engine;
 }

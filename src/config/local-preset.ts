@@ -25,7 +25,14 @@ export interface OpenedPreset {
   readonly notices: readonly string[];
 }
 
-export async function openPreset(config: Config, spec?: string): Promise<OpenedPreset> {
+/** The preset to run with; `log` (the -v sink) hears where its window, model and profile came from. */
+export async function openPreset(config: Config, spec?: string, log?: (line: string) => void): Promise<OpenedPreset> {
+  const opened = await open(config, spec);
+  for (const line of opened.log) log?.(line);
+  return opened;
+}
+
+async function open(config: Config, spec?: string): Promise<OpenedPreset> {
   const named = findPreset(config, spec);
   if (!isLocalCandidate(named)) return { preset: withProfile(named, config, false), log: [], notices: [] };
   const log: string[] = [];
