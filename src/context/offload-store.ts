@@ -4,8 +4,9 @@
  * holds whatever the agent read. Kept while the session is saved; otherwise removed at exit, or
  * swept after a week when a crash skipped the exit.
  */
-import { chmod, lstat, mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { removeStaleTemps, writeFileAtomic } from '../io/atomic-write.js';
 import type { OffloadStore } from './types.js';
 
 const REF_PATTERN = /^off_(\d{4,})$/;
@@ -54,6 +55,8 @@ export function createOffloadStore(opts: { dir: string; sessionId: string }): Di
       if (name.endsWith(FILE_SUFFIX) && m) highest = Math.max(highest, Number(m[1]));
     }
     next = highest + 1;
+    // Each snapshot has a name of its own, so no later write of it would clean a crashed one's temp.
+    await removeStaleTemps(sessionDir);
   }
 
   async function writeSnapshot(content: string): Promise<string> {
@@ -61,19 +64,9 @@ export function createOffloadStore(opts: { dir: string; sessionId: string }): Di
     await ready;
     const ref = formatRef(next!);
     next! += 1;
-    const file = join(sessionDir, ref + FILE_SUFFIX);
-    const temp = `${file}.${process.pid}.tmp`;
-    // 'wx' refuses to follow a planted symlink or overwrite anything.
-    try {
-      await writeFile(temp, content, { encoding: 'utf8', mode: 0o600, flag: 'wx' });
-      await chmod(temp, 0o600);
-      await rename(temp, file);
-    } catch (err) {
-      // A kept session's folder must not collect half-written snapshots nothing points at (a full
-      // disk), nor keep a stale one of a crashed process with our pid.
-      await rm(temp, { force: true });
-      throw err;
-    }
+    // A kept session's folder must not collect half-written snapshots nothing points at (a full
+    // disk): the write removes its temp file when it fails.
+    await writeFileAtomic(join(sessionDir, ref + FILE_SUFFIX), content);
     return ref;
   }
 

@@ -5,7 +5,7 @@
  * save that was cut short is never taken for the current one.
  */
 import { createHash } from 'node:crypto';
-import { writeFileAtomic } from './atomic-write.js';
+import { writeFileAtomic } from '../io/atomic-write.js';
 import { readPrivateFileSync } from './permissions.js';
 
 export interface CodeMapPointer {

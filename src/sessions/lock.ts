@@ -6,9 +6,8 @@ import { readFileSync } from 'node:fs';
 import { link, readFile, rename, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { fsyncDir, writeDurably } from './atomic-write.js';
+import { fsyncDir, tempNameFor, writeDurably } from '../io/atomic-write.js';
 import { SessionLockedError } from './errors.js';
-import { tempNameFor } from './layout.js';
 
 interface LockOwner {
   readonly pid: number;

@@ -7,7 +7,7 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Message } from '../providers/types.js';
-import { writeFileAtomic } from './atomic-write.js';
+import { writeFileAtomic } from '../io/atomic-write.js';
 import { writeCodeMapFile, type CodeMapPointer } from './code-map-file.js';
 import { appendHistory, writeHistory } from './history-file.js';
 import { codeMapName, historyName, metaName } from './layout.js';

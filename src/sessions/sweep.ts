@@ -7,7 +7,7 @@
  */
 import { lstat, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { idFromCodeMapName, isTempName, lockName, metaName, parseHistoryName } from './layout.js';
+import { idFromCodeMapName, isLeftoverTemp, lockName, metaName, parseHistoryName } from './layout.js';
 import { acquireLock, releaseLock } from './lock.js';
 import { readMeta } from './meta-file.js';
 import { scanProject } from './session-reader.js';
@@ -54,7 +54,7 @@ export async function sweepProject(ctx: SweepContext): Promise<SweepResult> {
     // A map file whose index is gone (a removal cut short): nothing names it any more.
     const mapOf = idFromCodeMapName(name);
     const leftover =
-      isTempName(name) ||
+      isLeftoverTemp(name) ||
       (history !== undefined && !scan.bad.has(history.id) && live.get(history.id) !== history.gen && !removed.includes(history.id)) ||
       (mapOf !== undefined && !scan.bad.has(mapOf) && !live.has(mapOf));
     if (!leftover) continue;

@@ -6,7 +6,7 @@ import { createPatch } from 'diff';
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { escapeFileName } from '../policy/escape.js';
-import { atomicWrite } from './atomic-write.js';
+import { writeFileAtomic } from '../io/atomic-write.js';
 import { displayPath, gatePath, recheckPath, type PathAccess } from './path-access.js';
 import { failure, success } from './results.js';
 import type { ToolContext, ToolResult } from './types.js';
@@ -118,7 +118,8 @@ export async function applyChange(ctx: ToolContext, change: PlannedChange): Prom
   if (access.resolved.inside) {
     await mkdir(parent, { recursive: true });
   }
-  await atomicWrite(target, change.after);
+  // The user's file keeps its mode; a new one gets the umask's, as any editor's would.
+  await writeFileAtomic(target, change.after, { mode: 'keep' });
   ctx.onFileChanged?.(target);
   if (isNew) return success(`Created ${shown} (${countLines(change.after)} lines).`, `Created ${shown}`);
   const what = tool === 'edit_file' ? 'Edited' : 'Wrote';
