@@ -29,7 +29,7 @@ import { indexingProgress } from './indexing-progress.js';
 import { createSlashHandler } from './slash-commands.js';
 import { createSummarizer } from './summarizer.js';
 import { addCost, addUsage } from './usage.js';
-import { collectSessionSecrets } from './session-secrets.js';
+import { collectSessionSecrets } from '../secrets/session-secrets.js';
 import { buildSystemPrompt, newSessionMarker } from './system-prompt.js';
 
 type Env = Readonly<Record<string, string | undefined>>;

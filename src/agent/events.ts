@@ -4,6 +4,7 @@
  */
 import type { ApprovalRequest } from '../policy/types.js';
 import type { Usage } from '../providers/types.js';
+import type { FailureKind } from '../tools/types.js';
 import type { ContextGauge, IndexingProgress, SessionState, ToolCallStatus, TurnStatus } from './state.js';
 
 /** Settings the header shows; changed by slash commands. */
@@ -32,6 +33,8 @@ export type EngineEvent =
       readonly blockId: string;
       readonly status: ToolCallStatus;
       readonly summary: string;
+      /** Why it failed, as data (absent when it succeeded). */
+      readonly failure?: FailureKind;
     }
   | { readonly type: 'approval.request'; readonly request: ApprovalRequest }
   | { readonly type: 'approval.resolved'; readonly id: string }

@@ -6,6 +6,7 @@ import type { ApprovalDecision, ApprovalRequest } from '../policy/types.js';
 import type { ThinkingEffort, Usage } from '../providers/types.js';
 import type { WireFormat } from '../config/types.js';
 import type { SessionSummary } from '../sessions/types.js';
+import type { FailureKind } from '../tools/types.js';
 
 export type TurnStatus = 'finished' | 'incomplete' | 'error' | 'interrupted';
 export type ToolCallStatus = 'running' | 'ok' | 'error' | 'denied' | 'interrupted';
@@ -31,6 +32,8 @@ export type TranscriptBlock =
       readonly output: string;
       /** 'Edited prices.py', or the error, once finished. */
       readonly resultSummary?: string;
+      /** Why it failed, once finished with an error: denied, not_found, timeout … */
+      readonly failure?: FailureKind;
     })
   | (BlockBase & { readonly kind: 'turn_end'; readonly status: TurnStatus; readonly detail?: string })
   | (BlockBase & { readonly kind: 'notice'; readonly level: 'info' | 'warning' | 'error'; readonly text: string });

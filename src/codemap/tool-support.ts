@@ -2,6 +2,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { accessPath, displayPath, gatePath } from '../tools/path-access.js';
+import { arg, optional } from '../tools/args.js';
+import { failure } from '../tools/results.js';
 import type { ToolContext, ToolResult } from '../tools/types.js';
 import type { CodeGraph, ProjectSymbol } from './graph-types.js';
 import { suggestNames, type Lookup } from './symbol-lookup.js';
@@ -15,28 +17,19 @@ export interface SymbolSource {
   ensureFresh(rel: string): Promise<void>;
 }
 
-export interface SymbolArgs {
-  readonly name: string;
-  readonly file?: string;
-  readonly depth?: number;
-}
+/** The arguments every symbol tool takes (get_dependencies adds depth). */
+export const SYMBOL_ARGS = {
+  name: arg.string('Symbol name, e.g. "parseConfig" or "Session.save".', {
+    nonEmpty: true,
+    trim: true,
+    expects: 'a non-empty string (a symbol name such as "parseConfig" or "Session.save")',
+  }),
+  file: optional(arg.string('Project-relative file to pick among same-named symbols.', { trim: true, expects: 'a string path' })),
+};
 
-export function failure(content: string, summary: string): ToolResult {
-  return { ok: false, content, summary };
-}
-
-export function parseArgs(args: unknown, tool: string, withDepth: boolean): SymbolArgs | string {
-  if (!args || typeof args !== 'object') return `${tool} needs an object argument like {"name": "parseConfig"}`;
-  const a = args as Record<string, unknown>;
-  if (typeof a['name'] !== 'string' || !a['name'].trim()) return `${tool}: "name" must be a non-empty string (a symbol name such as "parseConfig" or "Session.save")`;
-  if (a['file'] !== undefined && a['file'] !== null && typeof a['file'] !== 'string') return `${tool}: "file" must be a string path`;
-  let depth: number | undefined;
-  if (withDepth && a['depth'] !== undefined && a['depth'] !== null) {
-    if (typeof a['depth'] !== 'number' || !Number.isInteger(a['depth']) || a['depth'] < 1) return `${tool}: "depth" must be a positive integer`;
-    depth = Math.min(a['depth'], 10);
-  }
-  const file = typeof a['file'] === 'string' && a['file'].trim() ? a['file'].trim() : undefined;
-  return { name: a['name'].trim(), ...(file ? { file } : {}), ...(depth ? { depth } : {}) };
+/** The file to look in: none when empty. */
+export function fileArg(file: string | undefined): string | undefined {
+  return file === undefined || file === '' ? undefined : file;
 }
 
 /**
@@ -87,9 +80,9 @@ export function lookupFailure(graph: CodeGraph, tool: string, name: string, foun
   if (found.kind === 'ambiguous') {
     const list = found.candidates.slice(0, 40).map((s) => `  ${describe(s, 120)}`).join('\n');
     return failure(`"${name}" is ambiguous: ${found.candidates.length} symbols match. Call ${tool} again with "file" `
-      + `(or a qualified name like Class.method):\n${list}`, `${name}: ambiguous`);
+      + `(or a qualified name like Class.method):\n${list}`, `${name}: ambiguous`, 'invalid_args');
   }
   const near = found.suggestions.length > 0 ? found.suggestions : suggestNames(graph, name);
   const hint = near.length > 0 ? ` Nearest names:\n${near.map((n) => `  ${n}`).join('\n')}` : ' Try grep to search the text.';
-  return failure(`No symbol named "${name}" in the code map.${hint}`, `${name}: not found`);
+  return failure(`No symbol named "${name}" in the code map.${hint}`, `${name}: not found`, 'not_found');
 }

@@ -7,7 +7,8 @@
 import type { Dispatcher } from 'undici';
 import { request } from './undici-parts.js';
 import type { Preset } from '../config/types.js';
-import { errorCode, htmlPage, httpError, messageOf, networkError, redactSecrets } from './errors.js';
+import { redactKeys } from '../secrets/redact.js';
+import { errorCode, htmlPage, httpError, messageOf, networkError } from './errors.js';
 import { isLoopback } from './proxy.js';
 import { isRetryableStatus, retryDelayMs, sleep, type HeaderBag } from './retry.js';
 import { SseParser, type SseMessage } from './sse-reader.js';
@@ -158,7 +159,7 @@ async function* attempt1(call: StreamCall, opts: RunnerOptions, delivered: { con
     const type = String(headers['content-type'] ?? '');
     if (!type.includes('text/event-stream')) {
       const text = await res.body.text().catch(() => '');
-      const said = messageOf(safeJson(redactSecrets(text, sentSecrets(call.headers))));
+      const said = messageOf(safeJson(redactKeys(text, sentSecrets(call.headers))));
       const page = said ? '' : htmlPage(text);
       throw new ProviderError(
         said ? 'server' : 'malformed',

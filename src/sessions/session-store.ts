@@ -10,7 +10,7 @@ import { codeMapName, idFromMetaName, isValidId, lockName, metaName, parseHistor
 import { acquireLock, liveOtherOwner, releaseLock } from './lock.js';
 import { readMeta, summaryOf } from './meta-file.js';
 import { ensurePrivateDir, repairTree } from './permissions.js';
-import { secretMatcher } from './secret-guard.js';
+import { secretMatcher } from '../secrets/redact.js';
 import { describeError, listNames, readSession, scanProject } from './session-reader.js';
 import { sweepProject } from './sweep.js';
 import { writeSession, type Committed } from './session-writer.js';
