@@ -5,6 +5,7 @@
 import type { ApprovalRequest } from '../policy/types.js';
 import type { Usage } from '../providers/types.js';
 import type { FailureKind } from '../tools/types.js';
+import type { SlashCommandInfo } from '../slash/types.js';
 import type { ContextGauge, IndexingProgress, SessionState, ToolCallStatus, TurnStatus } from './state.js';
 
 /** Settings the header shows; changed by slash commands. */
@@ -45,6 +46,8 @@ export type EngineEvent =
       readonly sessionCost: number | null;
     }
   | { readonly type: 'context'; readonly gauge: ContextGauge }
+  /** The slash commands changed (one registered at runtime, or removed). */
+  | { readonly type: 'commands'; readonly commands: readonly SlashCommandInfo[] }
   /** The code map's indexing progress; null when it is ready or failed. Coalesced like deltas. */
   | { readonly type: 'indexing'; readonly progress: IndexingProgress | null }
   | {
@@ -65,5 +68,6 @@ export const FLUSH_AT_ONCE: ReadonlySet<EngineEventType> = new Set<EngineEventTy
   'block.end',
   'approval.request',
   'approval.resolved',
+  'commands',
   'turn.end',
 ]);

@@ -105,6 +105,8 @@ export function reduce(state: SessionState, event: EngineEvent): SessionState {
       return { ...state, lastUsage: event.lastUsage, sessionUsage: event.sessionUsage, sessionCost: event.sessionCost };
     case 'context':
       return { ...state, context: event.gauge };
+    case 'commands':
+      return { ...state, commands: event.commands };
     case 'indexing': {
       const old = state.indexing ?? null;
       const next = event.progress;

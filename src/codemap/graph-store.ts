@@ -115,7 +115,7 @@ export async function saveGraphStore(cacheDir: string, root: string, facts: Proj
   }
   const body = Buffer.from(JSON.stringify(c));
   await mkdir(cacheDir, { recursive: true, mode: 0o700 });
-  await writeFileAtomic(graphFile(cacheDir, root), Buffer.concat([Buffer.from(`${MAGIC} ${FORMAT} ${crc32(body)}\n`), body]));
+  await writeFileAtomic(graphFile(cacheDir, root), Buffer.concat([Buffer.from(`${MAGIC} ${FORMAT} ${crc32(body)}\n`), body]), { durable: false });
 }
 
 function symbolAt(c: Columns, i: number, id: number, file: string): ProjectSymbol {

@@ -265,5 +265,6 @@ export function encodeCache(root: string, entries: ReadonlyMap<string, CacheEntr
 /** Written to a temp file and renamed, so a crash mid-write leaves the old cache intact. */
 export async function saveCache(cacheDir: string, root: string, entries: ReadonlyMap<string, CacheEntry>): Promise<void> {
   await mkdir(cacheDir, { recursive: true, mode: 0o700 });
-  await writeFileAtomic(cacheFile(cacheDir, root), encodeCache(root, entries));
+  // Derived data: a power cut may cost a re-index, never a torn cache; a sync would only slow the save.
+  await writeFileAtomic(cacheFile(cacheDir, root), encodeCache(root, entries), { durable: false });
 }

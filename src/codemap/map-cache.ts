@@ -69,7 +69,7 @@ export async function openMapCache(cacheDir: string, root: string): Promise<MapC
       if (!dirty) return;
       dirty = false;
       await mkdir(cacheDir, { recursive: true, mode: 0o700 });
-      await writeFileAtomic(path, JSON.stringify(stored));
+      await writeFileAtomic(path, JSON.stringify(stored), { durable: false });
     },
   };
 }

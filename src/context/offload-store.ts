@@ -65,8 +65,9 @@ export function createOffloadStore(opts: { dir: string; sessionId: string }): Di
     const ref = formatRef(next!);
     next! += 1;
     // A kept session's folder must not collect half-written snapshots nothing points at (a full
-    // disk): the write removes its temp file when it fails.
-    await writeFileAtomic(join(sessionDir, ref + FILE_SUFFIX), content);
+    // disk): the write removes its temp file when it fails. Not synced: snapshots come several a
+    // turn, and a sync each would stall the turn on a busy disk; a kill still leaves them whole.
+    await writeFileAtomic(join(sessionDir, ref + FILE_SUFFIX), content, { durable: false, sweep: false });
     return ref;
   }
 

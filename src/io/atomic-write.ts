@@ -31,6 +31,17 @@ export interface AtomicWriteOptions {
    * the umask, as any program's would): the file tools write the user's files. Default FILE_MODE.
    */
   readonly mode?: number | 'keep';
+  /**
+   * fsync the file and the folder (default true): the write then survives a power cut, not just a
+   * kill. Derived data written often (offload snapshots, caches) may skip it: a kill still leaves
+   * the old file or the new one, and a sync per file would stall the turn on a busy disk.
+   */
+  readonly durable?: boolean;
+  /**
+   * After writing, remove this target's temp files that killed writers left (default true). A
+   * writer whose every file has a name of its own (offload snapshots) sweeps its folder once instead.
+   */
+  readonly sweep?: boolean;
   /** Called with a line for the verbose log when leftovers could not be cleaned (never fatal). */
   readonly log?: (line: string) => void;
 }
@@ -108,7 +119,7 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array,
   const mode = await modeFor(target, opts.mode ?? FILE_MODE);
   const temp = join(dir, tempNameFor(target));
   try {
-    await writeDurably(temp, data, 'wx', mode ?? 0o666);
+    await writeWhole(temp, data, mode ?? 0o666, opts.durable !== false);
     // Exactly the mode asked for: the umask applied at creation may have narrowed it.
     if (mode !== undefined) await chmod(temp, mode);
     await rename(temp, target);
@@ -116,9 +127,20 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array,
     await rm(temp, { force: true });
     throw error;
   }
-  await fsyncDir(dir);
+  if (opts.durable !== false) await fsyncDir(dir);
   // Leftovers are housekeeping: a folder we cannot list must not fail a write that succeeded.
-  await removeStaleTemps(dir, { target: basename(target) }).catch(ignoreError(`clean temp files in ${dir}`, opts.log));
+  if (opts.sweep !== false) await removeStaleTemps(dir, { target: basename(target) }).catch(ignoreError(`clean temp files in ${dir}`, opts.log));
+}
+
+/** A new file ('wx' refuses to follow a planted link or reuse a name), synced when asked. */
+async function writeWhole(path: string, data: string | Uint8Array, mode: number, sync: boolean): Promise<void> {
+  const handle = await open(path, 'wx', mode);
+  try {
+    await handle.writeFile(data);
+    if (sync) await handle.sync();
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Writes a whole file and fsyncs it before returning ('wx' refuses to follow a planted link). */

@@ -34,6 +34,15 @@ function auditStatus(result: ToolResult): string {
   return kind === undefined ? 'ok' : kind === 'denied' || kind === 'interrupted' ? kind : 'error';
 }
 
+/** The audit log's outcome line for a call (the gate wrote its decision line). */
+export function auditOutcome(ctx: ToolContext, tool: string, result: ToolResult, audit: AuditNote): Promise<void> {
+  return writeAudit(
+    ctx.config.auditLog,
+    { session: ctx.sessionId, tool, event: 'outcome', target: result.target ?? audit.target, status: auditStatus(result) },
+    secretEnvNames(ctx.config),
+  );
+}
+
 export function createToolRegistry(opts: ToolRegistryOptions): ToolRegistry {
   const offered = [...BUILTIN_TOOLS, ...(opts.extraTools ?? [])].filter(
     (tool) => !(opts.readOnly && changesThings(tool)) && (tool.offered?.({ vision: opts.vision }) ?? true),
@@ -66,13 +75,7 @@ export function createToolRegistry(opts: ToolRegistryOptions): ToolRegistry {
       // Tools are written not to throw; extra tools (plugins) may. Never let it reach the model loop.
       result = thrownResult(name, '', error);
     }
-    if (tool.kind !== 'none') {
-      await writeAudit(
-        ctx.config.auditLog,
-        { session: ctx.sessionId, tool: name, event: 'outcome', target: result.target ?? audit.target, status: auditStatus(result) },
-        secretEnvNames(ctx.config),
-      );
-    }
+    if (tool.kind !== 'none') await auditOutcome(ctx, name, result, audit);
     return result;
   }
 
