@@ -1,28 +1,17 @@
 /** find_references: every place in the project that uses a symbol, with the line's text. */
 import { join } from 'node:path';
 import type { ToolDefinition } from '../tools/types.js';
-import { lookupSymbol } from './symbol-lookup.js';
-import { defineTool } from '../tools/define-tool.js';
-import { fileArg, fileLines, lookupFailure, quietlyReadable, SYMBOL_ARGS, type SymbolSource } from './tool-support.js';
+import { fileLines, quietlyReadable, SYMBOL_ARGS, symbolTool, type SymbolSource } from './tool-support.js';
 
 const MAX_REFERENCES = 200;
 
 export function findReferencesTool(source: SymbolSource): ToolDefinition {
-  return defineTool({
+  return symbolTool(source, {
     name: 'find_references',
     description: 'List every symbol in the project that calls, references, extends, implements or imports the named symbol, '
       + 'with file:line and the text of that line. Use before changing a function\'s signature.',
     args: SYMBOL_ARGS,
-    closed: false,
-    kind: 'read',
-    bulk: true,
-    async run(args, ctx) {
-      const parsed = { name: args.name, file: fileArg(args.file) };
-      await source.prepare?.();
-      const graph = source.graph();
-      const found = lookupSymbol(graph, parsed.name, parsed.file);
-      if (found.kind !== 'found') return lookupFailure(graph, 'find_references', parsed.name, found);
-      const s = found.symbol;
+    async run(s, graph, _args, ctx) {
       const edges = (graph.incoming[s.id] ?? []).map((e) => graph.edges[e]!)
         .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
       const head = `${s.kind} ${s.qualified} (${s.file}:${s.startLine})`;

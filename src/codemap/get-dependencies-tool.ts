@@ -1,10 +1,8 @@
 /** get_dependencies: what a symbol needs, transitively, as a tree of signatures with cycles marked. */
 import type { ToolDefinition } from '../tools/types.js';
 import type { CodeGraph } from './graph-types.js';
-import { lookupSymbol } from './symbol-lookup.js';
 import { arg, optional } from '../tools/args.js';
-import { defineTool } from '../tools/define-tool.js';
-import { describe, fileArg, lookupFailure, SYMBOL_ARGS, type SymbolSource } from './tool-support.js';
+import { describe, SYMBOL_ARGS, symbolTool, type SymbolSource } from './tool-support.js';
 
 const DEFAULT_DEPTH = 3;
 const MAX_LINES = 300;
@@ -44,7 +42,7 @@ export function dependencyTree(graph: CodeGraph, root: number, depth: number): {
 }
 
 export function getDependenciesTool(source: SymbolSource): ToolDefinition {
-  return defineTool({
+  return symbolTool(source, {
     name: 'get_dependencies',
     description: 'Show what a symbol depends on: the functions it calls and the types it references, transitively, '
       + 'as a tree of signatures (cycles marked). depth limits how far to follow (default 3, at most 10).',
@@ -52,19 +50,11 @@ export function getDependenciesTool(source: SymbolSource): ToolDefinition {
       ...SYMBOL_ARGS,
       depth: optional(arg.integer('How many levels to follow (default 3, at most 10).', { min: 1, clampTo: 10, minInSchema: false, expects: 'a positive integer' })),
     },
-    closed: false,
-    kind: 'read',
-    bulk: true,
-    async run(args) {
-      const parsed = { name: args.name, file: fileArg(args.file), depth: args.depth };
-      await source.prepare?.();
-      const graph = source.graph();
-      const found = lookupSymbol(graph, parsed.name, parsed.file);
-      if (found.kind !== 'found') return lookupFailure(graph, 'get_dependencies', parsed.name, found);
-      const depth = parsed.depth ?? DEFAULT_DEPTH;
-      const tree = dependencyTree(graph, found.symbol.id, depth);
+    async run(symbol, graph, args) {
+      const depth = args.depth ?? DEFAULT_DEPTH;
+      const tree = dependencyTree(graph, symbol.id, depth);
       const note = tree.count === 0 ? '\n(no dependencies inside the project)' : '';
-      return { ok: true, content: `${tree.text}${note}`, summary: `${found.symbol.qualified}: ${tree.count} dependencies (depth ${depth})` };
+      return { ok: true, content: `${tree.text}${note}`, summary: `${symbol.qualified}: ${tree.count} dependencies (depth ${depth})` };
     },
   });
 }

@@ -2,10 +2,8 @@
 import { join } from 'node:path';
 import type { ToolDefinition } from '../tools/types.js';
 import type { CodeGraph, ProjectSymbol } from './graph-types.js';
-import { lookupSymbol } from './symbol-lookup.js';
-import { defineTool } from '../tools/define-tool.js';
 import { failure } from '../tools/results.js';
-import { describe, fileArg, fileLines, lookupFailure, numbered, gateRead, SYMBOL_ARGS, type SymbolSource } from './tool-support.js';
+import { describe, fileLines, numbered, gateRead, SYMBOL_ARGS, symbolTool, type SymbolSource } from './tool-support.js';
 
 const MAX_SOURCE_LINES = 300;
 /** Containers longer than this are shown as an outline of their members. */
@@ -75,26 +73,14 @@ function sourceBlock(graph: CodeGraph, s: ProjectSymbol, lines: readonly string[
 }
 
 export function readSymbolTool(source: SymbolSource): ToolDefinition {
-  return defineTool({
+  return symbolTool(source, {
     name: 'read_symbol',
     description: 'Read one function, class, method, type or variable by name (from the code map) instead of its whole file: '
       + 'its source with line numbers, the symbols that use it, what it calls, and the types it references. '
       + 'Use "Class.method" or pass file when a name is ambiguous.',
     args: SYMBOL_ARGS,
-    closed: false,
-    kind: 'read',
-    bulk: true,
-    async run(args, ctx) {
-      const parsed = { name: args.name, file: fileArg(args.file) };
-      await source.prepare?.();
-      let found = lookupSymbol(source.graph(), parsed.name, parsed.file);
-      if (found.kind === 'found') {
-        await source.ensureFresh(found.symbol.file);
-        found = lookupSymbol(source.graph(), parsed.name, parsed.file);
-      }
-      const graph = source.graph();
-      if (found.kind !== 'found') return lookupFailure(graph, 'read_symbol', parsed.name, found);
-      const s = found.symbol;
+    fresh: true,
+    async run(s, graph, _args, ctx) {
       const refused = await gateRead(ctx, 'read_symbol', join(source.root, s.file));
       if (refused) return refused;
       const lines = await fileLines(source.root, s.file);

@@ -2,11 +2,12 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { accessPath, displayPath, gatePath } from '../tools/path-access.js';
-import { arg, optional } from '../tools/args.js';
+import { arg, optional, type ArgSpecs, type ParsedArgs } from '../tools/args.js';
+import { defineTool } from '../tools/define-tool.js';
 import { failure } from '../tools/results.js';
-import type { ToolContext, ToolResult } from '../tools/types.js';
+import type { ToolContext, ToolDefinition, ToolResult } from '../tools/types.js';
 import type { CodeGraph, ProjectSymbol } from './graph-types.js';
-import { suggestNames, type Lookup } from './symbol-lookup.js';
+import { lookupSymbol, suggestNames, type Lookup } from './symbol-lookup.js';
 
 export interface SymbolSource {
   readonly root: string;
@@ -28,8 +29,48 @@ export const SYMBOL_ARGS = {
 };
 
 /** The file to look in: none when empty. */
-export function fileArg(file: string | undefined): string | undefined {
+function fileArg(file: string | undefined): string | undefined {
   return file === undefined || file === '' ? undefined : file;
+}
+
+type SymbolArgSpecs = typeof SYMBOL_ARGS & ArgSpecs;
+
+/**
+ * A code-map tool: the symbol arguments (and any of its own), read-only, offloadable, and the
+ * lookup every one starts with — the name found in the graph, or the answer that it is ambiguous
+ * or unknown. `fresh` re-indexes the symbol's file first when it changed on disk since.
+ */
+export function symbolTool<S extends SymbolArgSpecs>(
+  source: SymbolSource,
+  spec: {
+    readonly name: string;
+    readonly description: string;
+    readonly args: S;
+    readonly fresh?: boolean;
+    run(found: ProjectSymbol, graph: CodeGraph, args: ParsedArgs<S>, ctx: ToolContext): Promise<ToolResult>;
+  },
+): ToolDefinition {
+  return defineTool({
+    name: spec.name,
+    description: spec.description,
+    args: spec.args,
+    closed: false,
+    kind: 'read',
+    bulk: true,
+    async run(args, ctx) {
+      const name = args.name as string;
+      const file = fileArg(args.file as string | undefined);
+      await source.prepare?.();
+      let found = lookupSymbol(source.graph(), name, file);
+      if (spec.fresh && found.kind === 'found') {
+        await source.ensureFresh(found.symbol.file);
+        found = lookupSymbol(source.graph(), name, file);
+      }
+      const graph = source.graph();
+      if (found.kind !== 'found') return lookupFailure(graph, spec.name, name, found);
+      return spec.run(found.symbol, graph, args, ctx);
+    },
+  });
 }
 
 /**

@@ -1,14 +1,13 @@
 /** delete_file: removes one file (or a symlink itself, never what it points at). */
 import { unlink } from 'node:fs/promises';
-import { arg } from './args.js';
 import { defineTool } from './define-tool.js';
-import { accessPath, displayPath, gatePath, recheckPath } from './path-access.js';
+import { accessPath, displayPath, FILE_PATH_ARG, gatePath, recheckPath } from './path-access.js';
 import { failure, success } from './results.js';
 
 export const deleteFileTool = defineTool({
   name: 'delete_file',
   description: 'Delete one file. Folders are not deleted. A symlink is removed itself, not its target.',
-  args: { path: arg.string('File path, relative to the project root or absolute.', { nonEmpty: true }) },
+  args: { path: FILE_PATH_ARG },
   kind: 'delete',
   async run({ path: typed }, ctx) {
     const access = await accessPath(ctx, 'delete', typed, { followFinal: false });

@@ -8,7 +8,7 @@ import { arg, optional } from './args.js';
 import { defineTool } from './define-tool.js';
 import { findAll, lineOf, nearestLines } from './edit-match.js';
 import { decideForPath } from '../policy/gate.js';
-import { accessPath, displayPath, gatePath, specialFileError } from './path-access.js';
+import { accessPath, displayPath, FILE_PATH_ARG, gatePath, specialFileError } from './path-access.js';
 import { failure } from './results.js';
 import { decodeText, detectEol, formatBytes, looksBinary } from './text-file.js';
 
@@ -26,7 +26,7 @@ export const editFileTool = defineTool({
   description:
     'Replace an exact piece of text in a file. old_string must match exactly once (copy it from read_file output, without the line numbers), unless replace_all is true. Include enough surrounding lines to make it unique.',
   args: {
-    path: arg.string('File path, relative to the project root or absolute.', { nonEmpty: true }),
+    path: FILE_PATH_ARG,
     old_string: arg.string('The exact text to replace.'),
     new_string: arg.string('The text to put in its place.'),
     replace_all: optional(arg.boolean('Replace every occurrence instead of requiring exactly one.')),

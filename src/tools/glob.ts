@@ -5,7 +5,7 @@ import { escapeFileName } from '../policy/escape.js';
 import { arg, optional } from './args.js';
 import { defineTool } from './define-tool.js';
 import { success, failure } from './results.js';
-import { cappedNote, isScope, openSearch, searchTitle } from './search-scope.js';
+import { cappedNote, isScope, openSearch, SEARCH_TOOL } from './search-scope.js';
 import { walkFiles } from './walk-files.js';
 
 export const MAX_GLOB_RESULTS = 500;
@@ -30,10 +30,7 @@ export const globTool = defineTool({
     pattern: arg.string('Glob pattern, matched against paths relative to path.', { nonEmpty: true }),
     path: optional(arg.string('Folder to search in; defaults to the project root.')),
   },
-  kind: 'read',
-  bulk: true,
-  title: searchTitle,
-  subject: (args) => args.path ?? '.',
+  ...SEARCH_TOOL,
   async run(args, ctx) {
     let pattern = args.pattern;
     const typedPath = args.path;

@@ -6,7 +6,7 @@ import { arg, optional } from './args.js';
 import { defineTool } from './define-tool.js';
 import { grepInProcess, grepWithRipgrep, ripgrepPath, type GrepHit, type GrepQuery } from './grep-engines.js';
 import { failure, success } from './results.js';
-import { cappedNote, isScope, openSearch, searchTitle } from './search-scope.js';
+import { cappedNote, isScope, openSearch, SEARCH_TOOL } from './search-scope.js';
 
 export const MAX_GREP_LINES = 250;
 
@@ -41,10 +41,7 @@ export const grepTool = defineTool({
     glob: optional(arg.string('Only files matching this glob, e.g. "*.ts" or "src/**/*.go".')),
     ignore_case: optional(arg.boolean('Case-insensitive match.')),
   },
-  kind: 'read',
-  bulk: true,
-  title: searchTitle,
-  subject: (args) => args.path ?? '.',
+  ...SEARCH_TOOL,
   async run(args, ctx) {
     const pattern = args.pattern;
     const typed = args.path ?? '.';

@@ -5,8 +5,12 @@ import { authorize, decideForPath, type GateResult } from '../policy/gate.js';
 import { escapeFileName, unescapeFileName } from '../policy/escape.js';
 import { resolvePath, type ResolvedPath } from '../policy/resolve-path.js';
 import type { Decision } from '../policy/types.js';
+import { arg } from './args.js';
 import { failure } from './results.js';
 import type { ToolContext, ToolResult } from './types.js';
+
+/** The `path` argument of the file tools. */
+export const FILE_PATH_ARG = arg.string('File path, relative to the project root or absolute.', { nonEmpty: true });
 
 export interface PathAccess {
   readonly resolved: ResolvedPath;

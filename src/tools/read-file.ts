@@ -4,7 +4,7 @@ import { open, readFile, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { arg, optional } from './args.js';
 import { defineTool } from './define-tool.js';
-import { openGated } from './path-access.js';
+import { FILE_PATH_ARG, openGated } from './path-access.js';
 import { failure, success } from './results.js';
 import { decodeText, formatBytes, looksBinary } from './text-file.js';
 import type { ToolResult } from './types.js';
@@ -81,7 +81,7 @@ export const readFileTool = defineTool({
   description:
     'Read a text file. Returns numbered lines (number, tab, text). Use offset (first line, 1-based) and limit (number of lines) to read part of a large file.',
   args: {
-    path: arg.string('File path, relative to the project root or absolute.', { nonEmpty: true }),
+    path: FILE_PATH_ARG,
     offset: optional(arg.integer('First line to return, 1-based.', { min: 1 })),
     limit: optional(arg.integer('Number of lines to return.', { min: 1 })),
   },

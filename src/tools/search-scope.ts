@@ -59,6 +59,14 @@ export function cappedNote(shown: number, total: number, noun: string, hint: str
   return `\n[${total - shown} more ${noun} not shown (${total} in all); ${hint}]`;
 }
 
+/** What glob and grep declare alike: they read, their results may be offloaded, their title and I/O subject. */
+export const SEARCH_TOOL = {
+  kind: 'read',
+  bulk: true,
+  title: searchTitle,
+  subject: (args: { readonly path?: string | undefined }) => args.path ?? '.',
+} as const;
+
 /** glob's and grep's call title: '*.ts in lib' (the pattern, and where when given). */
 export function searchTitle(input: Args): string | undefined {
   const pattern = stringField(input, 'pattern');

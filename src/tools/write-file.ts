@@ -3,7 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { applyChange } from './apply-change.js';
 import { arg } from './args.js';
 import { defineTool } from './define-tool.js';
-import { accessPath, displayPath, specialFileError } from './path-access.js';
+import { accessPath, displayPath, FILE_PATH_ARG, specialFileError } from './path-access.js';
 import { failure } from './results.js';
 import { decodeText, formatBytes, looksBinary } from './text-file.js';
 
@@ -12,7 +12,7 @@ export const writeFileTool = defineTool({
   description:
     'Create a file, or replace a file\'s whole contents. Parent folders inside the project are created. Prefer edit_file for changing part of an existing file.',
   args: {
-    path: arg.string('File path, relative to the project root or absolute.', { nonEmpty: true }),
+    path: FILE_PATH_ARG,
     content: arg.string('The complete new contents of the file.'),
   },
   kind: 'write',
