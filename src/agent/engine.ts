@@ -18,6 +18,7 @@ import type { Engine, TurnOutcome } from './state.js';
 import { createEventStore, type EventStore } from './store.js';
 import { runTurn } from './turn-loop.js';
 import { formatUsage, subtractUsage } from './usage.js';
+import { ignoreError } from '../diagnostics/ignore-error.js';
 
 export type { SessionData, SessionRuntime } from './runtime.js';
 export { initialState, newSessionData, permissionSummary } from './runtime.js';
@@ -199,8 +200,8 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
     busy: () => running !== undefined,
     async dispose() {
       interrupt();
-      // The turn's own failure was already reported; what is left is to shut down.
-      await running?.catch(() => undefined);
+      // A turn reports its own failure in its outcome; what is left is to shut down.
+      await running?.catch(ignoreError('finish the turn'));
       await services.onDispose?.();
     },
   };

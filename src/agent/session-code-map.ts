@@ -6,7 +6,7 @@
  * to write its cache.
  */
 import type { Config } from '../config/types.js';
-import { ignoreError } from '../diagnostics/ignore-error.js';
+import { ignoreError, reportIgnored } from '../diagnostics/ignore-error.js';
 import type { ToolDefinition } from '../tools/types.js';
 import type { IndexingProgressSink } from './indexing-progress.js';
 import { deferredCodeMapTools, finishLateIndex, waitForCodeMap } from './late-code-map.js';
@@ -63,8 +63,10 @@ export function startCodeMap(opts: {
     : Promise.resolve(undefined);
   if (on) void opening.then((m) => opts.progress.settle(m !== undefined));
   const ready = waitForCodeMap(opening, source.codeMapWaitMs);
-  // A failure here means no stand-ins: a late map's tools then join at no point, as before it.
-  const shapes = on && source.codeMapToolShapes ? source.codeMapToolShapes(config.projectRoot).catch(() => []) : Promise.resolve([]);
+  // A failure here means no stand-ins: a late map's tools then join at no point.
+  const shapes = on && source.codeMapToolShapes
+    ? source.codeMapToolShapes(config.projectRoot).then((s) => s, (err: unknown) => (reportIgnored('load the code map tools', err, opts.log), []))
+    : Promise.resolve([]);
 
   return {
     async settle(skipWait) {

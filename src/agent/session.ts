@@ -20,6 +20,7 @@ import type { SessionState } from './state.js';
 import { createSummarizer } from './summarizer.js';
 import { newSessionMarker } from './system-prompt.js';
 import { addCost, addUsage, contextTokens, reclaimThreshold } from './usage.js';
+import { ignoreError } from '../diagnostics/ignore-error.js';
 
 export interface Session {
   /** The runtime in use: read it, never assign to it. */
@@ -148,7 +149,7 @@ export function createSession(start: SessionStart, parts: SessionParts, files: S
       const { preset, client } = await parts.preset(name, rt.proxyOverride);
       const built = parts.tools(preset);
       const codeMapText = parts.mapText(preset);
-      const old = await rt.context.stats(rt.session.history, rt.system).catch(() => undefined);
+      const old = await rt.context.stats(rt.session.history, rt.system).catch(ignoreError('carry the context totals over to the new preset'));
       const context = contextFor({ ...rt, ...built, preset });
       // The session's totals for /context carry over; only the window and thresholds change.
       if (old) {

@@ -110,7 +110,7 @@ class CachedEntry implements CacheEntry {
         const value: unknown = JSON.parse(raw.toString('utf8'));
         this.parsed = isIndex(value) ? value : EMPTY;
       } catch {
-        this.parsed = EMPTY;
+        this.parsed = EMPTY; // derived data: a torn entry is re-indexed
       }
     }
     return this.parsed;
@@ -169,7 +169,7 @@ function decode(readAt: ReadAt, total: number, root: string, release: () => void
         data = readAt(bodyStart, header.bodyLength);
         state = crc32(data) === header.crc ? 'ok' : 'bad';
       } catch {
-        state = 'bad';
+        state = 'bad'; // a short read is a torn cache: it is rebuilt
       }
       if (state === 'bad') data = undefined;
       release();
@@ -207,7 +207,7 @@ export async function loadCache(cacheDir: string, root: string): Promise<LoadedC
   try {
     fd = openSync(cacheFile(cacheDir, root), 'r');
   } catch {
-    return nothing();
+    return nothing(); // no cache yet (or unreadable): a cold index
   }
   const release = (): void => {
     if (fd === undefined) return;

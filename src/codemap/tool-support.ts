@@ -91,7 +91,7 @@ export async function quietlyReadable(ctx: ToolContext, abs: string): Promise<bo
     return level === 'allow' || (level === 'confirm' && !access.decision.alwaysAsk && access.resolved.inside
       && (ctx.preApproved.has('read') || ctx.sessionGrants.has('read')));
   } catch {
-    return false;
+    return false; // a path that cannot be resolved is not quoted silently
   }
 }
 
@@ -99,7 +99,7 @@ export async function fileLines(root: string, rel: string): Promise<string[] | u
   try {
     return (await readFile(join(root, rel), 'utf8')).split(/\r?\n/);
   } catch {
-    return undefined;
+    return undefined; // deleted or unreadable since it was indexed: the caller says so
   }
 }
 

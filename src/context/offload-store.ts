@@ -8,6 +8,7 @@ import { chmod, lstat, mkdir, readFile, readdir, rm, stat } from 'node:fs/promis
 import { join } from 'node:path';
 import { removeStaleTemps, writeFileAtomic } from '../io/atomic-write.js';
 import type { OffloadStore } from './types.js';
+import { absent, noEntries, orderOnly } from '../diagnostics/ignore-error.js';
 
 const REF_PATTERN = /^off_(\d{4,})$/;
 const FILE_SUFFIX = '.txt';
@@ -75,7 +76,7 @@ export function createOffloadStore(opts: { dir: string; sessionId: string }): Di
     path: sessionDir,
     put(_tool: string, content: string): Promise<string> {
       const result = queue.then(() => writeSnapshot(content));
-      queue = result.catch(() => undefined);
+      queue = result.catch(orderOnly);
       return result;
     },
     async read(ref: string): Promise<string | undefined> {
@@ -136,7 +137,7 @@ export async function sweepOrphanedOffloads(opts: {
   for (const name of names) {
     const path = join(opts.dir, name);
     // lstat: a symlink planted here is not ours to follow, let alone to delete through.
-    const s = await lstat(path).catch(() => undefined);
+    const s = await lstat(path).catch(absent);
     if (!s?.isDirectory() || !SESSION_ID_PATTERN.test(name)) continue;
     if (newestMtime(s.mtimeMs, await childMtimes(path)) > cutoff) continue;
     if (await opts.isSaved(name)) continue;
@@ -147,10 +148,10 @@ export async function sweepOrphanedOffloads(opts: {
 }
 
 async function childMtimes(dir: string): Promise<number[]> {
-  const names = await readdir(dir).catch(() => [] as string[]);
+  const names = await readdir(dir).catch(noEntries);
   const times: number[] = [];
   for (const n of names) {
-    const s = await stat(join(dir, n)).catch(() => undefined);
+    const s = await stat(join(dir, n)).catch(absent);
     if (s) times.push(s.mtimeMs);
   }
   return times;

@@ -33,3 +33,24 @@ export function ignoreError(what: string, log?: LogSink): (error: unknown) => un
 export function reportIgnored(what: string, error: unknown, log?: LogSink): void {
   ignoreError(what, log)(error);
 }
+
+/**
+ * A `.catch` for a probe whose failure means "not there": a file that is missing and one that
+ * cannot be read are the same to the caller, which goes on without it.
+ */
+export function absent(): undefined {
+  return undefined;
+}
+
+/** The same for a listing: a folder that is gone or cannot be read lists nothing. */
+export function noEntries(): never[] {
+  return [];
+}
+
+/**
+ * A `.catch` for a chain that only keeps work in order: each link's own failure reaches whoever
+ * awaits that link, and must not stop the links after it.
+ */
+export function orderOnly(): undefined {
+  return undefined;
+}

@@ -7,6 +7,7 @@
 import type { Dispatcher } from 'undici';
 import { request } from './undici-parts.js';
 import type { Preset } from '../config/types.js';
+import { ignoreError } from '../diagnostics/ignore-error.js';
 import { redactKeys } from '../secrets/redact.js';
 import { errorCode, htmlPage, httpError, messageOf, networkError } from './errors.js';
 import { isLoopback } from './proxy.js';
@@ -151,14 +152,15 @@ async function* attempt1(call: StreamCall, opts: RunnerOptions, delivered: { con
     body = res.body;
     const headers = res.headers as HeaderBag;
     if (res.statusCode < 200 || res.statusCode >= 300) {
-      const text = await res.body.text().catch(() => '');
+      // A body cut off mid-read still leaves the status to report.
+      const text = (await res.body.text().catch(ignoreError('read the error response', opts.log))) ?? '';
       const error = httpError(res.statusCode, text, { preset: opts.preset, url: call.url, keySent: opts.keySent, sentBody: call.body, secrets: sentSecrets(call.headers) });
       if (isRetryableStatus(res.statusCode, headers)) throw new Transient(error, headers);
       throw error;
     }
     const type = String(headers['content-type'] ?? '');
     if (!type.includes('text/event-stream')) {
-      const text = await res.body.text().catch(() => '');
+      const text = (await res.body.text().catch(ignoreError('read the response', opts.log))) ?? '';
       const said = messageOf(safeJson(redactKeys(text, sentSecrets(call.headers))));
       const page = said ? '' : htmlPage(text);
       throw new ProviderError(
@@ -240,6 +242,6 @@ function safeJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    return undefined;
+    return undefined; // not JSON: the caller falls back to the text itself
   }
 }

@@ -40,6 +40,6 @@ export function readCodeMapFile(path: string, pointer: unknown): string | undefi
     const value = JSON.parse(data.toString('utf8')) as { text?: unknown } | null;
     return typeof value?.text === 'string' ? value.text : undefined;
   } catch {
-    return undefined;
+    return undefined; // derived data: anything odd means the session rebuilds it
   }
 }

@@ -86,7 +86,7 @@ async function tryLinkBack(from: string, to: string): Promise<boolean> {
     await rm(from, { force: true });
     return true;
   } catch {
-    return false;
+    return false; // a lock appeared meanwhile: the caller retries
   }
 }
 
@@ -94,7 +94,7 @@ async function readRaw(path: string): Promise<string | undefined> {
   try {
     return await readFile(path, 'utf8');
   } catch {
-    return undefined;
+    return undefined; // no lock file: nobody holds it
   }
 }
 
@@ -129,6 +129,6 @@ function processStart(pid: number): string | null {
     const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return rest[19] ?? null;
   } catch {
-    return null;
+    return null; // not Linux, or the process is gone: no start time to compare
   }
 }

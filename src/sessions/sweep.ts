@@ -12,6 +12,7 @@ import { acquireLock, releaseLock } from './lock.js';
 import { readMeta } from './meta-file.js';
 import { scanProject } from './session-reader.js';
 import type { SweepResult } from './types.js';
+import { absent } from '../diagnostics/ignore-error.js';
 
 const DAY_MS = 86_400_000;
 const LEFTOVER_AGE_MS = 3_600_000;
@@ -80,7 +81,7 @@ async function lockIfStillIdle(ctx: SweepContext, id: string, cutoff: number): P
   } catch {
     return false; // a live owner, or a lock we cannot take: not ours to remove
   }
-  const meta = await readMeta(join(ctx.projectDir, metaName(id)), id, ctx.projectRoot).catch(() => undefined);
+  const meta = await readMeta(join(ctx.projectDir, metaName(id)), id, ctx.projectRoot).catch(absent);
   if (meta && Date.parse(meta.record.updatedAt) < cutoff) return true;
   await releaseLock(lock);
   return false;

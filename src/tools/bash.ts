@@ -12,6 +12,7 @@ import { findOnPath } from './find-on-path.js';
 import { OutputCapture } from './output-capture.js';
 import { runInGroup } from './process-group.js';
 import { failure } from './results.js';
+import { absent } from '../diagnostics/ignore-error.js';
 
 /**
  * The environment for a command: the user's, minus every variable that may hold a provider key,
@@ -46,7 +47,7 @@ async function checkLinkedArguments(command: string, decision: BashDecision, pro
   for (const word of command.trim().split(/[ \t]+/).slice(1)) {
     const value = word.startsWith('-') ? word.slice(word.indexOf('=') + 1) : word;
     if (value === '' || value.startsWith('-')) continue;
-    const resolved = await resolvePath(value, projectRoot).catch(() => undefined);
+    const resolved = await resolvePath(value, projectRoot).catch(absent);
     // Not only existing names: `touch docs/more/x` through a link out would create a file outside.
     if (resolved === undefined || (resolved.inside && !resolved.multiLinked)) continue;
     const why = resolved.multiLinked ? 'is hard-linked (it may be a file outside the project)' : `leads outside the project, to ${resolved.realPath}`;

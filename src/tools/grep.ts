@@ -7,6 +7,7 @@ import { defineTool } from './define-tool.js';
 import { grepInProcess, grepWithRipgrep, ripgrepPath, type GrepHit, type GrepQuery } from './grep-engines.js';
 import { failure, success } from './results.js';
 import { cappedNote, isScope, openSearch, SEARCH_TOOL } from './search-scope.js';
+import { absent } from '../diagnostics/ignore-error.js';
 
 export const MAX_GREP_LINES = 250;
 
@@ -24,7 +25,7 @@ async function withoutHardLinked(hits: GrepHit[], base: string): Promise<{ hits:
   const linked = new Set<string>();
   await Promise.all(
     [...new Set(hits.map((h) => h.file))].map(async (file) => {
-      const info = await stat(path.join(base, file)).catch(() => undefined);
+      const info = await stat(path.join(base, file)).catch(absent);
       if (info !== undefined && info.isFile() && info.nlink > 1) linked.add(file);
     }),
   );
