@@ -98,10 +98,12 @@ export function createSession(start: SessionStart, parts: SessionParts, files: S
     rt = next;
     if (change === 'conversation') {
       host.dispatch({ type: 'session.reset', state: host.stateOf(rt, blocksFromHistory(rt.session.history, host.describe)) });
-    } else {
-      host.dispatch({ type: 'settings', patch: settingsOf(rt) });
+      gauge();
+      return;
     }
-    if (change !== 'settings') gauge();
+    // The meter first: the settings are published at once, and carry it along.
+    if (change === 'context') gauge();
+    host.dispatch({ type: 'settings', patch: settingsOf(rt) });
   };
   const contextFor = (next: Pick<SessionRuntime, 'offload' | 'preset' | 'marker' | 'toolSchemas'>): ContextManager =>
     parts.context(next.offload, next.preset, next.marker, next.toolSchemas, summarize);
