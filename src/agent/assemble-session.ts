@@ -15,7 +15,7 @@ import { builtinSlashCommands } from '../slash/builtin-commands.js';
 import { createSlashRegistry } from '../slash/registry.js';
 import type { SlashCommand } from '../slash/types.js';
 import type { ToolDefinition } from '../tools/types.js';
-import { createEngine, type LindwyrmEngine } from './engine.js';
+import { createEngine, type LindwyrmEngine, type ToolDelegates } from './engine.js';
 import { indexingProgress } from './indexing-progress.js';
 import { loadInstructions } from './instructions.js';
 import { newSessionData } from './runtime.js';
@@ -59,6 +59,8 @@ export interface SessionDeps extends CodeMapSource {
   readonly log?: (line: string) => void;
   /** Test knobs for the client (small retry backoff). */
   readonly clientOptions?: Partial<ModelClientOptions>;
+  /** File and command access owned by an editor (ACP); absent: the disk and local processes. */
+  readonly delegates?: ToolDelegates;
 }
 
 export async function assembleSession(cli: CliOptions, config: Config, deps: SessionDeps): Promise<LindwyrmEngine> {
@@ -70,6 +72,9 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
   // The store's notices (a redaction, a repaired permission, a sweep) are startup notices until
   // the engine exists, then go to the transcript.
   let storeNotice = (line: string): void => void notices.push(line);
+  // Retries are told to the transcript (and machine interfaces) once the engine exists.
+  let retryNotice = (note: string): void => void note;
+  let retries = 0;
   const secrets = await collectSessionSecrets({ config, env, ...(cli.proxy ? { cliProxy: cli.proxy } : {}) });
   const files = await openSessionFiles({ cli, config, paths, secrets: secrets.values, notice: (line) => storeNotice(line), ...(log ? { log } : {}) });
   const record = files.record;
@@ -83,6 +88,7 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
     instructions: () => instructions,
     codeMap: { on: config.codeMap.enabled && deps.openCodeMap !== undefined, tools: () => started.tools(), mapText: (b) => started.mapText(b) },
     createTools: deps.createTools,
+    onRetry: (note) => retryNotice(note),
     ...(deps.extraTools ? { extraTools: deps.extraTools } : {}),
     ...(log ? { log } : {}),
     ...(deps.clientOptions ? { clientOptions: deps.clientOptions } : {}),
@@ -138,6 +144,7 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
       ...(deps.approver ? { approver: deps.approver } : {}),
       ...(deps.takeDenialNote ? { takeDenialNote: deps.takeDenialNote } : {}),
       ...(deps.describe ? { describe: deps.describe } : {}),
+      ...(deps.delegates ? { delegates: deps.delegates } : {}),
       ...(log ? { log } : {}),
       ...(started.on ? { onFileChanged: (path: string) => started.fileChanged(path) } : {}),
       saves: files.saves,
@@ -162,6 +169,7 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
   progress.attach((p) => engine.store.dispatch({ type: 'indexing', progress: p }));
   let later = 0;
   storeNotice = (text) => engine.store.dispatch({ type: 'notice', blockId: `store-notice-${++later}`, level: 'warning', text });
+  retryNotice = (text) => engine.store.dispatch({ type: 'notice', blockId: `retry-${++retries}`, level: 'warning', text, kind: 'retry' });
   engine.store.flush();
   return engine;
 }

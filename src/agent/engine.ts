@@ -8,7 +8,8 @@ import type { ApprovalDecision, Approver } from '../policy/types.js';
 import type { SessionStore } from '../sessions/types.js';
 import type { SlashRegistry } from '../slash/registry.js';
 import { describeToolCall } from '../tools/describe-call.js';
-import type { ToolContext } from '../tools/types.js';
+import type { ImageData } from '../providers/types.js';
+import type { CommandRunner, FileAccess, ToolContext } from '../tools/types.js';
 import { createApprovalQueue } from './approvals.js';
 import { blocksFromHistory } from './history-blocks.js';
 import { repairHistory } from './history.js';
@@ -38,6 +39,13 @@ export interface EngineServices {
   /** See ToolCallsEnv.takeDenialNote. */
   readonly takeDenialNote?: () => string | undefined;
   readonly onDispose?: () => Promise<void>;
+  /** File and command access owned by someone else (an ACP client); see ToolContext. */
+  readonly delegates?: ToolDelegates;
+}
+
+export interface ToolDelegates {
+  readonly files?: FileAccess;
+  readonly commands?: CommandRunner;
 }
 
 export interface LindwyrmEngine extends Engine {
@@ -105,11 +113,13 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
       onOutput,
       ...(services.onFileChanged ? { onFileChanged: services.onFileChanged } : {}),
       vision: rt.preset.vision,
+      ...(services.delegates?.files ? { files: services.delegates.files } : {}),
+      ...(services.delegates?.commands ? { commands: services.delegates.commands } : {}),
     };
   };
 
   /** One turn, up to and including saving it; the caller announces its end. */
-  const turn = async (text: string, signal: AbortSignal): Promise<TurnOutcome> => {
+  const turn = async (text: string, signal: AbortSignal, images?: readonly ImageData[]): Promise<TurnOutcome> => {
     const rt = session.runtime;
     const s = rt.session;
     if (!s.firstPrompt) s.firstPrompt = text;
@@ -142,6 +152,7 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
           ...(services.takeDenialNote ? { takeDenialNote: services.takeDenialNote } : {}),
         },
         text,
+        images,
       );
     } catch (err) {
       // A bug below must not leave a tool call without a result in the saved history.
@@ -150,7 +161,7 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
     }
     s.turns++;
     const usage = subtractUsage(s.usage, before.usage);
-    const cost = s.cost === null ? null : s.cost - (before.cost ?? 0);
+    const cost = s.cost === null || usage.unreported ? null : s.cost - (before.cost ?? 0); // unreported usage: unknown, not smaller
     outcome = { ...outcome, usage, cost };
     services.log?.(`turn: ${outcome.status}, ${outcome.steps} steps, ${formatUsage(usage)}${cost === null ? '' : `, $${cost.toFixed(4)}`}`);
     await persist();
@@ -166,10 +177,10 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
     slash,
     subscribe: events.subscribe,
     getSnapshot: events.getSnapshot,
-    async submit(text) {
+    async submit(text, extra) {
       if (running) return { status: 'error', result: '', detail: 'A turn is already running.', steps: 0 };
       controller = new AbortController();
-      running = turn(text, controller.signal);
+      running = turn(text, controller.signal, extra?.images);
       let outcome: TurnOutcome;
       try {
         outcome = await running;

@@ -97,6 +97,8 @@ export function reduce(state: SessionState, event: EngineEvent): SessionState {
       };
       return { ...state, blocks: replaceAt(state.blocks, i, block) };
     }
+    case 'assistant.message':
+      return state;
     case 'approval.request':
       return { ...state, pendingApproval: event.request };
     case 'approval.resolved':

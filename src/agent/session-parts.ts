@@ -59,6 +59,8 @@ export function sessionParts(opts: {
   /** Tools from elsewhere offered after the built-ins and the code map's (a protocol server's). */
   readonly extraTools?: () => readonly ToolDefinition[];
   readonly log?: (line: string) => void;
+  /** Told before each retry of a request, for the transcript (and machine interfaces). */
+  readonly onRetry?: (note: string) => void;
   readonly clientOptions?: Partial<ModelClientOptions>;
 }): SessionParts {
   const { cli, config } = opts;
@@ -75,7 +77,9 @@ export function sessionParts(opts: {
       globalProxy: config.proxy,
       maxRetries: config.maxRetries,
       idleTimeoutMs: config.streamIdleTimeoutMs,
+      maxReplyBytes: config.maxReplyBytes,
       ...(opts.log ? { log: opts.log } : {}),
+      ...(opts.onRetry ? { onRetry: opts.onRetry } : {}),
       env: opts.env,
       ...opts.clientOptions,
     });

@@ -32,6 +32,8 @@ export interface Session {
   setThinking(on: boolean): void;
   setThinkingEffort(level: ThinkingEffort): void;
   setMarkdown(on: boolean): void;
+  /** Read-only from now on (an editor's mode): the gate refuses writes, deletes and commands; the tools stay offered. */
+  setReadOnly(on: boolean): void;
   /** The proxy for model requests from now on: a URL, false for direct, undefined for the configured one. */
   setProxy(setting: string | false | undefined): void;
   /** A path rule for this session (also over the project's floor, so the user's own rule counts). */
@@ -177,6 +179,7 @@ export function createSession(start: SessionStart, parts: SessionParts, files: S
     setThinking: (on) => swap({ ...rt, thinking: on }, 'settings'),
     setThinkingEffort: (level) => swap({ ...rt, thinkingEffort: level }, 'settings'),
     setMarkdown: (on) => swap({ ...rt, markdown: on }, 'settings'),
+    setReadOnly: (on) => swap({ ...rt, readOnly: on }, 'settings'),
     setProxy(setting) {
       const { proxyOverride: _old, ...rest } = rt;
       swap({ ...rest, ...(setting !== undefined ? { proxyOverride: setting } : {}), client: parts.client(rt.preset, setting) }, 'settings');

@@ -112,7 +112,7 @@ export async function applyChange(ctx: ToolContext, change: PlannedChange): Prom
   const target = access.resolved.realPath;
   if (change.before !== undefined) {
     // Unreadable now counts as changed: nothing is written over what cannot be compared.
-    const now = await readFile(target, 'utf8').catch(absent);
+    const now = await (ctx.files ? ctx.files.readText(target) : readFile(target, 'utf8')).catch(absent);
     if (now !== change.before) {
       return failure(`${tool}: ${shown} changed on disk while the change was waiting; nothing was written. Read it again and redo the change.`);
     }
@@ -121,7 +121,8 @@ export async function applyChange(ctx: ToolContext, change: PlannedChange): Prom
     await mkdir(parent, { recursive: true });
   }
   // The user's file keeps its mode; a new one gets the umask's, as any editor's would.
-  await writeFileAtomic(target, change.after, { mode: 'keep' });
+  if (ctx.files) await ctx.files.writeText(target, change.after);
+  else await writeFileAtomic(target, change.after, { mode: 'keep' });
   ctx.onFileChanged?.(target);
   if (isNew) return success(`Created ${shown} (${countLines(change.after)} lines).`, `Created ${shown}`);
   const what = tool === 'edit_file' ? 'Edited' : 'Wrote';
