@@ -23,6 +23,7 @@ import { promptToTurn } from './prompt-content.js';
 import { replayUpdates } from './replay.js';
 import { createUpdateBridge } from './session-updates.js';
 import { absent, ignoreError } from '../diagnostics/ignore-error.js';
+import { secretEnvNames } from '../secrets/secret-names.js';
 import { availableCommands, slashCommandOf } from './slash.js';
 
 export const MODES = [
@@ -82,7 +83,7 @@ export async function openAcpSession(deps: SessionOpenDeps, params: { cwd: unkno
   const notify = (update: Record<string, unknown>): void => deps.peer.notify('session/update', { sessionId, update });
   const bridge = createUpdateBridge({ notify, projectRoot: root });
   const files = createSessionFiles({ peer: deps.peer, capabilities: deps.client.fs, sessionId: () => sessionId, onWrite: bridge.fileWritten });
-  const secretNames = (): string[] => [...config.secretEnvNames, ...config.presets.flatMap((p) => p.apiKeyEnv)];
+  const secretNames = (): string[] => secretEnvNames(config);
   const commands = deps.client.terminal
     ? createClientTerminal({ peer: deps.peer, sessionId: () => sessionId, secretNames, onCreated: bridge.terminalCreated })
     : undefined;

@@ -3,6 +3,7 @@ import type { Config, ToolKind } from '../config/types.js';
 import type { ImageData, JsonSchemaObject } from '../providers/types.js';
 import type { Approver } from '../policy/types.js';
 import type { Args } from './args.js';
+import type { RunOptions, RunOutcome } from './process-group.js';
 
 /**
  * Why a call failed, as data: other code (the transcript's status, the audit log, one-shot's
@@ -89,16 +90,9 @@ export interface FileAccess {
   writeText(absolutePath: string, content: string): Promise<void>;
 }
 
+/** Runs a command somewhere else than a local process group, with the same options and outcome. */
 export interface CommandRunner {
-  run(opts: {
-    readonly shell: string;
-    readonly command: string;
-    readonly cwd: string;
-    readonly env: NodeJS.ProcessEnv;
-    readonly timeoutMs: number;
-    readonly signal: AbortSignal;
-    readonly onData: (text: string) => void;
-  }): Promise<{ exitCode: number | null; exitSignal: NodeJS.Signals | string | null; timedOut: boolean; interrupted: boolean }>;
+  run(opts: Omit<RunOptions, 'graceMs'>): Promise<Omit<RunOutcome, 'pid' | 'exitSignal'> & { readonly exitSignal: NodeJS.Signals | string | null }>;
 }
 
 export interface ToolDefinition {
