@@ -60,7 +60,7 @@ export function createAcpApprover(opts: {
     const toolCall = {
       toolCallId: call?.toolCallId ?? request.id,
       title: `${request.summary} (${request.reason})`,
-      kind: acpKind(request.tool),
+      kind: acpKind(request.tool, request.kind),
       status: 'pending',
       ...(call ? { rawInput: call.input ?? {}, locations: locationsOf(call.name, call.input, opts.projectRoot) } : {}),
       ...(preview.length ? { content: preview } : {}),

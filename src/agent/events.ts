@@ -4,7 +4,7 @@
  */
 import type { ApprovalDecision, ApprovalRequest } from '../policy/types.js';
 import type { AssistantMessage, StopReason, Usage } from '../providers/types.js';
-import type { FailureKind } from '../tools/types.js';
+import type { FailureKind, ToolCallKind } from '../tools/types.js';
 import type { SlashCommandInfo } from '../slash/types.js';
 import type { ContextGauge, IndexingProgress, SessionState, ToolCallStatus, TurnStatus } from './state.js';
 
@@ -29,6 +29,8 @@ export type EngineEvent =
       readonly title: string;
       /** The call's arguments as the model sent them (machine interfaces show them; the view does not). */
       readonly input?: unknown;
+      /** The tool's permission kind (ToolDefinition.kind), when the tool is known. */
+      readonly kind?: ToolCallKind;
     }
   | { readonly type: 'tool.output'; readonly blockId: string; readonly text: string }
   | {
