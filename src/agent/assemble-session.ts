@@ -94,7 +94,8 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
     ...(deps.clientOptions ? { clientOptions: deps.clientOptions } : {}),
   });
   const presetName = cli.model ?? (record && config.presets.some((p) => p.name === record.preset) ? record.preset : undefined);
-  const { preset, client } = await parts.preset(presetName);
+  const { preset, client, notices: presetNotices } = await parts.preset(presetName);
+  notices.push(...presetNotices);
   // The code map opens (an index walk, a cache read) while the sweeps and instructions run.
   const progress = indexingProgress(log);
   const mapStart = startCodeMap({ config, cacheDir: paths.codeMapCacheDir, source: deps, progress, notice: (t) => notices.push(t), ...(log ? { log } : {}) });
@@ -118,6 +119,8 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
   // saved map text needs nothing from the index to start.
   const started = await mapStart.settle(resumedMap !== undefined && deps.codeMapToolShapes !== undefined);
   notices.push(...instructions.notes);
+  // The code map's text is read here only: when a session starts, and when the prefix changes anyway.
+  const codeMapText = resumedMap ?? parts.mapText(preset);
 
   const slash = createSlashRegistry([...builtinSlashCommands(), ...(deps.slashCommands ?? [])]);
   const engine = createEngine(
@@ -127,7 +130,7 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
           config,
           preset,
           client,
-          ...((resumedMap ?? parts.mapText(preset)) !== undefined ? { codeMapText: resumedMap ?? parts.mapText(preset) } : {}),
+          ...(codeMapText !== undefined ? { codeMapText } : {}),
           marker,
           offload,
           ...parts.thinkingFor(preset),
@@ -155,7 +158,7 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
         await files.close();
         // A map still indexing is closed when it opens; a process that exits before that (one-shot)
         // may give it a few seconds to finish and write its cache for the next run.
-        await started.close(started.on ? (deps.codeMapGraceMs?.() ?? 0) : 0, parts.mapBudget(engine.runtime.preset.contextWindow));
+        await started.close(started.on ? (deps.codeMapGraceMs?.() ?? 0) : 0, parts.mapBudget(engine.runtime.preset));
       },
     },
   );

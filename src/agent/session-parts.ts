@@ -5,8 +5,9 @@
  */
 import type { CliOptions } from '../cli/options.js';
 import { ConfigError } from '../config/errors.js';
-import { missingKeyMessage, resolveApiKey, resolvePreset } from '../config/presets.js';
-import type { Config, Preset } from '../config/types.js';
+import { clientLocalOptions, openPreset, type OpenedPreset } from '../config/local-preset.js';
+import { missingKeyMessage, resolveApiKey } from '../config/presets.js';
+import type { Config, Preset, ToolProfile } from '../config/types.js';
 import { createContextManager } from '../context/create-context-manager.js';
 import type { ContextManager, OffloadStore, Summarizer } from '../context/types.js';
 import { createModelClient, type ModelClientOptions } from '../providers/create-client.js';
@@ -18,6 +19,7 @@ import type { ToolRunner } from './ports.js';
 import type { SessionData } from './runtime.js';
 import type { SessionCodeMap } from './session-code-map.js';
 import { buildSystemPrompt } from './system-prompt.js';
+import { applyToolProfile } from './tool-profile.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -25,8 +27,12 @@ type Env = Readonly<Record<string, string | undefined>>;
 export type CreateTools = (opts: { config: Config; vision: boolean; readOnly: boolean; extraTools?: readonly ToolDefinition[] }) => ToolRunner;
 
 export interface SessionParts {
-  /** A preset by name (or the default), made ready: its key resolved and remembered for redaction. */
-  preset(name: string | undefined, proxyOverride?: string | false): Promise<{ preset: Preset; client: ModelClient }>;
+  /**
+   * A preset by name (or the default), made ready: a local server asked for its model and real
+   * window (config/local-preset.ts), its key resolved and remembered for redaction; `notices` are
+   * what the user should know before the first turn.
+   */
+  preset(name: string | undefined, proxyOverride?: string | false): Promise<{ preset: Preset; client: ModelClient; notices: readonly string[] }>;
   /** A new client for a preset already resolved (another proxy). */
   client(preset: Preset, proxyOverride?: string | false): ModelClient;
   tools(preset: Preset): { tools: ToolRunner; toolSchemas: readonly ToolSchema[] };
@@ -38,13 +44,15 @@ export interface SessionParts {
   context(offload: OffloadStore, preset: Preset, marker: string, schemas: readonly ToolSchema[], summarize: Summarizer): ContextManager;
   /** The reasoning settings a preset starts with (the command line's win). */
   thinkingFor(preset: Preset): { thinking: boolean; thinkingEffort?: ThinkingEffort };
-  /** The code map's budget in tokens for a window. */
-  mapBudget(window: number): number;
+  /** The code map's budget in tokens for a preset (its window and tool profile). */
+  mapBudget(preset: Preset): number;
 }
 
-/** Map budget: scales with the window (a 64th), within sensible bounds. */
-export function codeMapBudget(config: Config, window: number): number {
-  return config.codeMap.budgetTokens ?? Math.min(8_000, Math.max(1_000, Math.floor(window / 64)));
+/** Map budget: scales with the window (a 64th), within sensible bounds; the small profile's is smaller. */
+export function codeMapBudget(config: Config, window: number, profile?: ToolProfile): number {
+  if (config.codeMap.budgetTokens !== undefined) return config.codeMap.budgetTokens;
+  if (profile === 'small') return Math.min(2_000, Math.max(200, Math.floor(window / 32)));
+  return Math.min(8_000, Math.max(1_000, Math.floor(window / 64)));
 }
 
 export function sessionParts(opts: {
@@ -65,12 +73,16 @@ export function sessionParts(opts: {
 }): SessionParts {
   const { cli, config } = opts;
   const keys = new Map<string, string | undefined>();
+  const opened = new Map<string, OpenedPreset>();
   const client = (p: Preset, proxyOverride?: string | false): ModelClient => {
     const key = keys.get(p.name);
+    const o = opened.get(p.name);
+    const local = o ? clientLocalOptions(o) : undefined;
     const proxy = proxyOverride ?? cli.proxy;
     // A proxy URL can carry a password: session files must never hold it.
     if (typeof proxyOverride === 'string') opts.secrets.add(proxyOverride);
     return createModelClient(p, {
+      ...(local ? { local } : {}),
       ...(key ? { apiKey: key } : {}),
       ...(proxy !== undefined ? { proxy } : {}),
       noProxy: config.noProxy,
@@ -84,20 +96,23 @@ export function sessionParts(opts: {
       ...opts.clientOptions,
     });
   };
-  const mapBudget = (window: number): number => codeMapBudget(config, window);
+  const mapBudget = (p: Preset): number => codeMapBudget(config, p.contextWindow, p.toolProfile);
   return {
     async preset(name, proxyOverride) {
-      const p = await resolvePreset(config, name);
+      const o = await openPreset(config, name, opts.log);
+      const p = o.preset;
       const key = await resolveApiKey(p, opts.env);
       if (!key && !p.keyOptional) throw new ConfigError(missingKeyMessage(p));
       opts.secrets.add(key);
       keys.set(p.name, key);
-      return { preset: p, client: client(p, proxyOverride) };
+      opened.set(p.name, o);
+      return { preset: p, client: client(p, proxyOverride), notices: o.notices };
     },
     client,
     tools(p) {
       const extraTools = [...(opts.codeMap.tools() ?? []), ...(opts.extraTools?.() ?? [])];
-      const tools = opts.createTools({ config, vision: p.vision, readOnly: cli.readOnly, ...(extraTools.length ? { extraTools } : {}) });
+      const registry = opts.createTools({ config, vision: p.vision, readOnly: cli.readOnly, ...(extraTools.length ? { extraTools } : {}) });
+      const tools = applyToolProfile(registry, p.toolProfile);
       return { tools, toolSchemas: Object.freeze([...tools.schemas()]) };
     },
     system: (p, marker, mapText) =>
@@ -110,8 +125,9 @@ export function sessionParts(opts: {
         instructions: opts.instructions(),
         ...(config.commitTrailer ? { commitTrailer: config.commitTrailer } : {}),
         ...(mapText ? { codeMap: mapText } : {}),
+        ...(p.toolProfile === 'small' ? { profile: 'small' as const } : {}),
       }),
-    mapText: (p) => opts.codeMap.mapText(mapBudget(p.contextWindow)),
+    mapText: (p) => opts.codeMap.mapText(mapBudget(p)),
     savedMapText(data, p) {
       const saved = data.savedCodeMap;
       return opts.codeMap.on && saved && saved.preset === p.name && saved.model === p.model ? saved.text : undefined;

@@ -16,7 +16,7 @@ function onOff(arg: string | undefined): boolean | undefined | 'bad' {
 export function presetsCommand({ session }: SlashContext): SlashReply {
   const rt = session.runtime;
   const lines = rt.config.presets.map(
-    (p) => `${p.name === rt.preset.name ? '*' : ' '} ${p.name.padEnd(12)} ${p.format.padEnd(9)} ${p.model || "(server's first model)"}`,
+    (p) => `${p.name === rt.preset.name ? '*' : ' '} ${p.name.padEnd(12)} ${p.format.padEnd(9)} ${p.model || "(the server's loaded model)"}`,
   );
   return { kind: 'panel', panel: 'presets', text: lines.join('\n') };
 }
