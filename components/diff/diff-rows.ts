@@ -1,8 +1,9 @@
 /**
  * A diff as styled terminal rows: old and new line numbers in a gutter, the +/- marker in the
  * diff colours, the code itself highlighted for the file's language (each hunk's old and new side
- * highlighted as code, so a string or comment spanning lines stays one). Pure given the loaded
- * highlighters.
+ * highlighted as code, so a string or comment spanning lines stays one). The diff comes read
+ * into numbered lines by the engine (src/tools/numbered-diff.ts, through the state). Pure given the
+ * loaded highlighters.
  */
 import { codeSegments } from '../highlight/code-segments.js';
 import { languageOfPath } from '../highlight/languages.js';
@@ -10,7 +11,7 @@ import { sanitizeForTerminal } from '../text/sanitize.js';
 import type { Segment, StyledLine, TextStyle } from '../text/styled-line.js';
 import { wrapSegments } from '../text/wrap.js';
 import { theme } from '../theme.js';
-import { diffSign, gutter, parseUnifiedDiff, type DiffLine } from './unified-diff.js';
+import type { DiffLine, ParsedDiff } from '../../src/tools/numbered-diff.js';
 
 const SIGN_STYLE: Readonly<Record<DiffLine['kind'], TextStyle>> = {
   add: theme.diffAdd,
@@ -33,7 +34,8 @@ function highlighted(lines: readonly DiffLine[], path: string | undefined): Map<
         const k = lines[i]!.kind;
         if (k === 'context' || (side === 'old' ? k === 'del' : k === 'add')) idx.push(i);
       }
-      const segs = codeSegments(idx.map((i) => lines[i]!.text), lang);
+      // Sanitized line by line: the lines hold the file's own text, control characters and all.
+      const segs = codeSegments(idx.map((i) => sanitizeForTerminal(lines[i]!.text)), lang);
       // Context lines come out of both sides; the new side's colouring wins.
       idx.forEach((i, n) => out.set(i, segs[n]!));
     }
@@ -49,20 +51,17 @@ function highlighted(lines: readonly DiffLine[], path: string | undefined): Map<
 }
 
 /** `path` names the file when the diff's own header does not (its language picks the highlighter). */
-export function diffRows(diff: string, width: number, path?: string): StyledLine[] {
-  const parsed = parseUnifiedDiff(sanitizeForTerminal(diff));
-  const digits = String(Math.max(1, parsed.maxLineNo)).length;
+export function diffRows(parsed: ParsedDiff, width: number, path?: string): StyledLine[] {
   const code = highlighted(parsed.lines, path ?? parsed.path);
   const rows: StyledLine[] = [];
   parsed.lines.forEach((line, i) => {
     const style = SIGN_STYLE[line.kind];
-    if (line.kind === 'hunk' || line.kind === 'header' || line.kind === 'note') {
-      rows.push(...wrapSegments(line.text === '' ? [] : [{ text: line.text, style }], width));
+    if (line.gutter === '') {
+      rows.push(...wrapSegments(line.text === '' ? [] : [{ text: sanitizeForTerminal(line.text), style }], width));
       return;
     }
-    const numbers = gutter(line, digits);
-    const prefix: Segment[] = [{ text: `${numbers} `, style: line.kind === 'context' ? theme.lineNumber : style }, { text: diffSign(line.kind), style }];
-    rows.push(...wrapSegments(code.get(i) ?? [], width, { firstPrefix: prefix, restPrefix: [{ text: ' '.repeat(numbers.length + 2) }] }));
+    const prefix: Segment[] = [{ text: `${line.gutter} `, style: line.kind === 'context' ? theme.lineNumber : style }, { text: line.sign, style }];
+    rows.push(...wrapSegments(code.get(i) ?? [], width, { firstPrefix: prefix, restPrefix: [{ text: ' '.repeat(line.gutter.length + 2) }] }));
   });
   return rows;
 }

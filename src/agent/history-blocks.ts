@@ -15,7 +15,7 @@ const CHANGED = /^(Edited|Wrote) (.+) \(\+(\d+) -(\d+)\)\.$/;
 const CREATED = /^Created (.+) \((\d+) lines?\)\.$/;
 
 /** A write_file / edit_file result's counts, read back from its text (the diff itself is not in the history). */
-export function changeFromResult(name: string, content: string): FileChange | undefined {
+export function changeFromResult(name: string, content: string): Omit<FileChange, 'diff'> | undefined {
   if (name !== 'edit_file' && name !== 'write_file') return undefined;
   const line = content.split('\n', 1)[0] ?? '';
   const changed = CHANGED.exec(line);

@@ -6,7 +6,9 @@ import type { ApprovalDecision, ApprovalRequest } from '../policy/types.js';
 import type { ImageData, ThinkingEffort, Usage } from '../providers/types.js';
 import type { WireFormat } from '../config/types.js';
 import type { SessionSummary } from '../sessions/types.js';
-import type { FileChange } from '../tools/types.js';
+import type { ParsedDiff } from '../tools/numbered-diff.js';
+import type { FailureKind, FileChange } from '../tools/types.js';
+import type { SlashCommandInfo } from '../slash/types.js';
 
 export type TurnStatus = 'finished' | 'incomplete' | 'error' | 'interrupted';
 export type ToolCallStatus = 'running' | 'ok' | 'error' | 'denied' | 'interrupted';
@@ -15,6 +17,16 @@ interface BlockBase {
   readonly id: string;
   /** Bumped on every change, so views can cache per (id, version, width). */
   readonly version: number;
+}
+
+/** A file change as the transcript holds it: the counts, and the diff read into numbered lines. */
+export interface TranscriptChange extends Omit<FileChange, 'diff'> {
+  readonly diff?: ParsedDiff;
+}
+
+/** The approval the view shows: the request, its diff read into numbered lines. */
+export interface PendingApproval extends Omit<ApprovalRequest, 'diff'> {
+  readonly diff?: ParsedDiff;
 }
 
 export type TranscriptBlock =
@@ -33,7 +45,9 @@ export type TranscriptBlock =
       /** 'Edited prices.py', or the error, once finished. */
       readonly resultSummary?: string;
       /** A file it changed: "edit prices.py +1 −4", and the diff behind it. */
-      readonly change?: FileChange;
+      readonly change?: TranscriptChange;
+      /** Why it failed, once finished with an error: denied, not_found, timeout … */
+      readonly failure?: FailureKind;
     })
   | (BlockBase & { readonly kind: 'turn_end'; readonly status: TurnStatus; readonly detail?: string })
   | (BlockBase & { readonly kind: 'notice'; readonly level: 'info' | 'warning' | 'error'; readonly text: string });
@@ -58,7 +72,7 @@ export interface SessionState {
   readonly permissionSummary: string;
   readonly blocks: readonly TranscriptBlock[];
   readonly busy: boolean;
-  readonly pendingApproval: ApprovalRequest | null;
+  readonly pendingApproval: PendingApproval | null;
   readonly lastUsage: Usage | null;
   readonly sessionUsage: Usage;
   /** Null when the preset has no prices. */
@@ -73,6 +87,12 @@ export interface SessionState {
   readonly saved?: boolean;
   /** The session is still being assembled; the view shows what the config says until it is. */
   readonly starting?: boolean;
+  /**
+   * The slash commands the engine has registered: the view's help, completion and argument hints
+   * come from this list. Absent from an engine that does not say (the view falls back to the
+   * built-in ones).
+   */
+  readonly commands?: readonly SlashCommandInfo[];
 }
 
 export interface IndexingProgress {
@@ -96,6 +116,10 @@ export interface TurnOutcome {
 
 /** The result of a slash command: text to show (the view decides how), or a request to exit. */
 export interface SlashResult {
+  /** The command's tagged reply this result carries (src/slash/types.ts, SlashReply). */
+  readonly kind?: 'text' | 'error' | 'panel' | 'sessions' | 'prompt' | 'exit';
+  /** Send this to the model as the user's prompt (a custom command, a server's prompt). */
+  readonly prompt?: string;
   readonly output?: string;
   /** The command failed (unknown command, bad arguments, unknown preset...): `output` says why. */
   readonly error?: boolean;

@@ -5,7 +5,7 @@
  * (the history holds the text then) and when the turn ends.
  */
 import type { EngineEvent } from './events.js';
-import type { SessionData } from './engine.js';
+import type { SessionData } from './runtime.js';
 import { createStreamSaver } from './unfinished-turn.js';
 
 export interface TurnJournal {

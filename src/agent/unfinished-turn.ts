@@ -7,7 +7,7 @@
  * into it.
  */
 import type { Message } from '../providers/types.js';
-import type { SessionData } from './engine.js';
+import type { SessionData } from './runtime.js';
 import { blocksFromHistory } from './history-blocks.js';
 import { repairHistory } from './history.js';
 import type { TranscriptBlock } from './state.js';
@@ -74,21 +74,27 @@ export function recoverTurn(history: readonly Message[], turn: UnfinishedTurn): 
 
 /**
  * A saved session made ready to go on with: its history repaired, an unfinished turn recovered
- * (the note dropped), and the transcript blocks to show, the notice right before the text it is about.
+ * (the note dropped), and the transcript blocks to show, the notice right before the text it is
+ * about. The blocks are made on demand: titling a tool call needs the tools, which the session
+ * being opened may not have yet.
  */
-export function resumedSession(
-  saved: SessionData,
-  describe: (name: string, input: unknown) => string,
-): { session: SessionData; blocks: TranscriptBlock[]; recovered: boolean } {
+export function resumedSession(saved: SessionData): {
+  session: SessionData;
+  recovered: boolean;
+  blocks(describe: (name: string, input: unknown) => string): TranscriptBlock[];
+} {
   const { unfinishedTurn, ...data } = saved;
   const recovery = unfinishedTurn ? recoverTurn(saved.history, unfinishedTurn) : undefined;
   const session: SessionData = { ...data, history: repairHistory(recovery?.history ?? saved.history) };
-  const blocks = blocksFromHistory(session.history, describe);
-  if (recovery) {
-    const notice: TranscriptBlock = { kind: 'notice', id: 'unfinished-turn', version: 0, level: 'warning', text: recovery.notice };
-    blocks.splice(recovery.recovered !== undefined ? blocks.length - 1 : blocks.length, 0, notice);
-  }
-  return { session, blocks, recovered: recovery !== undefined };
+  const blocks = (describe: (name: string, input: unknown) => string): TranscriptBlock[] => {
+    const out = blocksFromHistory(session.history, describe);
+    if (recovery) {
+      const notice: TranscriptBlock = { kind: 'notice', id: 'unfinished-turn', version: 0, level: 'warning', text: recovery.notice };
+      out.splice(recovery.recovered !== undefined ? out.length - 1 : out.length, 0, notice);
+    }
+    return out;
+  };
+  return { session, recovered: recovery !== undefined, blocks };
 }
 
 /** Saves streamed text at most `intervalMs` after it arrived; cancelled at the turn's safe points. */

@@ -5,6 +5,7 @@
  */
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { absent, noEntries } from '../diagnostics/ignore-error.js';
 import { oneLineCommand } from './detect-commands.js';
 
 export interface CiCommands {
@@ -70,14 +71,14 @@ export function gitlabScripts(text: string): string[] {
 }
 
 async function readSmall(path: string): Promise<string | undefined> {
-  const text = await readFile(path, 'utf8').catch(() => undefined);
+  const text = await readFile(path, 'utf8').catch(absent);
   return text !== undefined && text.length <= 500_000 ? text : undefined;
 }
 
 export async function detectCiCommands(root: string): Promise<CiCommands> {
   const files: string[] = [];
   const raw: string[] = [];
-  const all = (await readdir(join(root, '.github', 'workflows')).catch(() => [] as string[])).filter((n) => /\.ya?ml$/.test(n)).sort();
+  const all = (await readdir(join(root, '.github', 'workflows')).catch(noEntries)).filter((n) => /\.ya?ml$/.test(n)).sort();
   const checking = all.filter((n) => !SHIPPING.test(n));
   const workflows = checking.length > 0 ? checking : all;
   for (const name of workflows.slice(0, 10)) {

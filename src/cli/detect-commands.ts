@@ -7,6 +7,7 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
+import { noEntries } from '../diagnostics/ignore-error.js';
 
 export type CommandRole = 'build' | 'test' | 'lint' | 'typecheck' | 'format' | 'run';
 
@@ -160,7 +161,7 @@ async function goCommands(root: string): Promise<ProjectCommand[]> {
     { role: 'test', command: 'go test ./...', source: 'go.mod' },
     { role: 'lint', command: 'go vet ./...', source: 'go.mod' },
   ];
-  const names = await readdir(root).catch(() => [] as string[]);
+  const names = await readdir(root).catch(noEntries);
   if (names.some((n) => /^\.golangci\.(ya?ml|toml|json)$/.test(n))) out.push({ role: 'lint', command: 'golangci-lint run', source: 'golangci-lint configuration' });
   return out;
 }

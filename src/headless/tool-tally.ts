@@ -6,9 +6,10 @@
  */
 import type { EngineEvent } from '../agent/events.js';
 import type { ToolCallStatus } from '../agent/state.js';
+import type { ToolCallKind } from '../tools/types.js';
 
-/** Tools whose calls change the project (or may: a command). */
-const CHANGING = new Set(['write_file', 'edit_file', 'delete_file', 'bash']);
+/** Kinds of call that change the project (or may: a command), as each tool declares its kind. */
+const CHANGING: ReadonlySet<ToolCallKind> = new Set<ToolCallKind>(['write', 'delete', 'bash']);
 
 export interface UnsuccessfulCall {
   readonly tool: string;
@@ -19,21 +20,24 @@ export interface UnsuccessfulCall {
 }
 
 export function createToolTally() {
-  const started = new Map<string, { tool: string; call: string }>();
+  const started = new Map<string, { tool: string; call: string; changing: boolean }>();
   const unsuccessful: UnsuccessfulCall[] = [];
+  /** The changing calls that were denied, as the transcript names them. */
+  const deniedChanges: string[] = [];
   let changes = 0;
-  let changesDenied = 0;
   return {
     onEvent(event: EngineEvent): void {
-      if (event.type === 'tool.start') started.set(event.blockId, { tool: event.name, call: event.title });
+      if (event.type === 'tool.start') {
+        started.set(event.blockId, { tool: event.name, call: event.title, changing: event.kind !== undefined && CHANGING.has(event.kind) });
+      }
       if (event.type !== 'tool.end') return;
       const call = started.get(event.blockId);
       if (!call) return;
-      if (CHANGING.has(call.tool)) {
+      if (call.changing) {
         changes++;
-        if (event.status === 'denied') changesDenied++;
+        if (event.status === 'denied') deniedChanges.push(call.call);
       }
-      if (event.status === 'denied' || event.status === 'error') unsuccessful.push({ ...call, status: event.status, message: event.summary });
+      if (event.status === 'denied' || event.status === 'error') unsuccessful.push({ tool: call.tool, call: call.call, status: event.status, message: event.summary });
     },
     get unsuccessful(): readonly UnsuccessfulCall[] {
       return unsuccessful;
@@ -43,10 +47,10 @@ export function createToolTally() {
     },
     /** Why the turn is not finished though the model stopped: every change it tried was denied. */
     allChangesDenied(): string | undefined {
-      if (changes === 0 || changesDenied < changes) return undefined;
-      const names = unsuccessful.filter((c) => c.status === 'denied' && CHANGING.has(c.tool)).map((c) => c.call);
-      const shown = names.slice(0, 3).join(', ') + (names.length > 3 ? ', …' : '');
-      return `Every change the model tried was denied (${changesDenied} call${changesDenied === 1 ? '' : 's'}: ${shown}); nothing was changed.`;
+      const n = deniedChanges.length;
+      if (changes === 0 || n < changes) return undefined;
+      const shown = deniedChanges.slice(0, 3).join(', ') + (n > 3 ? ', …' : '');
+      return `Every change the model tried was denied (${n} call${n === 1 ? '' : 's'}: ${shown}); nothing was changed.`;
     },
   };
 }

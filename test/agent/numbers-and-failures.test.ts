@@ -109,36 +109,44 @@ describe('interrupt with a reason', () => {
   });
 });
 
+/** What a process killed mid-stream leaves: the prompt saved, the note with the streamed text. Returns its id. */
+async function savedUnfinished(): Promise<string> {
+  const store = createSessionStore({ dir: `${sandbox!.root}/data/lindwyrm/sessions`, projectRoot: sandbox!.project });
+  const id = store.newId();
+  const now = new Date().toISOString();
+  await store.save({
+    formatVersion: 1,
+    id,
+    projectRoot: sandbox!.project,
+    preset: 'fake',
+    model: 'fake-model',
+    createdAt: now,
+    updatedAt: now,
+    firstPrompt: 'write a poem',
+    turns: 0,
+    messages: [{ role: 'user', content: [{ type: 'text', text: 'write a poem' }] }],
+    usage: { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 },
+    cost: null,
+    offloadRefs: [],
+    unfinishedTurn: { startedAt: now, streamed: 'Roses are red,\nviolets are', afterMessages: 1 },
+  });
+  await store.close();
+  return id;
+}
+
+function recovered(e: LindwyrmEngine): void {
+  const blocks = e.store.current().blocks;
+  const notice = blocks.findIndex((b) => b.kind === 'notice' && /ended in the middle of a turn/.test(b.text));
+  expect(notice).toBeGreaterThanOrEqual(0);
+  expect(blocks[notice + 1]).toMatchObject({ kind: 'assistant', text: 'Roses are red,\nviolets are' });
+}
+
 describe('an unfinished turn in a saved session', () => {
   it('is resumed with a notice and the text that had streamed, and the next prompt is not merged', async () => {
     await open([{ text: 'Carrying on.' }]);
-    // What a process killed mid-stream leaves: the prompt saved, the note with the streamed text.
-    const store = createSessionStore({ dir: `${sandbox!.root}/data/lindwyrm/sessions`, projectRoot: sandbox!.project });
-    const id = store.newId();
-    const now = new Date().toISOString();
-    await store.save({
-      formatVersion: 1,
-      id,
-      projectRoot: sandbox!.project,
-      preset: 'fake',
-      model: 'fake-model',
-      createdAt: now,
-      updatedAt: now,
-      firstPrompt: 'write a poem',
-      turns: 0,
-      messages: [{ role: 'user', content: [{ type: 'text', text: 'write a poem' }] }],
-      usage: { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 },
-      cost: null,
-      offloadRefs: [],
-      unfinishedTurn: { startedAt: now, streamed: 'Roses are red,\nviolets are', afterMessages: 1 },
-    });
-    await store.close();
-
+    await savedUnfinished();
     const e = await engine({ continueLast: true });
-    const blocks = e.store.current().blocks;
-    const notice = blocks.findIndex((b) => b.kind === 'notice' && /ended in the middle of a turn/.test(b.text));
-    expect(notice).toBeGreaterThanOrEqual(0);
-    expect(blocks[notice + 1]).toMatchObject({ kind: 'assistant', text: 'Roses are red,\nviolets are' });
+    recovered(e);
     await e.submit('finish it');
     const sent = readRequest('anthropic', fake!.requests[0]!);
     expect(sent.messages.map((m) => [m.role, m.text])).toEqual([
@@ -146,5 +154,19 @@ describe('an unfinished turn in a saved session', () => {
       ['assistant', 'Roses are red,\nviolets are'],
       ['user', 'finish it'],
     ]);
+  });
+
+  it('is recovered the same from /sessions, and saved so at once: the note is gone from the file', async () => {
+    await open([]);
+    const id = await savedUnfinished();
+    const store = createSessionStore({ dir: `${sandbox!.root}/data/lindwyrm/sessions`, projectRoot: sandbox!.project });
+    expect((await store.load(id)).unfinishedTurn).toMatchObject({ streamed: 'Roses are red,\nviolets are' });
+    const e = await engine();
+    await e.runSlash(`/sessions resume ${id}`);
+    recovered(e);
+    const saved = await store.load(id);
+    await store.close();
+    expect(saved.unfinishedTurn).toBeUndefined();
+    expect(saved.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
   });
 });

@@ -122,7 +122,9 @@ describe.each<FakeFormat>(['anthropic', 'openai'])('one-shot over %s', (format) 
 
   it('denies a confirm when stdin is not a terminal, tells the model and says what would allow it', async () => {
     const r = await run([{ toolCalls: [{ name: 'needs_ok', input: { path: 'a.txt' } }] }, { text: 'Could not write.' }], {});
-    expect(r.status).toBe(0);
+    // A write tool's only call was denied: the turn did not do its job, whatever the model says (exit 3).
+    expect(r.status).toBe(3);
+    expect(r.stderr).toMatch(/incomplete: Every change the model tried was denied \(1 call: needs_ok a\.txt\)/);
     expect(r.stderr).toMatch(/denied write a\.txt .*stdin is not a terminal.*--allow write/);
     const body = readRequest(format, fake!.requests[1]!);
     const result = body.messages.flatMap((m) => m.toolResults.map((x) => x.content)).join('');

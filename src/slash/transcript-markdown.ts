@@ -4,8 +4,8 @@
  * levels down) never reads as a sibling of "You"; tool calls and their results fold into
  * <details>; diffs carry their line numbers. Pure.
  */
-import type { SessionState, TranscriptBlock } from '../src/agent/state.js';
-import { numberedDiffText } from './diff/unified-diff.js';
+import type { SessionState, TranscriptBlock } from '../agent/state.js';
+import { numberedDiffText } from '../tools/numbered-diff.js';
 
 function fence(text: string, lang = ''): string {
   const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
@@ -109,14 +109,4 @@ export function transcriptMarkdown(state: SessionState, now: Date = new Date()):
     if (md !== undefined) parts.push(md);
   }
   return `${parts.join('\n\n')}\n`;
-}
-
-/** The final answer of the last turn: what is printed on the normal screen when leaving. */
-export function lastAnswer(blocks: readonly TranscriptBlock[]): string | undefined {
-  for (let i = blocks.length - 1; i >= 0; i--) {
-    const block = blocks[i]!;
-    if (block.kind === 'assistant' && block.text.trim() !== '') return block.text.trim();
-    if (block.kind === 'user') return undefined;
-  }
-  return undefined;
 }
