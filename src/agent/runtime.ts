@@ -95,7 +95,9 @@ export function initialState(rt: SessionRuntime, saved?: boolean): SessionState 
     lastUsage: null,
     sessionUsage: rt.session.usage,
     sessionCost: rt.session.cost,
-    context: { usedTokens: 0, measured: false, window, threshold: reclaimThreshold(window) },
+    // The figure /context gives for this history (an estimate until a request measures it), never
+    // a 0 placeholder: a new or resumed conversation's state carries its meter with it.
+    context: rt.context.gauge?.(rt.session.history, rt.system) ?? { usedTokens: 0, measured: false, window, threshold: reclaimThreshold(window) },
     ...(saved !== undefined ? { saved } : {}),
   };
 }

@@ -105,8 +105,8 @@ export function createSession(start: SessionStart, parts: SessionParts, files: S
   const swap = (next: SessionRuntime, change: 'settings' | 'context' | 'conversation'): void => {
     rt = next;
     if (change === 'conversation') {
+      // The state carries the new conversation's meter (initialState asks the context manager).
       host.dispatch({ type: 'session.reset', state: host.stateOf(rt, session.openedBlocks()) });
-      gauge();
       return;
     }
     // The meter first: the settings are published at once, and carry it along.
