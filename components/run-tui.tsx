@@ -21,6 +21,8 @@ import { sanitizeForTerminal } from './text/sanitize.js';
 import { encodeLine } from './text/ansi.js';
 import { renderMarkdown } from './transcript/markdown.js';
 import { preloadLanguages } from './highlight/preload.js';
+import { setGrammarSource } from './highlight/highlighter.js';
+import type { GrammarParsers } from './highlight/tree-sitter-highlight.js';
 
 /** Where the view draws: process.stdout, or a fake terminal in the benchmark. */
 export interface TuiOutput {
@@ -33,6 +35,8 @@ export interface TuiOutput {
 
 export interface RunTuiOptions {
   readonly initialPrompt?: string;
+  /** The engine's tree-sitter loader, for highlighting code in the grammars the code map parses. */
+  readonly grammars?: GrammarParsers;
   /** Defaults to process.stdout (with stray output held back while the screen is up). */
   readonly output?: TuiOutput;
   readonly stdin?: NodeJS.ReadStream;
@@ -66,6 +70,7 @@ export class EngineStartError extends Error {
 const DISPOSE_TIMEOUT_MS = 10_000;
 
 export async function runTui(engineOrPending: Engine | Promise<Engine>, opts: RunTuiOptions = {}): Promise<number> {
+  if (opts.grammars) setGrammarSource(opts.grammars);
   let starting: StartingEngine | undefined;
   if (engineOrPending instanceof Promise) {
     if (!opts.startingState) throw new Error('runTui: a starting engine needs opts.startingState');

@@ -33,7 +33,11 @@ const code = process.argv.includes('--code');
 const numbers = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const seconds = Number(numbers[0] ?? 10);
 const rate = Number(numbers[1] ?? 2000);
-if (code) await (await import('../components/highlight/highlighter.js')).loadLanguage('python');
+if (code) {
+  const highlighter = await import('../components/highlight/highlighter.js');
+  highlighter.setGrammarSource((await import('../src/codemap/tree-sitter-runtime.js')).createParser);
+  await highlighter.loadLanguage('python');
+}
 const HISTORY_LINES = 5000;
 const COLUMNS = 120;
 const ROWS = 40;

@@ -8,7 +8,7 @@
 import type * as TS from 'typescript';
 import type { CodeLanguage } from './languages.js';
 import { spansByLine, type LineSpan } from './spans.js';
-import { highlightWithGrammar, loadGrammar, type LoadedGrammar } from './tree-sitter-highlight.js';
+import { highlightWithGrammar, loadGrammar, type GrammarParsers, type LoadedGrammar } from './tree-sitter-highlight.js';
 import { scanTypeScript } from './ts-scanner.js';
 
 /** Past this, code shows plain: a pasted log file in a fence is not worth a parse per frame. */
@@ -20,6 +20,12 @@ const ready = new Map<CodeLanguage, Loaded>();
 const loading = new Map<CodeLanguage, Promise<boolean>>();
 const listeners = new Set<() => void>();
 let epoch = 0;
+let grammarParsers: GrammarParsers | undefined;
+
+/** Where the tree-sitter grammars come from (the engine's loader); without it only TS/JS is highlighted. */
+export function setGrammarSource(parsers: GrammarParsers): void {
+  grammarParsers = parsers;
+}
 
 /** Bumped each time a language becomes available: part of the layout caches' keys. */
 export function highlighterEpoch(): number {
@@ -42,7 +48,8 @@ export function loadLanguage(lang: CodeLanguage): Promise<boolean> {
       // typescript is CommonJS: under ESM its API is the default export.
       return { kind: 'ts', ts: (m.default ?? m) as unknown as typeof TS };
     }
-    return { kind: 'grammar', grammar: await loadGrammar(lang) };
+    if (!grammarParsers) throw new Error('no grammar loader was given');
+    return { kind: 'grammar', grammar: await loadGrammar(lang, grammarParsers) };
   })().then(
     (loaded) => {
       ready.set(lang, loaded);

@@ -3,16 +3,18 @@
  * parses with). Two passes over one parse: generic rules for the leaves every grammar has
  * (anonymous word tokens are keywords; comments, strings, numbers, booleans by their node types),
  * then the grammar's queries (queries.ts) for what needs the tree: functions, types, constants.
- * Loading is asynchronous (WASM); highlighting a loaded grammar is synchronous.
+ * Loading is asynchronous (WASM); highlighting a loaded grammar is synchronous. The runtime and
+ * the grammars come from the engine's loader (src/codemap/tree-sitter-runtime.ts), handed to the
+ * view at start, so a grammar the code map has loaded is not loaded twice.
  */
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import type * as TSW from '@vscode/tree-sitter-wasm';
+import type { createParser } from '../../src/codemap/tree-sitter-runtime.js';
 import type { SyntaxKind } from '../theme.js';
 import { HIGHLIGHT_QUERIES, NAME_RULES, type NameRules } from './queries.js';
 import type { Span } from './spans.js';
 
-type Runtime = typeof TSW;
+/** What gives a parser for a grammar ('python'): the engine's createParser. */
+export type GrammarParsers = typeof createParser;
 
 export interface LoadedGrammar {
   readonly parser: TSW.Parser;
@@ -25,26 +27,9 @@ export interface LoadedGrammar {
 
 type LeafKind = SyntaxKind | 'reset' | 'identifier';
 
-let runtime: Promise<{ api: Runtime; dir: string }> | undefined;
-
-function loadRuntime(): Promise<{ api: Runtime; dir: string }> {
-  runtime ??= (async () => {
-    const require = createRequire(import.meta.url);
-    const entry = require.resolve('@vscode/tree-sitter-wasm');
-    const api = require(entry) as Runtime;
-    const dir = dirname(entry);
-    await api.Parser.init({ locateFile: (file: string) => join(dir, file) });
-    return { api, dir };
-  })();
-  return runtime;
-}
-
 /** The grammar's parser and its compiled queries; patterns this grammar version rejects are left out. */
-export async function loadGrammar(grammar: string): Promise<LoadedGrammar> {
-  const { api, dir } = await loadRuntime();
-  const language = await api.Language.load(join(dir, `tree-sitter-${grammar}.wasm`));
-  const parser = new api.Parser();
-  parser.setLanguage(language);
+export async function loadGrammar(grammar: string, parsers: GrammarParsers): Promise<LoadedGrammar> {
+  const { parser, language, api } = await parsers(grammar);
   const patterns = HIGHLIGHT_QUERIES[grammar] ?? [];
   const queries: TSW.Query[] = [];
   try {

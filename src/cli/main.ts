@@ -8,7 +8,7 @@ import { failedStreamResult } from '../headless/stream-json-failure.js';
 import { escapeForDisplay } from '../policy/escape.js';
 import { helpText } from './flags.js';
 import { initMessage, writeStarterAgentsFile } from './init-agents.js';
-import { loadEarlyPaint, loadPrintMap, loadRunAcp, loadRunOneShot, loadRunTui, loadStartSession } from './lazy-modules.js';
+import { loadEarlyPaint, loadPrintMap, loadRunAcp, loadRunOneShot, loadRunTui, loadStartSession, loadTreeSitter } from './lazy-modules.js';
 import type { CliOptions } from './options.js';
 import { parsePlainWords } from './interpret-args.js';
 import { startingState } from './starting-state.js';
@@ -138,6 +138,8 @@ async function runWith(given: CliOptions, io: MainIo, stopEarly: (() => void) | 
       ...(options.prompt !== undefined ? { initialPrompt: options.prompt } : {}),
       startingState: state,
       ...(painted ? { painted } : {}),
+      // Highlighting uses the code map's grammars, loaded once for both, when code first shows.
+      grammars: async (grammar) => (await loadTreeSitter()).createParser(grammar),
     });
   } finally {
     // A no-op once the view has taken the screen over.

@@ -95,6 +95,14 @@ describe.skipIf(!hasTmux)('rendering in a real terminal (tmux)', () => {
     const headingLine = styled.split('\n').find((l) => l.includes('Prices') && !l.includes('what are'));
     // eslint-disable-next-line no-control-regex -- an SGR sequence before the heading's text
     expect(headingLine).toMatch(/\x1b\[[0-9;]*m.*Prices/);
+    // Highlighted with the code map's Python grammar, which the CLI hands to the view: `def` a
+    // keyword (magenta), `total` a function name (blue).
+    // eslint-disable-next-line no-control-regex -- SGR sequences are what is being read
+    const codeLine = styled.split('\n').find((l) => l.replace(/\x1b\[[0-9;]*m/g, '').includes('def total(items)')) ?? '';
+    // eslint-disable-next-line no-control-regex -- SGR sequences are what is being read
+    expect(codeLine).toMatch(/\x1b\[[0-9;]*35[0-9;]*m(\x1b\[[0-9;]*m)*def/);
+    // eslint-disable-next-line no-control-regex -- SGR sequences are what is being read
+    expect(codeLine).toMatch(/\x1b\[[0-9;]*34[0-9;]*m(\x1b\[[0-9;]*m)*total/);
     expect(joined).toMatch(/lwyrm --resume \S+/);
   }, 120_000);
 
