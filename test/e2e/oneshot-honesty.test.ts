@@ -8,31 +8,16 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { startFakeProvider, type FakeProvider, type ScriptedReply } from '../support/fake-provider.js';
-import type { Sandbox } from '../support/sandbox.js';
+import { describe, expect, it, vi } from 'vitest';
 import { readRequest } from '../agent/support/harness.js';
-import { makeEnv, run, useBuild } from './support/cli.js';
+import { run, useBuild, useFakeEnv } from './support/cli.js';
 
 vi.setConfig({ testTimeout: 60_000 });
 
 const cli = useBuild();
 
 describe('one-shot honesty', () => {
-  let fake: FakeProvider | undefined;
-  let e: Sandbox | undefined;
-
-  afterEach(async () => {
-    await fake?.close();
-    await e?.cleanup();
-    fake = e = undefined;
-  });
-
-  async function setup(replies: ScriptedReply[]): Promise<Sandbox> {
-    fake = await startFakeProvider({ format: 'anthropic', replies });
-    e = await makeEnv('anthropic', fake.baseUrl);
-    return e;
-  }
+  const { setup, fake } = useFakeEnv('anthropic');
 
   it('--json lists denied and failed calls, counts the denials, and a turn whose every change was denied is incomplete', async () => {
     const env = await setup([
@@ -86,7 +71,7 @@ describe('one-shot honesty', () => {
     expect(first.stderr).toMatch(/invalid x-api-key|401/);
     const second = await run(cli(), env, ['-c', '-p', 'second try']);
     expect(second.status, second.stderr).toBe(0);
-    const sent = readRequest('anthropic', fake!.requests[1]!);
+    const sent = readRequest('anthropic', fake().requests[1]!);
     expect(sent.messages.map((m) => m.text)).toEqual(['second try']);
   });
 
