@@ -154,6 +154,7 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
       cli,
       ...(files.store ? { store: files.store } : {}),
       slash,
+      dataDir: paths.dataDir,
       onDispose: async () => {
         await files.close();
         // A map still indexing is closed when it opens; a process that exits before that (one-shot)

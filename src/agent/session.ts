@@ -10,22 +10,28 @@ import type { ContextManager } from '../context/types.js';
 import { computeCost } from '../providers/cost.js';
 import type { Message, ThinkingEffort, Usage } from '../providers/types.js';
 import type { EngineEvent } from './events.js';
-import { blocksFromHistory } from './history-blocks.js';
-import { repairHistory } from './history.js';
 import { newSessionData, settingsOf, type SessionData, type SessionRuntime } from './runtime.js';
 import type { SessionFiles } from './session-files.js';
 import type { SessionParts } from './session-parts.js';
 import { recordOf } from './session-record.js';
-import type { SessionState } from './state.js';
+import type { SessionState, TranscriptBlock } from './state.js';
 import { createSummarizer } from './summarizer.js';
 import { newSessionMarker } from './system-prompt.js';
+import { resumedSession } from './unfinished-turn.js';
 import { addCost, addUsage, contextTokens, reclaimThreshold } from './usage.js';
 import { ignoreError } from '../diagnostics/ignore-error.js';
 
 export interface Session {
   /** The runtime in use: read it, never assign to it. */
   readonly runtime: SessionRuntime;
-  /** Another conversation: a saved one (its own marker and, if it still fits, its code map text) or a new one. */
+  /** The transcript of the conversation as it was last opened: its history, with the notice of a turn a crash cut short. */
+  openedBlocks(): TranscriptBlock[];
+  /** Whether opening it recovered such a turn into the history (saved so at the next persist). */
+  readonly recoveredTurn: boolean;
+  /**
+   * Another conversation: a saved one (its own marker and, if it still fits, its code map text) or
+   * a new one. A saved one whose last run died mid-turn gets what had streamed back, and is saved so.
+   */
   open(data: SessionData | 'new'): Promise<void>;
   /** Another preset: client, tools, schemas, prompt and context manager for it, together. Throws when it cannot be used. */
   switchPreset(name: string): Promise<Preset>;
@@ -99,8 +105,8 @@ export function createSession(start: SessionStart, parts: SessionParts, files: S
   const swap = (next: SessionRuntime, change: 'settings' | 'context' | 'conversation'): void => {
     rt = next;
     if (change === 'conversation') {
-      host.dispatch({ type: 'session.reset', state: host.stateOf(rt, blocksFromHistory(rt.session.history, host.describe)) });
-      gauge();
+      // The state carries the new conversation's meter (initialState asks the context manager).
+      host.dispatch({ type: 'session.reset', state: host.stateOf(rt, session.openedBlocks()) });
       return;
     }
     // The meter first: the settings are published at once, and carry it along.
@@ -110,6 +116,12 @@ export function createSession(start: SessionStart, parts: SessionParts, files: S
   const contextFor = (next: Pick<SessionRuntime, 'offload' | 'preset' | 'marker' | 'toolSchemas'>): ContextManager =>
     parts.context(next.offload, next.preset, next.marker, next.toolSchemas, summarize);
 
+  let opened: ReturnType<typeof resumedSession>;
+  /** A conversation made ready to go on with: history repaired, a turn a crash cut short recovered. */
+  const ready = (data: SessionData): SessionData => {
+    opened = resumedSession(data);
+    return opened.session;
+  };
   const built = parts.tools(start.preset);
   rt = {
     ...start,
@@ -117,12 +129,16 @@ export function createSession(start: SessionStart, parts: SessionParts, files: S
     system: parts.system(start.preset, start.marker, start.codeMapText),
     context: contextFor({ ...start, ...built }),
     sessionGrants: new Set(),
-    session: { ...start.session, history: repairHistory(start.session.history) },
+    session: ready(start.session),
   };
 
   const session: Session = {
     get runtime() {
       return rt;
+    },
+    openedBlocks: () => opened.blocks(host.describe),
+    get recoveredTurn() {
+      return opened.recovered;
     },
     async open(data) {
       const resumed = data !== 'new';
@@ -144,10 +160,12 @@ export function createSession(start: SessionStart, parts: SessionParts, files: S
           offload,
           context: contextFor({ ...rt, offload, marker }),
           sessionGrants: new Set(),
-          session: { ...conversation, history: repairHistory(conversation.history) },
+          session: ready(conversation),
         },
         'conversation',
       );
+      // The recovered history replaces the note on disk now, not only after the next turn.
+      if (opened.recovered) await session.persist();
     },
     async switchPreset(name) {
       const { preset, client } = await parts.preset(name, rt.proxyOverride);
@@ -202,8 +220,11 @@ export function createSession(start: SessionStart, parts: SessionParts, files: S
       const s = rt.session;
       s.usage = addUsage(s.usage, usage);
       s.cost = addCost(s.cost, computeCost(usage, rt.preset.prices, rt.preset));
-      if (side) rt.context.recordSideUsage?.(usage);
-      else rt.context.recordUsage(usage, s.history.length, s.history);
+      // Zeros a server never reported are no measurement: they count in the totals only.
+      if (!usage.unreported) {
+        if (side) rt.context.recordSideUsage?.(usage);
+        else rt.context.recordUsage(usage, s.history.length, s.history);
+      }
       host.dispatch({ type: 'usage', lastUsage: usage, sessionUsage: s.usage, sessionCost: s.cost });
       if (!side) gauge(usage);
     },

@@ -7,8 +7,8 @@ import { jsonLine } from '../headless/json-line.js';
 import { failedStreamResult } from '../headless/stream-json-failure.js';
 import { escapeForDisplay } from '../policy/escape.js';
 import { helpText } from './flags.js';
-import { writeStarterAgentsFile } from './init-agents.js';
-import { loadEarlyPaint, loadPrintMap, loadRunAcp, loadRunOneShot, loadRunTui, loadStartSession } from './lazy-modules.js';
+import { initMessage, writeStarterAgentsFile } from './init-agents.js';
+import { loadEarlyPaint, loadPrintMap, loadRunAcp, loadRunOneShot, loadRunTui, loadStartSession, loadTreeSitter } from './lazy-modules.js';
 import type { CliOptions } from './options.js';
 import { parsePlainWords } from './interpret-args.js';
 import { startingState } from './starting-state.js';
@@ -52,7 +52,7 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
       case 'init': {
         const result = await writeStarterAgentsFile(command.cwd);
         if (result.written) {
-          io.stdout(`Wrote ${result.path}. Fill in your commands and conventions; keep it short.\n`);
+          io.stdout(`${initMessage(result)}\n`);
           return 0;
         }
         io.stderr(`lwyrm: ${result.path}: ${result.reason}\n`);
@@ -138,6 +138,8 @@ async function runWith(given: CliOptions, io: MainIo, stopEarly: (() => void) | 
       ...(options.prompt !== undefined ? { initialPrompt: options.prompt } : {}),
       startingState: state,
       ...(painted ? { painted } : {}),
+      // Highlighting uses the code map's grammars, loaded once for both, when code first shows.
+      grammars: async (grammar) => (await loadTreeSitter()).createParser(grammar),
     });
   } finally {
     // A no-op once the view has taken the screen over.

@@ -5,6 +5,7 @@
 import { createInterface, type Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type { ApprovalDecision, ApprovalRequest, Approver } from '../policy/types.js';
+import { numberedDiffLines, parseUnifiedDiff } from '../tools/numbered-diff.js';
 
 export interface OneShotApprover {
   readonly approver: Approver;
@@ -24,7 +25,8 @@ export function formatApproval(request: ApprovalRequest): string {
   const lines = [`  ${request.kind.toUpperCase()} requested: ${request.summary}`];
   if (request.path) lines.push(`    ${request.path}`);
   if (request.command) lines.push(...request.command.split('\n').map((l) => `    $ ${l}`));
-  if (request.diff) lines.push(...request.diff.replace(/\n$/, '').split('\n').map((l) => `    ${l}`));
+  // With old and new line numbers, as the full screen's modal shows it.
+  if (request.diff) lines.push(...numberedDiffLines(parseUnifiedDiff(request.diff)).map((l) => `    ${l}`));
   lines.push(`    (${request.reason})`);
   return `${lines.join('\n')}\n`;
 }

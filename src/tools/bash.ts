@@ -59,6 +59,11 @@ async function checkLinkedArguments(command: string, decision: BashDecision, pro
 /** Past this, a line without its end is shown cut: waiting would hold (and re-copy) all of it. */
 export const MAX_LIVE_LINE = 8192;
 
+/** "no output", "1 line of output", "12 lines of output": what the count counts, in the singular when it is one. */
+export function outputLines(n: number): string {
+  return n === 0 ? 'no output' : `${n} line${n === 1 ? '' : 's'} of output`;
+}
+
 /** Splits a stream into whole lines for the live view; the partial tail waits for the rest. */
 export function lineSplitter(emit: (lines: string) => void) {
   let pending = '';
@@ -150,7 +155,7 @@ export const bashTool = defineTool({
       ? 'interrupted'
       : outcome.timedOut
         ? `timed out after ${Math.round(timeoutMs / 1000)} s`
-        : `exit ${outcome.exitCode ?? outcome.exitSignal}, ${capture.lines} lines`;
+        : `exit ${outcome.exitCode ?? outcome.exitSignal}, ${outputLines(capture.lines)}`;
     const failed = outcome.interrupted ? 'interrupted' : outcome.timedOut ? 'timeout' : 'failed';
     return { ok, ...(ok ? {} : { failure: failed }), content: `${body}\n${status}`, summary, interrupted: outcome.interrupted || undefined };
   },

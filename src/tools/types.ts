@@ -25,6 +25,17 @@ export type FailureKind = 'denied' | 'invalid_args' | 'not_found' | 'timeout' | 
  */
 export type ToolCallKind = ToolKind | 'other' | 'none';
 
+/** What a call that changed a file did: the transcript's one-line summary and the diff behind it. */
+export interface FileChange {
+  readonly verb: 'edit' | 'create' | 'write';
+  /** The path as shown to the user (escaped). */
+  readonly path: string;
+  readonly added: number;
+  readonly removed: number;
+  /** The unified diff; absent where it was not kept (a resumed session's history has only the counts). */
+  readonly diff?: string;
+}
+
 export interface ToolResult {
   /** False for any failure: bad arguments, denial, missing file, timeout, non-zero exit. */
   readonly ok: boolean;
@@ -41,6 +52,8 @@ export interface ToolResult {
   readonly interrupted?: boolean;
   /** True when the user answered [q]uit at a prompt: the engine stops the turn. */
   readonly quit?: boolean;
+  /** Set by write_file and edit_file when they changed a file. */
+  readonly change?: FileChange;
 }
 
 /** Resolves offloaded results by ref (the context manager's store implements it). */

@@ -58,6 +58,9 @@ describe.each<[FakeFormat, 'SIGTERM' | 'SIGHUP', number]>([
 
     expect(result.status, result.stderr).toBe(status);
     expect(JSON.parse(result.stdout)).toMatchObject({ status: 'interrupted' });
+    // Not "Interrupted by the user": the signal that stopped it is named.
+    expect(result.stderr).toContain(`interrupted: Stopped by ${signal}`);
+    expect(result.stderr).not.toMatch(/by the user/);
     expect(await running(sleeper)).toBe(false);
   });
 });

@@ -108,7 +108,9 @@ describe('lwyrm -p --output-format stream-json', () => {
     expect(asked).toMatchObject({ tool: 'write_file', kind: 'write', summary: expect.stringContaining('x.txt'), diff: expect.stringContaining('+x') });
     expect(lines.find((l) => l.subtype === 'approval_response')).toMatchObject({ request_id: asked['request_id'], decision: 'no' });
     expect(lines.find((l) => l.type === 'user')).toMatchObject({ tool_status: 'denied' });
-    expect(lines.at(-1)).toMatchObject({ type: 'result', status: 'finished' });
+    // The only change the model tried was denied: the turn did not do its job (issue 24).
+    expect(lines.at(-1)).toMatchObject({ type: 'result', status: 'incomplete', exit_status: 3, denied: 1 });
+    expect(r.status).toBe(3);
   });
 
   it('tells of a retried request as a notice', async () => {
