@@ -67,5 +67,6 @@ export function isOutside(req: ApprovalRequest, projectRoot: string | undefined)
 
 export function alwaysLabel(req: ApprovalRequest, outside = false): string {
   if (outside) return 'always (outside the project: just this once)';
+  if (req.kind === 'mcp') return 'always (this tool, this session)';
   return `always (${req.kind}${req.kind === 'bash' ? '' : ', inside the project'})`;
 }

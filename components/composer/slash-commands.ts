@@ -15,6 +15,7 @@ export const SLASH_COMMANDS: readonly SlashCommandInfo[] = [
   { name: '/perm', args: '<path> kind=level…', help: 'set a permission rule, e.g. /perm src write=allow delete=confirm' },
   { name: '/policy', help: 'show the permission policy in force and where each rule came from' },
   { name: '/context', help: 'show how full the context is, what is cached and what was offloaded' },
+  { name: '/mcp', args: '[reconnect NAME]', help: 'MCP servers: status, tool count, token cost; reconnect one' },
   { name: '/compact', args: '[instructions]', help: 'summarize older history now; instructions say what to keep' },
   { name: '/sessions', help: 'browse saved sessions of this project: Enter resumes, d deletes' },
   { name: '/init', help: 'write a starter AGENTS.md with your build commands and conventions' },

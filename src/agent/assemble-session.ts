@@ -31,6 +31,7 @@ import { createSummarizer } from './summarizer.js';
 import { addCost, addUsage } from './usage.js';
 import { collectSessionSecrets } from './session-secrets.js';
 import { buildSystemPrompt, newSessionMarker } from './system-prompt.js';
+import { openSessionMcp, type OpenMcpOptions } from '../mcp/session-mcp.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -67,6 +68,8 @@ export interface SessionDeps {
   readonly log?: (line: string) => void;
   /** Test knobs for the client (small retry backoff). */
   readonly clientOptions?: Partial<ModelClientOptions>;
+  /** Test knobs for MCP (short timeouts); the stdio spawn a sandbox wraps. */
+  readonly mcp?: Pick<OpenMcpOptions, 'startupTimeoutMs' | 'callTimeoutMs' | 'spawnServer'>;
 }
 
 /** Map budget: scales with the window (a 64th), within sensible bounds. */
@@ -145,6 +148,7 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
     config.codeMap.enabled && deps.openCodeMap && deps.codeMapToolShapes
       ? deps.codeMapToolShapes(config.projectRoot).catch(() => [])
       : Promise.resolve([]);
+  let later = 0;
   const sessionId = record?.id ?? store?.newId() ?? `tmp-${randomBytes(6).toString('hex')}`;
   const session = record ? recordToData(record) : newSessionData(sessionId);
   if (store && cli.save) {
@@ -208,6 +212,10 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
         .catch(() => undefined);
   notices.push(...instructions.notes);
 
+  // MCP servers start with the session (all at once); their tools are frozen into the prompt.
+  let mcpNotice = (text: string): void => void notices.push(text);
+  const mcp = await openSessionMcp({ config, env, dataDir: paths.dataDir, notify: (t) => mcpNotice(t), onSecret: (v) => secrets.add(v), ...(log ? { log } : {}), ...deps.mcp });
+
   // The code map's text is read here only: when a session starts, and when the prefix changes anyway.
   // It is kept beside the prompt (rt.codeMapText) and saved, so a resume can send the same bytes.
   const freshMap = (p: Preset): string | undefined => (mapOn ? (codeMap?.mapText(codeMapBudget(config, p.contextWindow)) ?? '') : undefined);
@@ -223,7 +231,7 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
       ...(mapText ? { codeMap: mapText } : {}),
     });
   const buildParts = (p: Preset, m: string, mapText = freshMap(p)): { tools: ToolRunner; system: string; codeMapText?: string } => {
-    const extraTools = lateTools ?? codeMap?.tools();
+    const extraTools = [...(lateTools ?? codeMap?.tools() ?? []), ...(mcp?.toolSet(p.contextWindow).tools ?? [])];
     const tools = deps.createTools({ config, vision: p.vision, readOnly: cli.readOnly, ...(extraTools?.length ? { extraTools } : {}) });
     return { tools, system: buildSystem(p, m, mapText), ...(mapText !== undefined ? { codeMapText: mapText } : {}) };
   };
@@ -282,6 +290,16 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
     preApproved: new Set(cli.allow),
     sessionGrants: new Set(),
     session,
+    ...(mcp ? { mcp } : {}),
+  };
+
+  // Where the prefix is rewritten anyway, MCP list changes join the tools, with a notice.
+  const applyMcpChanges = (r: SessionRuntime): void => {
+    const note = mcp?.refreeze();
+    if (!note) return;
+    r.tools = buildParts(r.preset, r.marker, r.codeMapText).tools;
+    r.toolSchemas = Object.freeze([...r.tools.schemas()]);
+    engine.store.dispatch({ type: 'notice', blockId: `mcp-change-${++later}`, level: 'info', text: note });
   };
 
   let saved = record !== undefined;
@@ -304,9 +322,11 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
     refreshPrompt: (r) => {
       r.codeMapText = freshMap(r.preset);
       r.system = buildSystem(r.preset, r.marker, r.codeMapText);
+      applyMcpChanges(r);
     },
     slash: createSlashHandler({
       cli,
+      ...(mcp ? { mcp } : {}),
       ...(store ? { store } : {}),
       projectRoot: config.projectRoot,
       resolvePreset: async (name) => {
@@ -341,6 +361,7 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
         // the saved session's own prompt can be sent again as its cache knows it.
         r.codeMapText = (data === 'new' ? undefined : savedMapFor(data, r.preset)) ?? freshMap(r.preset);
         r.system = buildSystem(r.preset, r.marker, r.codeMapText);
+        applyMcpChanges(r);
         offload = createOffloadStore({ dir: paths.offloadDir, sessionId: id });
         context = makeContext(offload, r.preset, r.marker, r.toolSchemas);
         r.offload = offload;
@@ -350,6 +371,7 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
       },
     }),
     onDispose: async () => {
+      await mcp?.close().catch(() => undefined);
       await store?.close().catch(() => undefined);
       await offload.dispose(saved && cli.save).catch(() => undefined);
       // A map still indexing is closed when it opens; a process that exits before that (one-shot)
@@ -372,7 +394,7 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
   });
   // Progress reported before the engine existed shows now; later reports go straight to the store.
   progress.attach((p) => engine.store.dispatch({ type: 'indexing', progress: p }));
-  let later = 0;
+  mcpNotice = (text) => engine.store.dispatch({ type: 'notice', blockId: `mcp-notice-${++later}`, level: 'warning', text });
   storeNotice = (text) => engine.store.dispatch({ type: 'notice', blockId: `store-notice-${++later}`, level: 'warning', text });
   engine.store.flush();
   return engine;

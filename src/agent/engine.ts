@@ -16,6 +16,7 @@ import { createEventStore, type EventStore } from './store.js';
 import { runTurn } from './turn-loop.js';
 import { addCost, addUsage, contextTokens, formatUsage, reclaimThreshold, subtractUsage, type CostFn } from './usage.js';
 import { ZERO_USAGE } from '../providers/types.js';
+import type { SessionMcp } from '../mcp/session-mcp.js';
 
 /** The conversation being worked on: what a session file holds. */
 export interface SessionData {
@@ -56,6 +57,8 @@ export interface SessionRuntime {
   preApproved: ReadonlySet<ToolKind>;
   sessionGrants: Set<ToolKind>;
   session: SessionData;
+  /** The session's MCP servers (src/mcp/): resources for `@` completion, prompts, /mcp. */
+  mcp?: SessionMcp;
 }
 
 export interface EngineServices {
@@ -193,11 +196,16 @@ export function createEngine(rt: SessionRuntime, services: EngineServices): Lind
       outcome = await runTurn(
         {
           client: rt.client,
-          tools: rt.tools,
+          // Read at each step: a prefix rewrite mid-turn (a summary) may bring MCP list changes.
+          get tools() {
+            return rt.tools;
+          },
           context: rt.context,
           history: s.history,
           system: rt.system,
-          toolSchemas: rt.toolSchemas,
+          get toolSchemas() {
+            return rt.toolSchemas;
+          },
           maxTokens: rt.preset.maxTokens,
           thinking: rt.thinking,
           ...(rt.thinkingEffort ? { thinkingEffort: rt.thinkingEffort } : {}),

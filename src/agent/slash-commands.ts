@@ -14,9 +14,12 @@ import type { LindwyrmEngine, SessionData } from './engine.js';
 import type { ToolRunner } from './ports.js';
 import { recordToData } from './session-record.js';
 import type { SlashResult } from './state.js';
+import type { SessionMcp } from '../mcp/session-mcp.js';
 
 export interface SlashDeps {
   readonly cli: CliOptions;
+  /** The session's MCP servers: /mcp, their lines in /context, /SERVER:PROMPT. */
+  readonly mcp?: SessionMcp;
   readonly store?: SessionStore;
   readonly projectRoot: string;
   /** A preset made ready to use: client, tools and prompt for it. */
@@ -36,6 +39,8 @@ export const SLASH_HELP: readonly (readonly [string, string])[] = [
   ['/perm PATH kind=level…', 'set a path rule for this session, e.g. /perm src write=allow delete=confirm'],
   ['/policy', 'show the permission policy in force'],
   ['/context', 'how full the context is, and what was offloaded'],
+  ['/mcp [reconnect NAME]', 'MCP servers: status, tools, token cost; reconnect one'],
+  ['/SERVER:PROMPT [args]', 'send an MCP server\'s prompt as your message'],
   ['/compact [instructions]', 'reclaim context now; instructions tell the summarizer what matters'],
   ['/sessions', 'list this project\'s saved sessions (resume ID, delete ID)'],
   ['/init', 'write a starter AGENTS.md in the project root'],
@@ -156,7 +161,8 @@ export function createSlashHandler(deps: SlashDeps): (command: string, engine: L
       }
       case '/context': {
         const stats = await rt.context.stats(rt.session.history, rt.system);
-        return { output: formatContextPanel(stats).join('\n'), panel: 'context' };
+        const mcpLines = deps.mcp?.contextLines(rt.preset.contextWindow) ?? [];
+        return { output: [...formatContextPanel(stats), ...mcpLines].join('\n'), panel: 'context' };
       }
       case '/compact': {
         const busy = idle();
@@ -187,7 +193,10 @@ export function createSlashHandler(deps: SlashDeps): (command: string, engine: L
         await deps.openSession(engine, 'new');
         return { output: `New session ${engine.runtime.session.id}. Saved sessions are kept.` };
       }
+      case '/mcp':
+        return mcpCommand(deps, engine, args);
       default:
+        if (deps.mcp && /^\/[^:\s]+:\S+$/.test(name)) return promptCommand(deps.mcp, engine, command);
         return fail(`Unknown command ${name}. /help lists the commands.`);
     }
   };
@@ -219,4 +228,35 @@ async function sessionsCommand(deps: SlashDeps, engine: LindwyrmEngine, args: re
   );
   const text = [...(rows.length ? rows : ['No saved sessions in this project yet.']), ...list.problems].join('\n');
   return { output: text, panel: 'sessions', sessions: list.sessions };
+}
+
+async function mcpCommand(deps: SlashDeps, engine: LindwyrmEngine, args: readonly string[]): Promise<SlashResult> {
+  const mcp = deps.mcp;
+  if (!mcp) return { output: 'No MCP servers configured. Add [[mcp.servers]] entries to your config.', panel: 'mcp' };
+  const window = engine.runtime.preset.contextWindow;
+  const [sub, name] = args;
+  if (sub === 'reconnect') {
+    if (!name) return fail('Usage: /mcp reconnect NAME');
+    try {
+      await mcp.manager.reconnect(name);
+      return { output: [`Reconnected ${name}. Its tool list applies at the next prefix rewrite (/compact or /clear).`, ...mcp.panel(window)].join('\n'), panel: 'mcp' };
+    } catch (err) {
+      return fail(`/mcp reconnect ${name}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+  if (sub) return fail('Usage: /mcp [reconnect NAME]');
+  return { output: mcp.panel(window).join('\n'), panel: 'mcp' };
+}
+
+/** /SERVER:PROMPT: the prompt's text is sent as the user's next message. */
+async function promptCommand(mcp: SessionMcp, engine: LindwyrmEngine, command: string): Promise<SlashResult> {
+  if (engine.busy()) return fail('An MCP prompt cannot be sent while a turn is running.');
+  let text: string;
+  try {
+    text = await mcp.expandPrompt(command);
+  } catch (err) {
+    return fail(`${command.trim().split(/\s+/)[0]}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  void engine.submit(text);
+  return { output: `Sent the prompt (${text.length} chars).` };
 }

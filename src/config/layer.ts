@@ -1,5 +1,5 @@
 /** What one config file contributes, validated but not yet merged (camelCase, paths resolved). */
-import type { CodeMapSettings, Level, PathRule, ProxySetting, WireFormat } from './types.js';
+import type { CodeMapSettings, Level, McpServerConfig, PathRule, ProxySetting, WireFormat } from './types.js';
 import type { ThinkingEffort } from '../providers/types.js';
 
 export interface PresetLayer {
@@ -60,6 +60,8 @@ export interface ConfigLayer {
   readonly protectedTokens?: number;
   readonly markdown?: boolean;
   readonly codeMap?: CodeMapSettings;
+  readonly mcpServers?: readonly McpServerConfig[];
+  readonly mcpSchemaBudget?: number;
 }
 
 /** The TOML spelling of the keys a project file may not set unless trusted. */
@@ -75,4 +77,5 @@ export const RESTRICTED_KEYS = [
   'commit_trailer',
   'plugins',
   'trusted_projects',
+  'mcp.servers',
 ] as const;

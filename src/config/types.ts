@@ -42,7 +42,8 @@ export interface Preset {
 
 export type Level = 'allow' | 'confirm' | 'deny';
 export type PathKind = 'read' | 'write' | 'delete';
-export type ToolKind = PathKind | 'bash';
+/** 'mcp': a tool of an MCP server; [a]lways grants that one tool, --allow never covers it. */
+export type ToolKind = PathKind | 'bash' | 'mcp';
 
 export interface PathRule {
   /** Absolute, `~` expanded, symlinks resolved where the path exists. */
@@ -61,6 +62,28 @@ export interface PolicySettings {
   readonly bashAllowlist: readonly string[];
   readonly bashDenylist: readonly string[];
   readonly rules: readonly PathRule[];
+}
+
+/** One `[[mcp.servers]]` entry. env and header values may hold ${VAR} / ${file:PATH} references. */
+export interface McpServerConfig {
+  readonly name: string;
+  /** Who configured it: only a user's own servers have their readOnlyHint believed. */
+  readonly origin: 'user' | 'project';
+  readonly command?: string;
+  readonly args: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+  readonly url?: string;
+  readonly headers: Readonly<Record<string, string>>;
+  /** Tool-name globs run without asking / never run. */
+  readonly allow: readonly string[];
+  readonly deny: readonly string[];
+  /** Per-call timeout. */
+  readonly timeoutMs?: number;
+  readonly enabled: boolean;
+  readonly oauthClientId?: string;
+  readonly oauthClientSecretEnv?: string;
+  /** Where a stdio server starts (the config file's base folder). */
+  readonly cwd: string;
 }
 
 export interface CodeMapSettings {
@@ -105,6 +128,10 @@ export interface Config {
   readonly protectedTokens?: number;
   readonly markdown: boolean;
   readonly codeMap: CodeMapSettings;
+  /** The user's MCP servers, then a trusted project's (an untrusted project's never start). */
+  readonly mcpServers?: readonly McpServerConfig[];
+  /** Tokens all MCP tool schemas may cost before they are replaced by the search tools; undefined: 2% of the window. */
+  readonly mcpSchemaBudget?: number;
   /** Every preset's api_key_env names, so the bash tool can strip them all. */
   readonly secretEnvNames: readonly string[];
   /** Startup warnings (restricted project keys, unknown keys), shown once. */

@@ -16,6 +16,7 @@ export interface OneShotApprover {
 
 export function describeAllowance(request: ApprovalRequest): string {
   if (request.kind === 'bash') return '--allow bash, or add the command to bash_allowlist in [policy]';
+  if (request.kind === 'mcp') return `an allow pattern for ${request.tool} in its [[mcp.servers]] entry (allow = ["TOOL"])`;
   const where = request.path ? ` for ${request.path}` : '';
   return `--allow ${request.kind}, or a [[policy.rules]] entry with ${request.kind} = "allow"${where}`;
 }

@@ -55,7 +55,7 @@ export function createToolRegistry(opts: {
     if (!byName.has(tool.name)) byName.set(tool.name, tool);
   }
   const schemas: readonly ToolSchema[] = Object.freeze(
-    [...byName.values()].map((t) => Object.freeze({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
+    [...byName.values()].filter((t) => t.hidden !== true).map((t) => Object.freeze({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
   );
 
   async function run(name: string, args: unknown, ctx: ToolContext): Promise<ToolResult> {

@@ -49,6 +49,11 @@ export interface ToolDefinition {
   readonly kind: ToolKind | 'none';
   /** Eligible for offloading on arrival (read_file, bash, grep, glob, list_dir). */
   readonly bulk: boolean;
+  /**
+   * Callable but not offered in the schemas: MCP tools deferred behind the search tools, which
+   * the model finds with mcp_search_tools and calls by name.
+   */
+  readonly hidden?: boolean;
   /** Never throws: every failure is a ToolResult with ok = false. */
   run(args: unknown, ctx: ToolContext): Promise<ToolResult>;
 }
