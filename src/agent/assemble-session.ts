@@ -361,13 +361,14 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
         // the saved session's own prompt can be sent again as its cache knows it.
         r.codeMapText = (data === 'new' ? undefined : savedMapFor(data, r.preset)) ?? freshMap(r.preset);
         r.system = buildSystem(r.preset, r.marker, r.codeMapText);
-        applyMcpChanges(r);
         offload = createOffloadStore({ dir: paths.offloadDir, sessionId: id });
         context = makeContext(offload, r.preset, r.marker, r.toolSchemas);
         r.offload = offload;
         r.context = context;
         saved = data !== 'new';
         eng.replaceSession(data === 'new' ? { ...newSessionData(id), marker: r.marker } : { ...data, marker: r.marker });
+        // After the reset, so its notice stays in the new transcript.
+        applyMcpChanges(r);
       },
     }),
     onDispose: async () => {

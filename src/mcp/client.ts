@@ -32,6 +32,8 @@ export interface ClientOptions {
   readonly transport: Transport;
   /** Per-call timeout (a hung server fails the call, not the session). */
   readonly timeoutMs: number;
+  /** For the handshake and the lists, which a server still starting (npx) may take longer over; default timeoutMs. */
+  readonly startTimeoutMs?: number;
   /** Offered to the server only when given: without it the client declares no elicitation. */
   readonly onElicit?: ElicitHandler;
   /** tools, resources or prompts list changed on the server. */
@@ -89,15 +91,15 @@ export class McpClient {
     return this.peer.closed !== undefined;
   }
 
-  private call(method: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<Record<string, unknown>> {
-    return this.peer.request(method, params, { timeoutMs: this.opts.timeoutMs, ...(signal ? { signal } : {}) });
+  private call(method: string, params: Record<string, unknown>, signal?: AbortSignal, timeoutMs = this.opts.timeoutMs): Promise<Record<string, unknown>> {
+    return this.peer.request(method, params, { timeoutMs, ...(signal ? { signal } : {}) });
   }
 
   private async paged<T>(method: string, read: (r: Record<string, unknown>) => T[]): Promise<T[]> {
     const out: T[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < MAX_PAGES; page++) {
-      const result = await this.call(method, cursor ? { cursor } : {});
+      const result = await this.call(method, cursor ? { cursor } : {}, undefined, this.opts.startTimeoutMs ?? this.opts.timeoutMs);
       out.push(...read(result));
       cursor = typeof result['nextCursor'] === 'string' && result['nextCursor'] !== '' ? result['nextCursor'] : undefined;
       if (!cursor) break;
@@ -151,7 +153,7 @@ async function tryStateless(peer: RpcPeer, opts: ClientOptions, capabilities: Re
   peer.decorate = (_method, params) => ({ ...params, _meta: { ...meta, ...(isRecord(params['_meta']) ? params['_meta'] : {}) } });
   let result: Record<string, unknown> | undefined;
   try {
-    result = await peer.request('server/discover', {}, { timeoutMs: opts.timeoutMs });
+    result = await peer.request('server/discover', {}, { timeoutMs: opts.startTimeoutMs ?? opts.timeoutMs });
   } catch (error) {
     // A refusal (method not found, unsupported revision, no session, a 4xx) means an older server.
     if (!(error instanceof RpcError) && !(error instanceof McpFault && (error.kind === 'http' || error.kind === 'garbage'))) throw error;
@@ -176,7 +178,7 @@ async function tryStateless(peer: RpcPeer, opts: ClientOptions, capabilities: Re
 async function initialize(peer: RpcPeer, opts: ClientOptions, capabilities: Record<string, unknown>): Promise<ServerFacts> {
   const http = opts.transport.kind === 'http' ? (opts.transport as HttpTransport) : undefined;
   http?.setProtocol('', false);
-  const result = await peer.request('initialize', { protocolVersion: STATEFUL_VERSION, capabilities, clientInfo: CLIENT_INFO }, { timeoutMs: opts.timeoutMs });
+  const result = await peer.request('initialize', { protocolVersion: STATEFUL_VERSION, capabilities, clientInfo: CLIENT_INFO }, { timeoutMs: opts.startTimeoutMs ?? opts.timeoutMs });
   const version = result['protocolVersion'];
   if (typeof version !== 'string' || !STATEFUL_VERSIONS.includes(version)) {
     throw new McpFault('garbage', `the server speaks protocol ${String(version)}, which lindwyrm does not (it speaks ${[STATELESS_VERSION, ...STATEFUL_VERSIONS].join(', ')})`);

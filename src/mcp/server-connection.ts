@@ -17,6 +17,9 @@ import type { Transport } from './transport.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
+/** A server's start (an npx download, a JVM) may take longer than one call is allowed. */
+const START_TIMEOUT_MS = 30_000;
+
 export type ServerStatus = 'idle' | 'starting' | 'ready' | 'failed';
 
 export interface ConnectionOptions {
@@ -99,6 +102,7 @@ export class ServerConnection {
       const client = await McpClient.connect({
         transport: this.transport(),
         timeoutMs: this.timeoutMs,
+        startTimeoutMs: Math.max(this.timeoutMs, START_TIMEOUT_MS),
         ...(this.opts.onElicit ? { onElicit: this.opts.onElicit } : {}),
         onListChanged: (what) => void this.refresh(what).then(() => this.opts.onListChanged(this.config.name)),
         ...(this.opts.log ? { log: (line: string) => this.opts.log?.(`mcp ${this.config.name}: ${line}`) } : {}),

@@ -197,6 +197,20 @@ describe('MCP servers in a session', () => {
     expect(panel).toMatch(/flaky \(stdio\) — (ready|failed)/);
   });
 
+  it('applies a changed tool list only at the next prefix rewrite, with a notice', async () => {
+    const { engine: e } = await open([{ toolCalls: [{ name: 'mcp__flaky__grow', input: {} }] }, { text: 'grown' }, { text: 'still the same tools' }, { text: 'after clear' }], flaky('allow = ["*"]'));
+    await e.submit('grow');
+    await new Promise((r) => setTimeout(r, 300));
+    await e.submit('next turn');
+    expect(toolNames(2)).toEqual(toolNames(0));
+    expect(toolNames(2)).not.toContain('mcp__flaky__grown');
+    expect((await e.runSlash('/mcp')).output).toMatch(/Changed since the session started.*flaky/);
+    await e.runSlash('/clear');
+    await e.submit('after');
+    expect(JSON.stringify(e.getSnapshot().blocks)).toMatch(/MCP tool lists changed and now apply: flaky \(\+1\)/);
+    expect(toolNames(3)).toContain('mcp__flaky__grown');
+  });
+
   it('offers the server\'s prompts as /SERVER:PROMPT and its resources to read_resource', async () => {
     const { engine: e } = await open(
       [{ toolCalls: [{ name: 'read_resource', input: { server: 'everything', uri: 'demo://resource/static/document/architecture.md' } }] }, { text: 'read' }, { text: 'prompted' }],
