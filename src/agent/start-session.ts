@@ -5,10 +5,9 @@ import { join } from 'node:path';
 import type { CliOptions } from '../cli/options.js';
 import type { Config } from '../config/types.js';
 import type { Approver } from '../policy/types.js';
-import { describeToolCall } from '../tools/describe-call.js';
 import { createToolRegistry } from '../tools/registry.js';
 import { assembleSession, type SessionDeps } from './assemble-session.js';
-import type { LindwyrmEngine } from './engine.js';
+import type { LindwyrmEngine, ToolDelegates } from './engine.js';
 
 export interface SessionHooks {
   /** Answers approvals (one-shot's prompt); without it the view answers through the store. */
@@ -19,6 +18,8 @@ export interface SessionHooks {
   readonly log?: (line: string) => void;
   /** One-shot: how long the end of the session waits for the code map to write its cache. */
   readonly codeMapGraceMs?: () => number;
+  /** ACP: the editor's file and terminal access. */
+  readonly delegates?: ToolDelegates;
 }
 
 export async function startSession(cli: CliOptions, config: Config, hooks: SessionHooks = {}): Promise<LindwyrmEngine> {
@@ -29,7 +30,6 @@ export async function startSession(cli: CliOptions, config: Config, hooks: Sessi
 export function realSessionDeps(hooks: SessionHooks = {}): SessionDeps {
   return {
     createTools: (opts) => createToolRegistry(opts),
-    describe: describeToolCall,
     // Loaded only when the code map is on: `code_map = false` (and one-shot runs that turn it
     // off) never load the indexer and its plugins.
     // The cache folder is the session's (from its env), one per project as codeMapCacheDirFor names it.
@@ -58,5 +58,6 @@ export function realSessionDeps(hooks: SessionHooks = {}): SessionDeps {
     ...(hooks.takeDenialNote ? { takeDenialNote: hooks.takeDenialNote } : {}),
     ...(hooks.log ? { log: hooks.log } : {}),
     ...(hooks.codeMapGraceMs ? { codeMapGraceMs: hooks.codeMapGraceMs } : {}),
+    ...(hooks.delegates ? { delegates: hooks.delegates } : {}),
   };
 }

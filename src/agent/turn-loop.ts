@@ -3,20 +3,16 @@
  * reached, a loop is detected, the user interrupts, or the provider fails. The history is left
  * valid in every case: every tool call has a result, and the turn can be continued.
  */
-import { ProviderError, type AssistantMessage, type ContentBlock, type Message, type ModelClient, type ThinkingEffort, type ToolSchema, type Usage } from '../providers/types.js';
-import type { ContextManager } from '../context/types.js';
-import type { ToolContext } from '../tools/types.js';
-import type { EngineEvent } from './events.js';
-import type { ToolRunner } from './ports.js';
+import { ProviderError, type AssistantMessage, type ContentBlock, type ImageData, type Message, type ModelClient, type ThinkingEffort, type ToolSchema, type Usage } from '../providers/types.js';
+import type { PromptPrefix } from './runtime.js';
 import type { TurnOutcome } from './state.js';
 import { streamRequest } from './model-request.js';
 import { createLoopDetector } from './loop-detector.js';
-import { runToolCalls, type ToolUse } from './tool-calls.js';
+import { runToolCalls, type ToolCallsEnv, type ToolUse } from './tool-calls.js';
 
-export interface TurnEnv {
+/** What a turn runs with: what its tool calls run with (all but the loop detector, made per turn), and the model's side. */
+export interface TurnEnv extends Omit<ToolCallsEnv, 'loops'> {
   readonly client: ModelClient;
-  readonly tools: ToolRunner;
-  readonly context: ContextManager;
   /** The session's history; the turn appends to it (and the context manager may rewrite it). */
   readonly history: Message[];
   readonly system: string;
@@ -25,43 +21,42 @@ export interface TurnEnv {
   readonly thinking: boolean;
   readonly thinkingEffort?: ThinkingEffort;
   readonly maxToolSteps: number;
-  readonly loopWindow: number;
-  readonly signal: AbortSignal;
-  readonly dispatch: (event: EngineEvent) => void;
-  readonly newId: (prefix: string) => string;
-  readonly toolContext: (signal: AbortSignal, onOutput: (text: string) => void) => ToolContext;
-  readonly describe: (name: string, input: unknown) => string;
   /** Called after every request with its measured usage. */
   readonly onUsage: (usage: Usage) => void;
   /** The history is valid at this point: save it. */
   readonly safePoint: () => Promise<void>;
-  readonly log?: (line: string) => void;
-  readonly takeDenialNote?: () => string | undefined;
   /**
    * After a summary the prompt prefix has changed anyway: the moment to refresh what the system
-   * prompt snapshots (the code map). Returns the system prompt to send from now on.
+   * prompt snapshots (the code map) and tool lists that changed (an MCP server's). Returns the
+   * system prompt and tools to send from now on.
    */
-  readonly afterSummary?: () => string;
+  readonly afterSummary?: () => PromptPrefix;
 }
 
 /** Adds the user's text, merging into a trailing user message (tool results of a stopped turn). */
-export function appendUserText(history: Message[], text: string): void {
+export function appendUserText(history: Message[], text: string, images: readonly ImageData[] = []): void {
   const last = history.at(-1);
-  const block: ContentBlock = { type: 'text', text };
-  if (last?.role === 'user') history[history.length - 1] = { role: 'user', content: [...last.content, block] };
-  else history.push({ role: 'user', content: [block] });
+  const blocks: ContentBlock[] = [{ type: 'text', text }, ...images.map((image) => ({ type: 'image' as const, image }))];
+  if (last?.role === 'user') history[history.length - 1] = { role: 'user', content: [...last.content, ...blocks] };
+  else history.push({ role: 'user', content: blocks });
 }
 
 function textOf(message: AssistantMessage): string {
   return message.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');
 }
 
+/** What a refused turn says: the provider's own explanation where it gave one. */
+export function refusalMessage(explanation: string | undefined): string {
+  const why = explanation?.replace(/\s+/g, ' ').trim();
+  return why ? `The model refused to answer: ${why}` : 'The model refused to answer (stop reason "refusal").';
+}
+
 export function stepCeilingMessage(max: number): string {
   return `Stopped after ${max} tool steps (max_tool_steps). Send "continue" to pick up where it stopped.`;
 }
 
-export async function runTurn(env: TurnEnv, text: string): Promise<TurnOutcome> {
-  appendUserText(env.history, text);
+export async function runTurn(env: TurnEnv, text: string, images?: readonly ImageData[]): Promise<TurnOutcome> {
+  appendUserText(env.history, text, images);
   // Saved before anything can go wrong: a process killed while the model streams still leaves
   // the prompt in the session, and `--continue` picks it up.
   await env.safePoint();
@@ -70,17 +65,20 @@ export async function runTurn(env: TurnEnv, text: string): Promise<TurnOutcome> 
   let steps = 0;
   let lastText = '';
   let system = env.system;
+  let tools = env.tools;
+  let toolSchemas = env.toolSchemas;
   // A note that comes back unchanged before every step of a turn (summarizing paused, nothing left
   // to reclaim) is shown once per turn.
   let lastNote: string | undefined;
   for (;;) {
     const reclaim = await env.context.beforeRequest(env.history, system);
     if (reclaim.action !== 'none') env.history.splice(0, env.history.length, ...reclaim.messages);
-    if (reclaim.action === 'summarized' && env.afterSummary) system = env.afterSummary();
+    if (reclaim.action === 'summarized' && env.afterSummary) ({ system, tools, toolSchemas } = env.afterSummary());
     const note = reclaim.detail ?? (reclaim.action !== 'none' ? `Context ${reclaim.action}.` : undefined);
     if (note && (reclaim.action !== 'none' || note !== lastNote)) {
       const level = reclaim.failed || reclaim.action === 'none' ? 'warning' : 'info';
-      env.dispatch({ type: 'notice', blockId: env.newId('notice'), level, text: note });
+      const kind = reclaim.action === 'offloaded' ? 'offload' : reclaim.action === 'summarized' || reclaim.failed ? 'summary' : undefined;
+      env.dispatch({ type: 'notice', blockId: env.newId('notice'), level, text: note, ...(kind ? { kind } : {}) });
       lastNote = note;
     }
     const started = Date.now();
@@ -92,7 +90,7 @@ export async function runTurn(env: TurnEnv, text: string): Promise<TurnOutcome> 
     try {
       outcome = await streamRequest(env, {
         system,
-        tools: env.toolSchemas,
+        tools: toolSchemas,
         messages: env.history,
         maxTokens: env.maxTokens,
         thinking: env.thinking,
@@ -111,7 +109,9 @@ export async function runTurn(env: TurnEnv, text: string): Promise<TurnOutcome> 
       // The answer that had streamed stays, as plain text only (a half tool call has no result and
       // a half thinking block no signature): the user saw it, and the model can go on from it.
       if (outcome.partialText.trim()) {
-        env.history.push({ role: 'assistant', content: [{ type: 'text', text: outcome.partialText }] });
+        const partial: AssistantMessage = { role: 'assistant', content: [{ type: 'text', text: outcome.partialText }] };
+        env.history.push(partial);
+        env.dispatch({ type: 'assistant.message', message: partial, stopReason: 'error' });
         lastText = outcome.partialText;
         await env.safePoint();
       }
@@ -123,15 +123,26 @@ export async function runTurn(env: TurnEnv, text: string): Promise<TurnOutcome> 
       // and a half-streamed tool call has no result, and providers reject both in history.
       const partial = outcome.partialText.trim() ? outcome.partialText : '(interrupted before replying)';
       env.history.push({ role: 'assistant', content: [{ type: 'text', text: partial }] });
+      if (outcome.partialText.trim()) {
+        env.dispatch({ type: 'assistant.message', message: { role: 'assistant', content: [{ type: 'text', text: outcome.partialText }] }, stopReason: 'interrupted' });
+      }
       await env.safePoint();
       return { status: 'interrupted', result: outcome.partialText, detail: 'Interrupted by the user.', steps };
     }
-    env.log?.(`response: ${outcome.reason}, in ${outcome.usage.input} cache_read ${outcome.usage.cacheRead} cache_write ${outcome.usage.cacheWrite} out ${outcome.usage.output}, ${Date.now() - started} ms`);
+    const u = outcome.usage;
+    const counts = u.unreported ? 'usage not reported' : `in ${u.input} cache_read ${u.cacheRead} cache_write ${u.cacheWrite} out ${u.output}`;
+    env.log?.(`response: ${outcome.reason}, ${counts}, ${Date.now() - started} ms`);
     env.onUsage(outcome.usage);
     env.history.push(outcome.message);
+    env.dispatch({ type: 'assistant.message', message: outcome.message, stopReason: outcome.reason });
     const replyText = textOf(outcome.message);
     if (replyText) lastText = replyText;
     const calls = outcome.message.content.filter((b): b is ToolUse => b.type === 'tool_use');
+    if (outcome.reason === 'refusal' && !calls.length) {
+      // A refusal is not an answer: the turn failed, and says why (one-shot exits 1).
+      await env.safePoint();
+      return { status: 'error', result: replyText, detail: refusalMessage(outcome.explanation), steps };
+    }
     if (outcome.reason === 'max_tokens') {
       if (calls.length) {
         const content = 'Not run: the reply was cut off at max_tokens, so this call may be incomplete.';
@@ -154,7 +165,7 @@ export async function runTurn(env: TurnEnv, text: string): Promise<TurnOutcome> 
     // A kill while a tool runs must not lose the reply that asked for it: the saved history ends
     // with calls that have no result yet, which a resume answers as interrupted (repairHistory).
     await env.safePoint();
-    const ran = await runToolCalls({ ...env, loops }, calls, loopWarnings);
+    const ran = await runToolCalls({ ...env, tools, loops }, calls, loopWarnings);
     env.history.push({ role: 'user', content: ran.results });
     steps++;
     await env.safePoint();

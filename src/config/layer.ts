@@ -1,5 +1,5 @@
 /** What one config file contributes, validated but not yet merged (camelCase, paths resolved). */
-import type { CodeMapSettings, Level, McpServerConfig, PathRule, ProxySetting, WireFormat } from './types.js';
+import type { CacheTtl, CodeMapSettings, Level, McpServerConfig, PathRule, ProxySetting, ToolProfile, WireFormat } from './types.js';
 import type { ThinkingEffort } from '../providers/types.js';
 
 export interface PresetLayer {
@@ -17,11 +17,14 @@ export interface PresetLayer {
   readonly contextWindow?: number;
   readonly maxTokens?: number;
   readonly echoReasoning?: 'auto' | boolean;
+  readonly toolProfile?: ToolProfile;
   readonly priceInput?: number;
   readonly priceCacheRead?: number;
   readonly priceCacheWrite?: number;
   readonly priceOutput?: number;
   readonly proxy?: ProxySetting;
+  readonly promptCache?: boolean;
+  readonly cacheTtl?: CacheTtl;
 }
 
 export interface PolicyLayer {
@@ -54,6 +57,7 @@ export interface ConfigLayer {
   readonly maxToolOutputChars?: number;
   readonly bashTimeoutMs?: number;
   readonly streamIdleTimeoutMs?: number;
+  readonly maxReplyBytes?: number;
   readonly loopDetectionWindow?: number;
   readonly offloadEagerTokens?: number;
   readonly offloadThresholdTokens?: number;
@@ -62,6 +66,7 @@ export interface ConfigLayer {
   readonly codeMap?: CodeMapSettings;
   readonly mcpServers?: readonly McpServerConfig[];
   readonly mcpSchemaBudget?: number;
+  readonly toolProfile?: ToolProfile;
 }
 
 /** The TOML spelling of the keys a project file may not set unless trusted. */

@@ -52,13 +52,15 @@ function overlayPreset(base: Preset | undefined, entry: PresetLayer, file: strin
         key: `${entry.where}.${key}`,
       });
     };
-    if (!entry.format) missing('format', '"anthropic" or "openai"');
+    if (!entry.format) missing('format', '"anthropic", "openai" or "ollama"');
     if (!entry.baseUrl) missing('base_url', 'the endpoint URL');
     if (entry.format === 'anthropic' && !entry.model) missing('model', 'a model name (anthropic-format servers have no model list)');
   }
   const apiKeyEnv = entry.apiKeyEnv ?? base?.apiKeyEnv ?? [];
   const keyFile = entry.keyFile ?? base?.keyFile;
   const prices = overlayPrices(base?.prices, entry, file);
+  const promptCache = entry.promptCache ?? base?.promptCache;
+  const cacheTtl = entry.cacheTtl ?? base?.cacheTtl;
   const preset: Preset = {
     name: entry.name,
     format: entry.format ?? base?.format ?? 'openai',
@@ -71,11 +73,21 @@ function overlayPreset(base: Preset | undefined, entry: PresetLayer, file: strin
     ...(entry.thinkingEffort ?? base?.thinkingEffort ? { thinkingEffort: entry.thinkingEffort ?? base?.thinkingEffort } : {}),
     vision: entry.vision ?? base?.vision ?? CUSTOM_PRESET_DEFAULTS.vision,
     contextWindow: entry.contextWindow ?? base?.contextWindow ?? CUSTOM_PRESET_DEFAULTS.contextWindow,
-    maxTokens: entry.maxTokens ?? base?.maxTokens ?? CUSTOM_PRESET_DEFAULTS.maxTokens,
+    ...(entry.contextWindow !== undefined || base?.contextWindowSet ? { contextWindowSet: true } : {}),
+    maxTokens: entry.maxTokens ?? inheritedMaxTokens(base?.maxTokens ?? CUSTOM_PRESET_DEFAULTS.maxTokens, entry.contextWindow),
     echoReasoning: entry.echoReasoning ?? base?.echoReasoning ?? CUSTOM_PRESET_DEFAULTS.echoReasoning,
+    ...(entry.toolProfile ?? base?.toolProfile ? { toolProfile: entry.toolProfile ?? base?.toolProfile } : {}),
     ...(prices ? { prices } : {}),
     proxy: entry.proxy ?? base?.proxy,
+    ...(promptCache !== undefined ? { promptCache } : {}),
+    ...(cacheTtl !== undefined ? { cacheTtl } : {}),
   };
+  if (preset.promptCache === true && preset.format !== 'anthropic') {
+    throw new ConfigError(
+      `${file}: key "${entry.where}.prompt_cache": expected it only on a preset with format = "anthropic" (cache breakpoints are an Anthropic Messages field; OpenAI-format servers cache by themselves)`,
+      { file, key: `${entry.where}.prompt_cache` },
+    );
+  }
   if (preset.maxTokens >= preset.contextWindow) {
     throw new ConfigError(
       `${file}: key "${entry.where}.max_tokens": expected less than context_window (${preset.contextWindow}), got the number ${preset.maxTokens}`,
@@ -83,6 +95,15 @@ function overlayPreset(base: Preset | undefined, entry: PresetLayer, file: strin
     );
   }
   return preset;
+}
+
+/**
+ * max_tokens a preset did not set, under the context_window it did: a quarter of the window when
+ * the inherited figure would not fit (context_window = 8192 on a local preset must just work).
+ */
+function inheritedMaxTokens(inherited: number, window: number | undefined): number {
+  if (window === undefined || inherited < window) return inherited;
+  return Math.max(256, Math.floor(window / 4));
 }
 
 function overlayPrices(base: Prices | undefined, entry: PresetLayer, file: string): Prices | undefined {

@@ -11,7 +11,7 @@ import type { McpServerConfig } from './types.js';
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Names whose values are credentials: they must come from a reference. */
-const SECRET_NAME = /token|secret|passw|api[_-]?key|apikey|auth|bearer|credential|cookie|private/i;
+export const SECRET_NAME = /token|secret|passw|api[_-]?key|apikey|auth|bearer|credential|cookie|private/i;
 const REFERENCE = /\$\{(?:file:[^}]+|[A-Za-z_][A-Za-z0-9_]*)\}/;
 
 export const KNOWN_MCP = ['servers'];

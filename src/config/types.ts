@@ -4,7 +4,14 @@
  */
 import type { ThinkingEffort } from '../providers/types.js';
 
-export type WireFormat = 'anthropic' | 'openai';
+/** `ollama` is Ollama's native chat API (/api/chat), the one route that honours num_ctx. */
+export type WireFormat = 'anthropic' | 'openai' | 'ollama';
+
+/**
+ * Which tools, descriptions and system prompt a session sends: `small` is the trimmed set for
+ * small local models with short windows.
+ */
+export type ToolProfile = 'full' | 'small';
 
 /** Prices in US dollars per million tokens. */
 export interface Prices {
@@ -20,6 +27,9 @@ export interface Prices {
  */
 export type ProxySetting = string | false | 'system' | undefined;
 
+/** How long Anthropic keeps a cached prefix: 5 minutes (the default) or an hour (writes cost more). */
+export type CacheTtl = '5m' | '1h';
+
 export interface Preset {
   readonly name: string;
   readonly format: WireFormat;
@@ -34,16 +44,26 @@ export interface Preset {
   readonly thinkingEffort?: ThinkingEffort;
   readonly vision: boolean;
   readonly contextWindow: number;
+  /** True when a config file set context_window (a local server's own figure is then capped by it). */
+  readonly contextWindowSet?: boolean;
   readonly maxTokens: number;
+  /** tool_profile of this preset; unset: the global one, else small for a local model under 32K. */
+  readonly toolProfile?: ToolProfile;
   readonly echoReasoning: 'auto' | boolean;
   readonly prices?: Prices;
   readonly proxy: ProxySetting;
+  /**
+   * Anthropic-format cache breakpoints (cache_control): true or false as the preset says, absent
+   * to decide by model and endpoint (Claude models yes; DeepSeek, which caches by itself, no).
+   */
+  readonly promptCache?: boolean;
+  /** The TTL the breakpoints ask for; absent means 5 minutes. */
+  readonly cacheTtl?: CacheTtl;
 }
 
 export type Level = 'allow' | 'confirm' | 'deny';
 export type PathKind = 'read' | 'write' | 'delete';
-/** 'mcp': a tool of an MCP server; [a]lways grants that one tool, --allow never covers it. */
-export type ToolKind = PathKind | 'bash' | 'mcp';
+export type ToolKind = PathKind | 'bash';
 
 export interface PathRule {
   /** Absolute, `~` expanded, symlinks resolved where the path exists. */
@@ -84,6 +104,11 @@ export interface McpServerConfig {
   readonly oauthClientSecretEnv?: string;
   /** Where a stdio server starts (the config file's base folder). */
   readonly cwd: string;
+  /**
+   * env and header values are the values themselves, not references: an editor passed them over
+   * ACP from its own settings. Values under secret-looking names are redacted like keys.
+   */
+  readonly literalValues?: boolean;
 }
 
 export interface CodeMapSettings {
@@ -121,6 +146,8 @@ export interface Config {
   readonly maxToolOutputChars: number;
   readonly bashTimeoutMs: number;
   readonly streamIdleTimeoutMs: number;
+  /** A reply's text, reasoning and tool arguments beyond this many bytes are cut off. */
+  readonly maxReplyBytes: number;
   readonly loopDetectionWindow: number;
   /** Undefined: a thirty-second of the window, floor 1,000. */
   readonly offloadEagerTokens?: number;
@@ -132,6 +159,8 @@ export interface Config {
   readonly mcpServers?: readonly McpServerConfig[];
   /** Tokens all MCP tool schemas may cost before they are replaced by the search tools; undefined: 2% of the window. */
   readonly mcpSchemaBudget?: number;
+  /** tool_profile at the top level; a preset's own setting wins. */
+  readonly toolProfile?: ToolProfile;
   /** Every preset's api_key_env names, so the bash tool can strip them all. */
   readonly secretEnvNames: readonly string[];
   /** Startup warnings (restricted project keys, unknown keys), shown once. */

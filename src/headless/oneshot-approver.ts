@@ -62,7 +62,7 @@ export function createOneShotApprover(io: { stdin: Readable; stderr: Writable; i
       };
       cancel = () => finish('quit');
       const prompt = (): void => {
-        io.stderr.write(`  Allow? [y]es / [n]o / [a]lways (${request.kind}) / [q]uit: `);
+        io.stderr.write(`  Allow? [y]es / [n]o / [a]lways (${request.kind === 'mcp' ? 'this tool' : request.kind}) / [q]uit: `);
       };
       rl.on('line', (line) => {
         const decision = ANSWERS[line.trim().toLowerCase()];

@@ -5,7 +5,8 @@
  */
 import { escapeForDisplay } from '../policy/escape.js';
 import type { ImageData } from '../providers/types.js';
-import type { ToolResult } from '../tools/types.js';
+import { failure, success } from '../tools/results.js';
+import type { FailureKind, ToolResult } from '../tools/types.js';
 import { McpFault, RpcError, type McpCallResult, type McpContent } from './protocol.js';
 
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
@@ -40,25 +41,34 @@ export function toToolResult(full: string, result: McpCallResult, vision: boolea
   // The transcript shows the first lines, escaped: a server's text is as untrusted as a file's.
   const lines = text.split('\n');
   onOutput?.(escapeForDisplay(lines.slice(0, 12).join('\n') + (lines.length > 12 ? `\n… ${lines.length - 12} more lines` : '')));
-  const first = escapeForDisplay((lines[0] ?? '').slice(0, 80));
-  if (result.isError) return { ok: false, content: `${full} reported an error:\n${text}`, summary: `error: ${first}` };
-  return { ok: true, content: text, summary: `${lines.length} line${lines.length === 1 ? '' : 's'}: ${first}`, ...(images.length ? { images } : {}) };
+  const first = (lines[0] ?? '').slice(0, 80);
+  if (result.isError) return failure(`${full} reported an error:\n${text}`, `error: ${first}`);
+  return success(text, `${lines.length} line${lines.length === 1 ? '' : 's'}: ${first}`, images.length ? { images } : {});
+}
+
+/** JSON-RPC's own error codes, as the failure kinds other code reads. */
+const RPC_FAILURES: Readonly<Record<number, FailureKind>> = { [-32602]: 'invalid_args', [-32601]: 'not_found', [-32002]: 'not_found' };
+
+/** How a fault fails: a server that cannot be reached is unavailable; a call out of time timed out. */
+function faultKind(fault: McpFault): FailureKind {
+  if (fault.kind === 'timeout') return 'timeout';
+  if (fault.kind === 'start' || fault.kind === 'auth') return 'unavailable';
+  return 'failed';
 }
 
 /** A failure before or during the call: the model gets the error, the user one line. */
 export function faultResult(full: string, server: string, error: unknown): ToolResult {
   if (error instanceof McpFault && error.kind === 'closed' && error.message === 'interrupted') {
-    return { ok: false, content: `${full} was interrupted.`, summary: 'interrupted', interrupted: true };
+    return { ...failure(`${full} was interrupted.`, 'interrupted', 'interrupted'), interrupted: true };
   }
   if (error instanceof RpcError) {
-    const msg = escapeForDisplay(error.message);
-    return { ok: false, content: `${full} failed: the server answered with error ${error.code}: ${error.message}`, summary: `error ${error.code}: ${msg.slice(0, 80)}` };
+    return failure(`${full} failed: the server answered with error ${error.code}: ${error.message}`, `error ${error.code}: ${error.message.slice(0, 80)}`, RPC_FAILURES[error.code] ?? 'failed');
   }
   const msg = error instanceof Error ? error.message : String(error);
   const restart = error instanceof McpFault && error.kind !== 'auth' ? ' It will be restarted on the next call.' : '';
-  return {
-    ok: false,
-    content: `${full} failed: MCP server ${server} ${msg}.${restart} Other tools still work; try another approach or call it again later.`,
-    summary: escapeForDisplay(`MCP server ${server}: ${msg}`).slice(0, 120),
-  };
+  return failure(
+    `${full} failed: MCP server ${server} ${msg}.${restart} Other tools still work; try another approach or call it again later.`,
+    `MCP server ${server}: ${msg}`.slice(0, 120),
+    error instanceof McpFault ? faultKind(error) : 'failed',
+  );
 }

@@ -6,6 +6,10 @@
 import { SseParser } from '../providers/sse-reader.js';
 import { isRequest, McpFault, parseMessages, type RpcId, type RpcMessage } from './protocol.js';
 import type { Transport, TransportEvents } from './transport.js';
+import { ignoreError } from '../diagnostics/ignore-error.js';
+
+/** A wait cut short by closing: it just ends early. */
+const endedEarly = (): undefined => undefined;
 
 export interface AuthChallenge {
   readonly status: number;
@@ -122,12 +126,12 @@ export function createHttpTransport(spec: HttpSpec): HttpTransport {
       if (fresh && !stateless) sessionId = fresh;
       if ((res.status === 401 || res.status === 403) && spec.auth && attempt < MAX_AUTH_RETRIES) {
         const www = res.headers.get('www-authenticate') ?? undefined;
-        await res.body?.cancel().catch(() => undefined);
+        await res.body?.cancel().catch(ignoreError('cancel a response body nobody reads'));
         if (await spec.auth.challenge({ status: res.status, ...(www ? { wwwAuthenticate: www } : {}) })) continue;
         throw new McpFault('auth', `${spec.url} refused the credentials (HTTP ${res.status})`);
       }
       if (res.status === 202 || res.status === 204) {
-        await res.body?.cancel().catch(() => undefined);
+        await res.body?.cancel().catch(ignoreError('cancel a response body nobody reads'));
         if (waitFor !== undefined) throw new McpFault('garbage', 'the server accepted a request without answering it');
         return;
       }
@@ -143,7 +147,7 @@ export function createHttpTransport(spec: HttpSpec): HttpTransport {
             throw new McpFault('http', `HTTP ${res.status} from ${spec.url}: ${text.slice(0, 200)}`);
           }
         }
-        await res.body?.cancel().catch(() => undefined);
+        await res.body?.cancel().catch(ignoreError('cancel a response body nobody reads'));
         if (res.status === 404 && sessionId && !stateless) {
           sessionId = undefined;
           throw new McpFault('closed', 'the server ended the session (HTTP 404)');
@@ -154,11 +158,11 @@ export function createHttpTransport(spec: HttpSpec): HttpTransport {
       const sse = type.includes('text/event-stream') ? new SseParser() : undefined;
       if (waitFor === undefined && !sse) {
         // Whatever a server sends back for a notification or a reply (some send `{result:{}}`) is not ours to read.
-        await res.body?.cancel().catch(() => undefined);
+        await res.body?.cancel().catch(ignoreError('cancel a response body nobody reads'));
         return;
       }
       if (!sse && !type.includes('application/json')) {
-        await res.body?.cancel().catch(() => undefined);
+        await res.body?.cancel().catch(ignoreError('cancel a response body nobody reads'));
         throw new McpFault('garbage', `an answer of type ${type || 'unknown'} from ${spec.url}`);
       }
       let answered = await readBody(res, waitFor, sse);
@@ -188,7 +192,7 @@ export function createHttpTransport(spec: HttpSpec): HttpTransport {
       return false;
     }
     if (!res.ok) {
-      await res.body?.cancel().catch(() => undefined);
+      await res.body?.cancel().catch(ignoreError('cancel a response body nobody reads'));
       return false;
     }
     return readBody(res, waitFor, sse);
@@ -208,11 +212,11 @@ export function createHttpTransport(spec: HttpSpec): HttpTransport {
       } catch {
         if (closed) return;
         failures++;
-        await sleep(sse.retryMs ?? DEFAULT_RETRY_MS, listenAbort.signal).catch(() => undefined);
+        await sleep(sse.retryMs ?? DEFAULT_RETRY_MS, listenAbort.signal).catch(endedEarly);
         continue;
       }
       if (!res.ok || !(res.headers.get('content-type') ?? '').includes('text/event-stream')) {
-        await res.body?.cancel().catch(() => undefined);
+        await res.body?.cancel().catch(ignoreError('cancel a response body nobody reads'));
         return;
       }
       failures = 0;
@@ -222,7 +226,7 @@ export function createHttpTransport(spec: HttpSpec): HttpTransport {
         failures++;
       }
       if (closed) return;
-      await sleep(sse.retryMs ?? DEFAULT_RETRY_MS, listenAbort.signal).catch(() => undefined);
+      await sleep(sse.retryMs ?? DEFAULT_RETRY_MS, listenAbort.signal).catch(endedEarly);
       failures++;
     }
   };
@@ -233,7 +237,7 @@ export function createHttpTransport(spec: HttpSpec): HttpTransport {
     listen() {
       if (listening || stateless || !sessionId) return;
       listening = true;
-      void listen().catch(() => undefined);
+      void listen().catch(ignoreError("keep the server's event stream open"));
     },
     get sessionId() {
       return sessionId;
@@ -259,7 +263,7 @@ export function createHttpTransport(spec: HttpSpec): HttpTransport {
         const headers = await baseHeaders().catch(() => ({}));
         await doFetch(spec.url, { method: 'DELETE', headers, signal: AbortSignal.timeout(2000) })
           .then((r) => r.body?.cancel())
-          .catch(() => undefined);
+          .catch(ignoreError('end the session on the server'));
       }
     },
   };

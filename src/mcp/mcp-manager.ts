@@ -39,22 +39,41 @@ export class McpManager {
   private readonly connections = new Map<string, ServerConnection>();
   private frozen: readonly FrozenTool[] = [];
   private changed = new Set<string>();
+  private readonly listeners = new Set<(server: string) => void>();
   /** [a]lways answers: full tool names run without asking for the rest of the session. */
   readonly grants = new Set<string>();
 
-  constructor(servers: readonly McpServerConfig[], opts: Omit<ConnectionOptions, 'onListChanged'> & { onListChanged?: (server: string) => void }) {
+  constructor(servers: readonly McpServerConfig[], opts: Omit<ConnectionOptions, 'onListChanged' | 'onReady'> & { onListChanged?: (server: string) => void }) {
+    const changedOn = (name: string): void => {
+      if (this.differsFromFrozen(name)) this.changed.add(name);
+      for (const listener of [...this.listeners]) listener(name);
+    };
     for (const config of servers) {
       this.connections.set(
         config.name,
         new ServerConnection(config, {
           ...opts,
           onListChanged: (name) => {
-            this.changed.add(name);
+            changedOn(name);
             opts.onListChanged?.(name);
           },
+          // A server that came up late (or again, after a fault) may bring other lists.
+          onReady: changedOn,
         }),
       );
     }
+  }
+
+  /** Called whenever a server is ready or one of its lists changed (its prompts, for the slash commands). */
+  onChange(listener: (server: string) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private differsFromFrozen(name: string): boolean {
+    const key = (tools: readonly McpTool[]): string => JSON.stringify([...tools].sort((a, b) => cmp(a.name, b.name)));
+    const frozen = this.frozen.filter((t) => t.server === name).map((t) => t.tool);
+    return key(frozen) !== key(this.connections.get(name)?.tools ?? []);
   }
 
   get size(): number {
@@ -172,7 +191,6 @@ export class McpManager {
     const c = this.connections.get(name);
     if (!c) throw new Error(`no MCP server named ${name} (${[...this.connections.keys()].join(', ') || 'none configured'})`);
     await c.reconnect();
-    this.changed.add(name);
   }
 
   async close(): Promise<void> {

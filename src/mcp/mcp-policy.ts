@@ -9,21 +9,29 @@ import { randomUUID } from 'node:crypto';
 import type { McpServerConfig } from '../config/types.js';
 import { writeAudit } from '../policy/audit-log.js';
 import { escapeForDisplay } from '../policy/escape.js';
-import { secretNames } from '../policy/gate.js';
 import type { Decision } from '../policy/types.js';
+import { secretEnvNames } from '../secrets/secret-names.js';
+import { failure } from '../tools/results.js';
 import type { ToolContext, ToolResult } from '../tools/types.js';
 import type { McpTool } from './protocol.js';
 
 const matches = (patterns: readonly string[], tool: string, full: string): string | undefined =>
   patterns.find((p) => picomatch.isMatch(p.startsWith('mcp__') ? full : tool, p, { nocase: false, dot: true }));
 
+const claimsReadOnly = (tool: McpTool): boolean => tool.annotations?.readOnlyHint === true && tool.annotations.destructiveHint !== true;
+
+/** Whether the tool's readOnlyHint is believed: only on a server the user configured (`userServer`). */
+export function believedReadOnly(userServer: boolean, tool: McpTool): boolean {
+  return userServer && claimsReadOnly(tool);
+}
+
 export function decideMcp(server: McpServerConfig, tool: McpTool, full: string, readOnly: boolean): Decision {
   const where = `mcp.servers ${server.name}`;
   const denied = matches(server.deny, tool.name, full);
   if (denied) return { level: 'deny', reason: `${where} deny "${denied}"` };
   const allowed = matches(server.allow, tool.name, full);
-  const readOnlyHint = tool.annotations?.readOnlyHint === true && tool.annotations.destructiveHint !== true;
-  const believed = readOnlyHint && server.origin === 'user';
+  const readOnlyHint = claimsReadOnly(tool);
+  const believed = believedReadOnly(server.origin === 'user', tool);
   if (readOnly && !believed) {
     return { level: 'deny', reason: 'read-only mode (only tools your own servers mark readOnlyHint run)' };
   }
@@ -37,15 +45,28 @@ function preview(args: unknown): string {
   return text.length > 600 ? `${text.slice(0, 597)}...` : text;
 }
 
-/** Asks when it must; returns undefined to go ahead, or the result to give the model. */
-export async function gateMcp(
-  ctx: ToolContext,
-  req: { full: string; server: string; tool: string; decision: Decision; args: unknown; grants: Set<string> },
-): Promise<ToolResult | undefined> {
-  const shown = preview(req.args);
+export interface McpGateRequest {
+  /** mcp__SERVER__TOOL. */
+  readonly full: string;
+  readonly server: string;
+  readonly tool: string;
+  readonly decision: Decision;
+  readonly args: unknown;
+  /** Tools answered [a]lways in this session (by full name). */
+  readonly grants: Set<string>;
+}
+
+/**
+ * The policy hook of an MCP tool, as authorize() is a path tool's: asks when it must, writes the
+ * decision to the audit log, and returns undefined to go ahead or the result to give the model.
+ * --allow and kind grants never cover an MCP tool: only its server's patterns and [a]lways for it.
+ */
+export async function gateMcp(ctx: ToolContext, req: McpGateRequest): Promise<ToolResult | undefined> {
+  const target = escapeForDisplay(`${req.server} › ${req.tool} ${preview(req.args)}`);
+  if (ctx.audit) ctx.audit.target = target;
   const log = (decision: string, answer?: string, reason = req.decision.reason) =>
-    writeAudit(ctx.config.auditLog, { session: ctx.sessionId, tool: req.full, event: 'decision', target: escapeForDisplay(shown), decision, ...(answer ? { answer } : {}), reason }, secretNames(ctx));
-  const deny = (content: string): ToolResult => ({ ok: false, content, summary: `denied: ${req.full}` });
+    writeAudit(ctx.config.auditLog, { session: ctx.sessionId, tool: req.full, event: 'decision', target, decision, ...(answer ? { answer } : {}), reason }, secretEnvNames(ctx.config));
+  const deny = (content: string): ToolResult => failure(content, `denied: ${req.full}`, 'denied');
   if (req.decision.level === 'deny') {
     await log('deny');
     return deny(`Denied by policy (${escapeForDisplay(req.decision.reason)}): ${req.full} is not allowed.`);
@@ -64,7 +85,7 @@ export async function gateMcp(
       id: randomUUID(),
       kind: 'mcp',
       tool: req.full,
-      command: escapeForDisplay(`${req.server} › ${req.tool} ${shown}`),
+      command: target,
       summary: escapeForDisplay(`${req.server}: ${req.tool}`),
       reason: escapeForDisplay(req.decision.reason),
       alwaysGrants: true,
@@ -79,6 +100,6 @@ export async function gateMcp(
     req.grants.add(req.full);
     return undefined;
   }
-  if (answer === 'quit') return { ok: false, content: 'The user stopped the turn at the approval prompt; nothing was done.', summary: 'stopped', interrupted: true, quit: true };
+  if (answer === 'quit') return { ...failure('The user stopped the turn at the approval prompt; nothing was done.', 'stopped', 'interrupted'), interrupted: true, quit: true };
   return deny(`The user declined ${req.full}; nothing was done. Ask or try another approach.`);
 }

@@ -2,22 +2,10 @@
  * MCP prompts as slash commands: `/SERVER:PROMPT value… | key=value…`. The prompt's messages
  * become the text of the next user turn.
  */
+import { escapeForDisplay } from '../policy/escape.js';
+import type { SlashCommand } from '../slash/types.js';
 import type { McpManager } from './mcp-manager.js';
 import { isRecord, type McpPrompt } from './protocol.js';
-
-export interface PromptCommandInfo {
-  readonly name: string;
-  readonly args?: string;
-  readonly help: string;
-}
-
-/** For the composer's completion and /help: every prompt the servers offer. */
-export function mcpPromptCommands(manager: McpManager): PromptCommandInfo[] {
-  return manager.prompts().map(({ server, prompt }) => {
-    const args = (prompt.arguments ?? []).map((a) => (a.required ? `<${a.name}>` : `[${a.name}]`)).join(' ');
-    return { name: `/${server}:${prompt.name}`, ...(args ? { args } : {}), help: (prompt.description ?? prompt.title ?? `prompt from ${server}`).replace(/\s+/g, ' ') };
-  });
-}
 
 /** Positional values fill the arguments in order; key=value names one. */
 export function promptArguments(prompt: McpPrompt, words: readonly string[]): Record<string, string> {
@@ -45,11 +33,8 @@ export function promptArguments(prompt: McpPrompt, words: readonly string[]): Re
   return out;
 }
 
-export async function expandPrompt(manager: McpManager, command: string): Promise<string> {
-  const [head = '', ...words] = command.trim().split(/\s+/);
-  const m = /^\/([^:\s]+):(\S+)$/.exec(head);
-  if (!m) throw new Error(`not a prompt command: ${head}`);
-  const [, server = '', name = ''] = m;
+/** The prompt's messages as the text of one user turn. */
+export async function expandPrompt(manager: McpManager, server: string, name: string, words: readonly string[]): Promise<string> {
   const conn = manager.connection(server);
   if (!conn) throw new Error(`no MCP server named ${server}`);
   const found = manager.prompts().find((p) => p.server === server && p.prompt.name === name);
@@ -73,4 +58,35 @@ export async function expandPrompt(manager: McpManager, command: string): Promis
   const text = parts.filter(Boolean).join('\n\n').trim();
   if (!text) throw new Error(`${server}:${name} returned no text`);
   return text;
+}
+
+/** What the slash registry accepts as a command name (see src/slash/registry.ts). */
+const COMMAND_NAME = /^\/[A-Za-z0-9][\w.:-]*$/;
+
+/**
+ * Every prompt the servers offer now, as `/SERVER:PROMPT` commands whose reply is the prompt's
+ * text, sent as the user's message. A prompt whose name cannot be typed as one word is left out.
+ */
+export function promptCommands(manager: McpManager): SlashCommand[] {
+  return manager.prompts().flatMap(({ server, prompt }) => {
+    const name = `/${server}:${prompt.name}`;
+    if (!COMMAND_NAME.test(name)) return [];
+    const args = (prompt.arguments ?? []).map((a) => (a.required ? `<${a.name}>` : `[${a.name}]`)).join(' ');
+    const about = (prompt.description ?? prompt.title ?? `prompt from ${server}`).replace(/\s+/g, ' ').trim();
+    const command: SlashCommand = {
+      name,
+      ...(args ? { args: escapeForDisplay(args) } : {}),
+      // A server's words, shown in help and completion: escaped like its tool output.
+      help: escapeForDisplay(about.length > 160 ? `${about.slice(0, 159)}…` : about),
+      source: `MCP server ${server}`,
+      async run(ctx) {
+        try {
+          return { kind: 'prompt', text: await expandPrompt(manager, server, prompt.name, ctx.args) };
+        } catch (error) {
+          return { kind: 'error', text: `${name}: ${error instanceof Error ? error.message : String(error)}` };
+        }
+      },
+    };
+    return [command];
+  });
 }

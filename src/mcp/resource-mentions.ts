@@ -1,8 +1,9 @@
 /**
  * `@` completion for MCP resources: the composer calls this with what follows the `@` and shows
- * `@server:uri` entries. Pure over the manager's lists (read when the servers started).
+ * `@server:uri` entries (engine.mcp is the view it reads). Pure over the servers' lists.
  */
-import type { McpManager, ResourceEntry } from './mcp-manager.js';
+import type { ResourceEntry } from './mcp-manager.js';
+import type { McpView } from './session-mcp.js';
 
 export interface ResourceMention {
   /** What the composer inserts: `@server:uri`. */
@@ -11,11 +12,11 @@ export interface ResourceMention {
   readonly entry: ResourceEntry;
 }
 
-export function resourceMentions(manager: McpManager | undefined, typed: string, limit = 20): ResourceMention[] {
-  if (!manager) return [];
+export function resourceMentions(mcp: McpView | undefined, typed: string, limit = 20): ResourceMention[] {
+  if (!mcp) return [];
   const q = typed.replace(/^@/, '').toLowerCase();
   const out: ResourceMention[] = [];
-  for (const entry of manager.resources()) {
+  for (const entry of mcp.resources()) {
     const text = `@${entry.server}:${entry.uri}`;
     const hay = `${entry.server}:${entry.uri} ${entry.name}`.toLowerCase();
     if (q && !hay.includes(q)) continue;

@@ -14,6 +14,7 @@ import {
   type RpcRequest,
 } from './protocol.js';
 import type { Transport } from './transport.js';
+import { ignoreError } from '../diagnostics/ignore-error.js';
 
 export type RequestHandler = (params: Record<string, unknown>) => Promise<Record<string, unknown>>;
 
@@ -71,7 +72,7 @@ export class RpcPeer {
       };
       const cancel = (reason: string): void => {
         // The server may still be working: tell it to stop (a courtesy; errors are ignored).
-        void this.notify('notifications/cancelled', { requestId: id, reason }).catch(() => undefined);
+        void this.notify('notifications/cancelled', { requestId: id, reason }).catch(ignoreError('tell the server a request was cancelled'));
       };
       const onAbort = (): void => {
         done();
@@ -112,7 +113,7 @@ export class RpcPeer {
 
   async close(): Promise<void> {
     this.closeAll(new McpFault('closed', 'the connection was closed'));
-    await this.transport.close().catch(() => undefined);
+    await this.transport.close().catch(ignoreError('close the connection to the server'));
   }
 
   private closeAll(error: Error): void {
@@ -152,6 +153,6 @@ export class RpcPeer {
         reply = { jsonrpc: '2.0', id: request.id, error: { code: -32603, message: error instanceof Error ? error.message : String(error) } };
       }
     }
-    await this.transport.send(reply).catch(() => undefined);
+    await this.transport.send(reply).catch(ignoreError("answer the server's request"));
   }
 }

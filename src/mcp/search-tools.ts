@@ -3,9 +3,11 @@
  * words in their names and descriptions, `mcp_describe_tool` gives one tool's full schema. Their
  * text depends only on the frozen list, so the prompt stays byte-stable.
  */
+import { arg, optional } from '../tools/args.js';
+import { defineTool } from '../tools/define-tool.js';
+import { failure, success } from '../tools/results.js';
 import type { ToolDefinition } from '../tools/types.js';
-import type { FrozenTool, McpManager } from './mcp-manager.js';
-import { isRecord } from './protocol.js';
+import type { FrozenTool } from './mcp-manager.js';
 import { describeFor, exposedName } from './tool-names.js';
 
 const words = (text: string): string[] => text.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 1);
@@ -28,62 +30,47 @@ function oneLine(text: string, max: number): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-export function searchTools(manager: McpManager, frozen: readonly FrozenTool[]): ToolDefinition[] {
+export function searchTools(frozen: readonly FrozenTool[]): ToolDefinition[] {
   const counts = new Map<string, number>();
   for (const t of frozen) counts.set(t.server, (counts.get(t.server) ?? 0) + 1);
   const servers = [...counts].map(([s, n]) => `${s} (${n})`).join(', ');
   const byName = new Map(frozen.map((t) => [exposedName(t.server, t.tool.name), t]));
-  const search: ToolDefinition = {
+  const search = defineTool({
     name: 'mcp_search_tools',
     description:
       `Search the tools of the connected MCP servers (${servers}) by words; their schemas are not loaded to save context. ` +
-      'Returns matching tool names with one-line descriptions. Then call mcp_describe_tool for a tool\'s arguments, and call the tool by its name.',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        query: { type: 'string', description: 'Words describing what you want to do, e.g. "create issue".' },
-        server: { type: 'string', description: 'Only this server\'s tools.' },
-      },
-      required: ['query'],
-      additionalProperties: false,
+      "Returns matching tool names with one-line descriptions. Then call mcp_describe_tool for a tool's arguments, and call the tool by its name.",
+    args: {
+      query: arg.string('Words describing what you want to do, e.g. "create issue".'),
+      server: optional(arg.string("Only this server's tools.")),
     },
     kind: 'none',
-    bulk: false,
-    async run(args) {
-      const a = isRecord(args) ? args : {};
-      const query = typeof a['query'] === 'string' ? words(a['query']) : [];
-      const server = typeof a['server'] === 'string' ? a['server'] : undefined;
-      if (query.length === 0) return { ok: false, content: 'mcp_search_tools: give query, a few words.', summary: 'bad arguments' };
+    title: (input) => (typeof input['query'] === 'string' ? input['query'] : undefined),
+    async run({ query: text, server }) {
+      const query = words(text);
+      if (query.length === 0) return failure('mcp_search_tools: give query, a few words.', 'bad arguments', 'invalid_args');
       const ranked = frozen
         .filter((t) => server === undefined || t.server === server)
         .map((t) => ({ t, s: score(t, query) }))
         .filter((r) => r.s > 0)
         .sort((x, y) => y.s - x.s)
         .slice(0, 15);
-      if (ranked.length === 0) return { ok: true, content: `No MCP tool matches "${query.join(' ')}". Servers: ${servers}.`, summary: 'no match' };
+      if (ranked.length === 0) return success(`No MCP tool matches "${query.join(' ')}". Servers: ${servers}.`, 'no match');
       const lines = ranked.map(({ t }) => `${exposedName(t.server, t.tool.name)} — ${oneLine(t.tool.description ?? t.tool.title ?? '', 120)}`);
-      return { ok: true, content: `${lines.join('\n')}\n(mcp_describe_tool gives a tool's arguments; then call it by name.)`, summary: `${ranked.length} tools` };
+      return success(`${lines.join('\n')}\n(mcp_describe_tool gives a tool's arguments; then call it by name.)`, `${ranked.length} tools`);
     },
-  };
-  const describe: ToolDefinition = {
+  });
+  const describe = defineTool({
     name: 'mcp_describe_tool',
     description: 'The full description and JSON schema of one MCP tool found with mcp_search_tools. Call the tool itself by that name afterwards.',
-    inputSchema: {
-      type: 'object',
-      properties: { name: { type: 'string', description: 'The tool name, e.g. mcp__github__create_issue.' } },
-      required: ['name'],
-      additionalProperties: false,
-    },
+    args: { name: arg.string('The tool name, e.g. mcp__github__create_issue.', { trim: true }) },
     kind: 'none',
-    bulk: false,
-    async run(args) {
-      const name = isRecord(args) && typeof args['name'] === 'string' ? args['name'] : '';
+    async run({ name }) {
       const t = byName.get(name);
-      if (!t) return { ok: false, content: `No MCP tool named "${name}". Find names with mcp_search_tools.`, summary: `unknown tool ${name.slice(0, 60)}` };
+      if (!t) return failure(`No MCP tool named "${name}". Find names with mcp_search_tools.`, `unknown tool ${name.slice(0, 60)}`, 'not_found');
       const readOnly = t.tool.annotations?.readOnlyHint === true ? '\nread-only (the server says)' : '';
-      return { ok: true, content: `${name}\n${describeFor(t)}${readOnly}\ninput schema:\n${JSON.stringify(t.tool.inputSchema, null, 1)}`, summary: name };
+      return success(`${name}\n${describeFor(t)}${readOnly}\ninput schema:\n${JSON.stringify(t.tool.inputSchema, null, 1)}`, name);
     },
-  };
-  void manager;
+  });
   return [search, describe];
 }

@@ -5,6 +5,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { SECRET_NAME } from '../config/read-mcp.js';
 import type { McpServerConfig } from '../config/types.js';
 import { McpClient, type ElicitHandler } from './client.js';
 import { createHttpTransport } from './http-transport.js';
@@ -14,6 +15,7 @@ import { McpFault, type McpPrompt, type McpResource, type McpTool } from './prot
 import { fillAll, MissingSecretError, scrubbedEnv } from './secret-refs.js';
 import { createStdioTransport, spawnStdioServer, type StdioSpec } from './stdio-transport.js';
 import type { Transport } from './transport.js';
+import { ignoreError, noEntries } from '../diagnostics/ignore-error.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -31,6 +33,8 @@ export interface ConnectionOptions {
   readonly defaultTimeoutMs: number;
   readonly openUrl: (server: string, url: string) => Promise<void> | void;
   readonly onListChanged: (server: string) => void;
+  /** The server answered and its lists were read (at the start, or after a restart). */
+  readonly onReady?: (server: string) => void;
   /** Each secret filled into env or headers, for redaction. */
   readonly onSecret: (value: string) => void;
   /** The stdio spawn; a sandbox wraps it. */
@@ -48,6 +52,8 @@ export class ServerConnection {
   prompts: McpPrompt[] = [];
   private client: McpClient | undefined;
   private connecting: Promise<McpClient> | undefined;
+  /** The session ended: a start still under way closes what it started. */
+  private closed = false;
 
   constructor(
     readonly config: McpServerConfig,
@@ -75,10 +81,18 @@ export class ServerConnection {
     return this.connecting;
   }
 
+  /** Env or header values with their references filled; an editor's are the values themselves. */
+  private values(table: Readonly<Record<string, string>>): Record<string, string> {
+    const c = this.config;
+    if (!c.literalValues) return fillAll(table, this.opts.env, c.cwd, this.opts.onSecret);
+    for (const [name, value] of Object.entries(table)) if (SECRET_NAME.test(name)) this.opts.onSecret(value);
+    return { ...table };
+  }
+
   private transport(): Transport {
     const c = this.config;
     if (c.url !== undefined) {
-      const headers = fillAll(c.headers, this.opts.env, c.cwd, this.opts.onSecret);
+      const headers = this.values(c.headers);
       const secret = c.oauthClientSecretEnv ? this.opts.env[c.oauthClientSecretEnv] : undefined;
       if (secret) this.opts.onSecret(secret);
       const auth = createOAuth({
@@ -90,7 +104,7 @@ export class ServerConnection {
       });
       return createHttpTransport({ url: c.url, headers, auth, ...(this.opts.fetch ? { fetch: this.opts.fetch } : {}) });
     }
-    const env = { ...scrubbedEnv(this.opts.env), ...fillAll(c.env, this.opts.env, c.cwd, this.opts.onSecret) };
+    const env = { ...scrubbedEnv(this.opts.env), ...this.values(c.env) };
     const spec: StdioSpec = { command: c.command ?? '', args: c.args, env, cwd: c.cwd, logFile: this.logFile };
     return createStdioTransport(spec, this.opts.spawnServer ?? spawnStdioServer);
   }
@@ -107,13 +121,18 @@ export class ServerConnection {
         onListChanged: (what) => void this.refresh(what).then(() => this.opts.onListChanged(this.config.name)),
         ...(this.opts.log ? { log: (line: string) => this.opts.log?.(`mcp ${this.config.name}: ${line}`) } : {}),
       });
+      if (this.closed) {
+        await client.close();
+        throw new McpFault('closed', 'the session ended');
+      }
       this.client = client;
-      const [tools, resources, prompts] = await Promise.all([client.listTools(), client.listResources().catch(() => []), client.listPrompts().catch(() => [])]);
+      const [tools, resources, prompts] = await Promise.all([client.listTools(), client.listResources().catch(noEntries), client.listPrompts().catch(noEntries)]);
       this.tools = tools;
       this.resources = resources;
       this.prompts = prompts;
       this.status = 'ready';
       this.lastError = undefined;
+      this.opts.onReady?.(this.config.name);
       return client;
     } catch (error) {
       await this.drop();
@@ -161,10 +180,11 @@ export class ServerConnection {
   private async drop(): Promise<void> {
     const old = this.client;
     this.client = undefined;
-    await old?.close().catch(() => undefined);
+    await old?.close().catch(ignoreError('close the old connection'));
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     await this.drop();
     this.status = 'idle';
   }

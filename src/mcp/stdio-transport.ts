@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { dirname } from 'node:path';
+import { reportIgnored } from '../diagnostics/ignore-error.js';
 import { McpFault, parseMessages, type RpcMessage } from './protocol.js';
 import type { Transport, TransportEvents } from './transport.js';
 
@@ -33,6 +34,30 @@ export function spawnStdioServer(spec: StdioSpec): ChildProcess {
     // Its own process group: closing the session can end the server and whatever it started.
     detached: process.platform !== 'win32',
     windowsHide: true,
+  });
+}
+
+/**
+ * Servers still running, ended when lindwyrm exits however it exits: each runs in a process group
+ * of its own, so nothing else would stop it (nor what it started).
+ */
+const running = new Set<ChildProcess>();
+let exitHook = false;
+
+function track(child: ChildProcess): void {
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  if (exitHook) return;
+  exitHook = true;
+  process.once('exit', () => {
+    for (const c of running) {
+      try {
+        if (c.pid !== undefined && process.platform !== 'win32') process.kill(-c.pid, 'SIGTERM');
+        else c.kill('SIGTERM');
+      } catch (error) {
+        reportIgnored('stop an MCP server at exit (it is gone already)', error);
+      }
+    }
   });
 }
 
@@ -97,6 +122,7 @@ export function createStdioTransport(spec: StdioSpec, spawnServer: (spec: StdioS
       log.write(`[lindwyrm] ${new Date().toISOString()} starting ${spec.command} ${spec.args.join(' ')}\n`);
       const proc = spawnServer(spec);
       child = proc;
+      track(proc);
       await new Promise<void>((resolve, reject) => {
         proc.once('spawn', () => resolve());
         proc.once('error', (error: NodeJS.ErrnoException) => {

@@ -6,11 +6,12 @@
  */
 import { estimateTools } from '../context/estimate-tokens.js';
 import type { ToolSchema } from '../providers/types.js';
+import { defineTool } from '../tools/define-tool.js';
+import { failure } from '../tools/results.js';
 import type { ToolDefinition } from '../tools/types.js';
 import { faultResult, toToolResult } from './call-result.js';
 import type { FrozenTool, McpManager } from './mcp-manager.js';
-import { decideMcp, gateMcp } from './mcp-policy.js';
-import { isRecord } from './protocol.js';
+import { believedReadOnly, decideMcp, gateMcp } from './mcp-policy.js';
 import { readResourceTool } from './read-resource-tool.js';
 import { searchTools } from './search-tools.js';
 import { describeFor, exposedName, objectSchema } from './tool-names.js';
@@ -26,30 +27,37 @@ export interface McpToolSet {
   readonly budget: number;
 }
 
+/**
+ * One server tool as a lindwyrm tool. Its kind is 'other' (audited, not path-gated): the MCP gate
+ * is its policy hook. It may change things unless its readOnlyHint is believed, so --read-only
+ * withholds it and a read-only session's gate refuses it.
+ */
 function definitionFor(manager: McpManager, t: FrozenTool, hidden: boolean): ToolDefinition {
   const full = exposedName(t.server, t.tool.name);
   const conn = manager.connection(t.server);
-  return {
+  return defineTool({
     name: full,
     description: describeFor(t),
     inputSchema: objectSchema(t.tool.inputSchema),
-    kind: 'mcp',
+    kind: 'other',
+    changes: !believedReadOnly(t.trusted, t.tool),
+    // Large results go to disk behind a stub, like any bulk tool's.
     bulk: true,
-    ...(hidden ? { hidden: true } : {}),
+    hidden,
+    title: () => `${t.server} › ${t.tool.name}`,
     async run(args, ctx) {
-      if (!conn) return { ok: false, content: `No MCP server ${t.server} in this session.`, summary: `no server ${t.server}` };
-      if (args !== undefined && !isRecord(args)) return { ok: false, content: `${full}: the arguments must be one JSON object.`, summary: 'bad arguments' };
+      if (!conn) return failure(`No MCP server ${t.server} in this session.`, `no server ${t.server}`, 'unavailable');
       const decision = decideMcp(conn.config, t.tool, full, ctx.readOnly);
       const stop = await gateMcp(ctx, { full, server: t.server, tool: t.tool.name, decision, args, grants: manager.grants });
       if (stop) return stop;
       try {
-        const result = await conn.run((client) => client.callTool(t.tool.name, (args ?? {}) as Record<string, unknown>, ctx.signal));
+        const result = await conn.run((client) => client.callTool(t.tool.name, args, ctx.signal));
         return toToolResult(full, result, ctx.vision, ctx.onOutput);
       } catch (error) {
         return faultResult(full, t.server, error);
       }
     },
-  };
+  });
 }
 
 export function buildMcpToolSet(manager: McpManager, opts: { window: number; budget?: number }): McpToolSet {
@@ -62,14 +70,14 @@ export function buildMcpToolSet(manager: McpManager, opts: { window: number; bud
     perServer.set(t.server, (perServer.get(t.server) ?? 0) + estimateTools([schema]));
     return def;
   });
-  const withResources = manager.summaries().some((s) => s.resources > 0) || manager.size > 0;
-  const extras: ToolDefinition[] = withResources ? [readResourceTool(manager)] : [];
+  // Offered whenever there are servers: one that lists no resources at the start may later.
+  const extras: ToolDefinition[] = manager.size > 0 ? [readResourceTool(manager)] : [];
   const schemaTokens = [...perServer.values()].reduce((a, b) => a + b, 0);
   const resident = (defs: readonly ToolDefinition[]): number => estimateTools(defs.filter((d) => !d.hidden).map((d) => ({ name: d.name, description: d.description, inputSchema: d.inputSchema })));
   if (schemaTokens <= budget) {
     const tools = [...all, ...extras];
     return { tools, deferred: false, schemaTokens, residentTokens: resident(tools), perServer, budget };
   }
-  const tools = [...searchTools(manager, frozen), ...extras, ...frozen.map((t) => definitionFor(manager, t, true))];
+  const tools = [...searchTools(frozen), ...extras, ...frozen.map((t) => definitionFor(manager, t, true))];
   return { tools, deferred: true, schemaTokens, residentTokens: resident(tools), perServer, budget };
 }

@@ -3,6 +3,7 @@
  * provider's own error text where it gave one.
  */
 import type { Preset } from '../config/types.js';
+import { redactKeys } from '../secrets/redact.js';
 import { rejectedFieldHint } from './rejected-field.js';
 import type { SseMessage } from './sse-reader.js';
 import { ProviderError, type AssistantMessage } from './types.js';
@@ -21,17 +22,6 @@ export function providerErrorText(body: string): string {
     // not JSON: fall through to the raw text
   }
   return clip(trimmed, MAX_QUOTED);
-}
-
-/**
- * `text` with each secret replaced: some servers quote the key they refused ("invalid key
- * sk-…"), and the message reaches stderr, CI logs and bug reports.
- */
-export function redactSecrets(text: string, secrets: readonly string[] = []): string {
-  let out = text;
-  // Short values would blank out ordinary words; keys are long.
-  for (const secret of secrets) if (secret.length >= 8) out = out.split(secret).join('[redacted]');
-  return out;
 }
 
 /**
@@ -97,7 +87,7 @@ export function httpError(
     secrets?: readonly string[];
   },
 ): ProviderError {
-  const text = providerErrorText(redactSecrets(body, ctx.secrets));
+  const text = providerErrorText(redactKeys(body, ctx.secrets));
   const said = text ? `: ${text}` : '';
   const where = `preset "${ctx.preset.name}"`;
   if (status === 401 || status === 403) {
@@ -137,6 +127,25 @@ export function networkError(err: unknown, url: string, partial?: AssistantMessa
   const detail = err instanceof Error ? err.message : String(err);
   const what = code ? `${code}: ${detail}` : detail;
   return new ProviderError('network', `Could not reach ${url} (${what}).`, undefined, partial);
+}
+
+/**
+ * A connection that failed after the provider began answering (status and headers received):
+ * a reset, a closed socket, a broken chunk. "Could not reach" would send the user to check a
+ * URL that worked.
+ */
+export function midAnswerError(err: unknown, url: string, partial?: AssistantMessage): ProviderError {
+  const code = errorCode(err);
+  const detail = err instanceof Error ? err.message : String(err);
+  const what = code ? `${code}: ${detail}` : detail;
+  let host = url;
+  try {
+    host = new URL(url).host;
+  } catch {
+    // keep the URL as given
+  }
+  const kept = partial ? ' What had arrived is kept.' : '';
+  return new ProviderError('network', `The connection to ${host} broke mid-answer (${what}).${kept}`, undefined, partial);
 }
 
 export function errorCode(err: unknown): string | undefined {

@@ -19,7 +19,7 @@ function isOpenAiItself(baseUrl: string): boolean {
   try {
     return new URL(baseUrl).hostname === 'api.openai.com';
   } catch {
-    return false;
+    return false; // a malformed base_url fails at request time with its own message
   }
 }
 
@@ -92,6 +92,8 @@ function assistantMessage(m: AssistantMessage, echo: 'auto' | boolean): Json {
       id: c.id,
       type: 'function',
       function: { name: c.name, arguments: JSON.stringify(c.input) },
+      // Gemini's thought_signature lives here; its endpoint rejects the next request without it.
+      ...(c.extraContent ? { extra_content: c.extraContent } : {}),
     }));
   }
   const r = m.reasoningEcho;

@@ -3,80 +3,28 @@
  * real MCP servers as child processes — the reference server-everything and a small fault fixture.
  */
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { assembleSession } from '../../src/agent/assemble-session.js';
-import type { LindwyrmEngine } from '../../src/agent/engine.js';
-import { loadConfig } from '../../src/config/load-config.js';
-import type { ApprovalRequest } from '../../src/policy/types.js';
-import { describeToolCall } from '../../src/tools/describe-call.js';
-import { createToolRegistry } from '../../src/tools/registry.js';
-import { startFakeProvider, type FakeProvider, type ScriptedReply } from '../support/fake-provider.js';
-import { cliOptions, makeSandbox, readRequest, type Sandbox } from '../agent/support/harness.js';
-
-const require = createRequire(import.meta.url);
-const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
-const FLAKY = join(import.meta.dirname, 'fixtures', 'flaky-server.mjs');
-const q = (s: string): string => JSON.stringify(s);
-
-const everything = (extra = ''): string => `[[mcp.servers]]
-name = "everything"
-command = ${q(process.execPath)}
-args = [${q(EVERYTHING)}, "stdio"]
-${extra}
-`;
-const flaky = (extra = ''): string => `[[mcp.servers]]
-name = "flaky"
-command = ${q(process.execPath)}
-args = [${q(FLAKY)}]
-${extra}
-`;
+import type { ApprovalDecision } from '../../src/policy/types.js';
+import type { ScriptedReply } from '../support/fake-provider.js';
+import { readRequest } from '../agent/support/harness.js';
+import { everything, flaky, FLAKY, openMcpSession, q, type McpSession, type OpenOptions } from './support/mcp-session.js';
 
 describe('MCP servers in a session', () => {
-  let fake: FakeProvider | undefined;
-  let sandbox: Sandbox | undefined;
-  let engine: LindwyrmEngine | undefined;
-  const asked: ApprovalRequest[] = [];
+  let s: McpSession | undefined;
 
   afterEach(async () => {
-    await engine?.dispose();
-    await fake?.close();
-    await sandbox?.cleanup();
-    engine = undefined;
-    asked.length = 0;
+    await s?.close();
+    s = undefined;
   });
 
-  async function open(replies: ScriptedReply[], userToml: string, opts: { projectToml?: string; trusted?: boolean; answer?: 'yes' | 'no' } = {}) {
-    fake = await startFakeProvider({ format: 'anthropic', replies });
-    sandbox = await makeSandbox('anthropic', fake.baseUrl, '');
-    const trust = opts.trusted ? `trusted_projects = [${q(sandbox.project)}]\n` : '';
-    const { readFile } = await import('node:fs/promises');
-    const base = await readFile(sandbox.configPath, 'utf8');
-    // Top-level keys first, then the tables: TOML puts a key after a table header into that table.
-    const firstTable = userToml.search(/^\[/m);
-    const cut = firstTable === -1 ? userToml.length : firstTable;
-    await writeFile(sandbox.configPath, `${trust}${userToml.slice(0, cut)}${base}\n${userToml.slice(cut)}`);
-    if (opts.projectToml !== undefined) await writeFile(join(sandbox.project, '.lindwyrm.toml'), opts.projectToml);
-    const config = await loadConfig({ cwd: sandbox.project, env: sandbox.env });
-    engine = await assembleSession(cliOptions(config.projectRoot), config, {
-      createTools: (o) => createToolRegistry(o),
-      describe: describeToolCall,
-      env: sandbox.env,
-      clientOptions: { retryBaseMs: 1, maxRetries: 0 },
-      approver: async (req) => {
-        asked.push(req);
-        return opts.answer ?? 'no';
-      },
-      mcp: { startupTimeoutMs: 20_000, callTimeoutMs: 1_500 },
-    });
-    return { engine, config };
+  async function open(replies: ScriptedReply[], userToml: string, opts: OpenOptions & { answer?: ApprovalDecision } = {}) {
+    s = await openMcpSession(replies, userToml, { ...opts, ...(opts.answer ? { answers: [opts.answer] } : {}) });
+    return s;
   }
 
-  const toolResults = (i: number): string[] =>
-    readRequest('anthropic', fake!.requests[i]!).messages.flatMap((m) => m.toolResults.map((r) => r.content));
-  const toolNames = (i: number): string[] => ((fake!.requests[i]!.body as { tools?: { name: string }[] }).tools ?? []).map((t) => t.name);
+  const toolResults = (i: number): string[] => s!.toolResults(i);
+  const toolNames = (i: number): string[] => s!.toolNames(i);
 
   it('judges each MCP tool by the policy: allow and deny globs, a believed readOnlyHint, confirm by default', async () => {
     const { engine: e } = await open(
@@ -104,15 +52,15 @@ describe('MCP servers in a session', () => {
     expect(sum).toMatch(/Denied/);
     // No annotation, no rule: the user is asked (and said no).
     expect(toggle).toMatch(/declined/);
-    expect(asked.map((a) => a.tool)).toEqual(['mcp__everything__toggle-simulated-logging']);
-    expect(asked[0]!.kind).toBe('mcp');
+    expect(s!.asked.map((a) => a.tool)).toEqual(['mcp__everything__toggle-simulated-logging']);
+    expect(s!.asked[0]!.kind).toBe('mcp');
   });
 
   it('runs a readOnlyHint tool of a user-configured server without asking', async () => {
     const { engine: e } = await open([{ toolCalls: [{ name: 'mcp__everything__get-sum', input: { a: 2, b: 3 } }] }, { text: 'done' }], everything());
     await e.submit('add');
     expect(toolResults(1)[0]).toMatch(/5/);
-    expect(asked).toEqual([]);
+    expect(s!.asked).toEqual([]);
   });
 
   it('does not start an untrusted project\'s servers and names them in the startup warning', async () => {
@@ -121,7 +69,7 @@ describe('MCP servers in a session', () => {
     const { config } = await open([{ text: 'hi' }], '', { projectToml });
     expect(config.mcpServers ?? []).toEqual([]);
     expect(config.warnings.join('\n')).toMatch(/mcp\.servers \(evil: not started\)/);
-    await engine!.submit('hello');
+    await s!.engine.submit('hello');
     expect(toolNames(0).some((n) => n.startsWith('mcp__'))).toBe(false);
     expect(existsSync(marker)).toBe(false);
   });
@@ -130,8 +78,8 @@ describe('MCP servers in a session', () => {
     const projectToml = `[[mcp.servers]]\nname = "proj"\ncommand = ${q(process.execPath)}\nargs = [${q(FLAKY)}]\n`;
     const { engine: e } = await open([{ toolCalls: [{ name: 'mcp__proj__big', input: {} }] }, { text: 'ok' }], '', { projectToml, trusted: true });
     await e.submit('go');
-    expect(asked.map((a) => a.tool)).toEqual(['mcp__proj__big']);
-    expect(asked[0]!.reason).toMatch(/readOnlyHint not believed/);
+    expect(s!.asked.map((a) => a.tool)).toEqual(['mcp__proj__big']);
+    expect(s!.asked[0]!.reason).toMatch(/readOnlyHint not believed/);
   });
 
   it('switches to the search tools over the schema budget, keeps the prompt byte-stable, and still calls tools by name', async () => {
@@ -156,7 +104,7 @@ describe('MCP servers in a session', () => {
     expect(toolResults(2)[1]).toContain('"owner"');
     expect(toolResults(3)[2]).toContain('resource_op_07 done');
     // Every request carries the same tools and system prompt, byte for byte.
-    const raw = fake!.requests.map((r) => JSON.stringify([(r.body as { tools: unknown }).tools, (r.body as { system: unknown }).system]));
+    const raw = s!.fake.requests.map((r) => JSON.stringify([(r.body as { tools: unknown }).tools, (r.body as { system: unknown }).system]));
     expect(new Set(raw).size).toBe(1);
     // 56 tools' schemas are withheld: what stays resident is a few hundred tokens.
     const mcpCtx = (await e.runSlash('/context')).output ?? '';
@@ -193,37 +141,93 @@ describe('MCP servers in a session', () => {
     const blocks = JSON.stringify(e.getSnapshot().blocks);
     expect(blocks).not.toContain('\u001b[31m');
     expect(blocks).toContain('\\\\x1b[31m');
+    // Each failure says how it failed, as data: what the transcript, audit log and one-shot read.
+    const failures = e.getSnapshot().blocks.flatMap((b) => (b.kind === 'tool' ? [b.failure ?? 'ok'] : []));
+    expect(failures).toEqual(['ok', 'failed', 'ok', 'timeout', 'failed', 'ok']);
     const panel = (await e.runSlash('/mcp')).output ?? '';
     expect(panel).toMatch(/flaky \(stdio\) — (ready|failed)/);
   });
 
-  it('applies a changed tool list only at the next prefix rewrite, with a notice', async () => {
-    const { engine: e } = await open([{ toolCalls: [{ name: 'mcp__flaky__grow', input: {} }] }, { text: 'grown' }, { text: 'still the same tools' }, { text: 'after clear' }], flaky('allow = ["*"]'));
-    await e.submit('grow');
-    await new Promise((r) => setTimeout(r, 300));
-    await e.submit('next turn');
-    expect(toolNames(2)).toEqual(toolNames(0));
-    expect(toolNames(2)).not.toContain('mcp__flaky__grown');
-    expect((await e.runSlash('/mcp')).output).toMatch(/Changed since the session started.*flaky/);
-    await e.runSlash('/clear');
-    await e.submit('after');
-    expect(JSON.stringify(e.getSnapshot().blocks)).toMatch(/MCP tool lists changed and now apply: flaky \(\+1\)/);
-    expect(toolNames(3)).toContain('mcp__flaky__grown');
-  });
-
-  it('offers the server\'s prompts as /SERVER:PROMPT and its resources to read_resource', async () => {
+  it('offers the server\'s prompts as /SERVER:PROMPT commands and its resources to read_resource', async () => {
     const { engine: e } = await open(
       [{ toolCalls: [{ name: 'read_resource', input: { server: 'everything', uri: 'demo://resource/static/document/architecture.md' } }] }, { text: 'read' }, { text: 'prompted' }],
       everything(),
     );
     await e.submit('read it');
     expect(toolResults(1)[0]).toContain('Everything Server');
+    // The prompts are in the engine's command list, which the view's help and completion follow.
+    const listed = e.getSnapshot().commands?.find((c) => c.name === '/everything:args-prompt');
+    expect(listed).toMatchObject({ source: 'MCP server everything' });
+    expect(listed?.args).toMatch(/<city>/);
     const sent = await e.runSlash('/everything:args-prompt Paris');
     expect(sent.error).toBeFalsy();
-    await new Promise((r) => setTimeout(r, 500));
-    while (e.busy()) await new Promise((r) => setTimeout(r, 50));
-    const last = readRequest('anthropic', fake!.requests[2]!).messages.at(-1)!;
+    expect(sent.kind).toBe('prompt');
+    expect(sent.prompt).toContain('Paris');
+    // The reply is sent as the user's prompt (the view does it, or an editor over ACP).
+    await e.submit(sent.prompt!);
+    const last = readRequest('anthropic', s!.fake.requests[2]!).messages.at(-1)!;
     expect(last.text).toContain('Paris');
+    expect((await e.runSlash('/everything:args-prompt')).output).toMatch(/missing city/);
     expect((await e.runSlash('/everything:nope')).error).toBe(true);
+  });
+
+  it('never lets --allow or a kind grant cover an MCP tool; [a]lways grants that one tool', async () => {
+    const { engine: e } = await open(
+      [
+        { toolCalls: [{ name: 'mcp__flaky__ok', input: { text: 'one' } }] },
+        { toolCalls: [{ name: 'mcp__flaky__ok', input: { text: 'two' } }] },
+        { toolCalls: [{ name: 'mcp__flaky__grow', input: {} }] },
+        { text: 'done' },
+      ],
+      flaky(),
+      { answers: ['always', 'no'], cli: { allow: ['read', 'write', 'delete', 'bash'] } },
+    );
+    await e.submit('go');
+    // Asked for ok despite every --allow; not again for ok after [a]lways; asked anew for grow.
+    expect(s!.asked.map((a) => [a.tool, a.kind])).toEqual([
+      ['mcp__flaky__ok', 'mcp'],
+      ['mcp__flaky__grow', 'mcp'],
+    ]);
+    expect(s!.asked[0]!.command).toContain('"text": "one"');
+    expect(toolResults(2)[1]).toContain('ok from pid');
+    expect(toolResults(3)[2]).toMatch(/declined mcp__flaky__grow/);
+    const tools = e.getSnapshot().blocks.flatMap((b) => (b.kind === 'tool' ? [b] : []));
+    expect(tools.map((b) => [b.status, b.failure])).toEqual([
+      ['ok', undefined],
+      ['ok', undefined],
+      ['denied', 'denied'],
+    ]);
+  });
+
+  it('puts a large result on disk behind a stub, like any bulk tool\'s', async () => {
+    const { engine: e } = await open([{ toolCalls: [{ name: 'mcp__flaky__big', input: {} }] }, { text: 'seen' }], flaky());
+    await e.submit('big');
+    const [stub] = toolResults(1);
+    expect(stub).toMatch(/offloaded/);
+    expect(stub!.length).toBeLessThan(20_000);
+    // A readOnlyHint of the user's own server: run without asking.
+    expect(s!.asked).toEqual([]);
+  });
+
+  it('in a read-only session runs only the tools the user\'s servers mark readOnlyHint', async () => {
+    const { engine: e } = await open(
+      [{ toolCalls: [{ name: 'mcp__flaky__ok', input: {} }, { name: 'mcp__flaky__big', input: {} }] }, { text: 'done' }],
+      flaky('allow = ["*"]'),
+    );
+    e.session.setReadOnly(true);
+    await e.submit('try both');
+    const [ok, big] = toolResults(1);
+    expect(ok).toMatch(/read-only mode/);
+    expect(big).toMatch(/offloaded|row 0/);
+    // The schemas did not change with the mode: the prompt cache holds.
+    expect(toolNames(0)).toContain('mcp__flaky__ok');
+  });
+
+  it('withholds the tools that may change things under --read-only', async () => {
+    const { engine: e } = await open([{ text: 'hi' }], flaky('allow = ["*"]'), { cli: { readOnly: true } });
+    await e.submit('hello');
+    expect(toolNames(0)).toContain('mcp__flaky__big');
+    expect(toolNames(0)).not.toContain('mcp__flaky__ok');
+    expect(toolNames(0)).toContain('read_resource');
   });
 });

@@ -5,6 +5,7 @@
  * origin is the authorization server, with /authorize, /token, /register as defaults).
  */
 import { isRecord } from '../protocol.js';
+import { ignoreError } from '../../diagnostics/ignore-error.js';
 
 export interface Challenge {
   readonly resourceMetadata?: string;
@@ -59,7 +60,7 @@ async function getJson(doFetch: Fetch, url: string): Promise<Record<string, unkn
   try {
     const res = await doFetch(url, { headers: { Accept: 'application/json', 'MCP-Protocol-Version': '2025-11-25' }, signal: AbortSignal.timeout(15_000) });
     if (!res.ok) {
-      await res.body?.cancel().catch(() => undefined);
+      await res.body?.cancel().catch(ignoreError('cancel a response body nobody reads'));
       return undefined;
     }
     const body: unknown = await res.json();

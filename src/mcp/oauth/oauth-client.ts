@@ -17,6 +17,7 @@ import {
 } from './discovery.js';
 import { openLoopback } from './loopback.js';
 import type { Credentials, StoredClient, StoredTokens, TokenStore } from './token-store.js';
+import { absent } from '../../diagnostics/ignore-error.js';
 
 export interface OAuthOptions {
   readonly serverUrl: string;
@@ -66,7 +67,7 @@ export function createOAuth(opts: OAuthOptions): HttpAuth & { readonly resource:
       if (client.authMethod === 'client_secret_post' && client.clientSecret !== undefined) form.set('client_secret', client.clientSecret);
     }
     const res = await doFetch(endpoint, { method: 'POST', headers, body: form.toString(), signal: AbortSignal.timeout(30_000) });
-    const json: unknown = await res.json().catch(() => undefined);
+    const json: unknown = await res.json().catch(absent);
     if (!res.ok || !isRecord(json) || typeof json['access_token'] !== 'string') {
       const why = isRecord(json) && typeof json['error'] === 'string' ? json['error'] : `HTTP ${res.status}`;
       throw new McpFault('auth', `the token endpoint refused (${why})`);
@@ -110,7 +111,7 @@ export function createOAuth(opts: OAuthOptions): HttpAuth & { readonly resource:
       }),
       signal: AbortSignal.timeout(30_000),
     });
-    const json: unknown = await res.json().catch(() => undefined);
+    const json: unknown = await res.json().catch(absent);
     if (!res.ok || !isRecord(json) || typeof json['client_id'] !== 'string') throw new McpFault('auth', `client registration at ${as.issuer} failed (HTTP ${res.status})`);
     const secret = typeof json['client_secret'] === 'string' ? json['client_secret'] : undefined;
     const method = typeof json['token_endpoint_auth_method'] === 'string' ? json['token_endpoint_auth_method'] : undefined;

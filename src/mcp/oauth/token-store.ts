@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isRecord } from '../protocol.js';
+import { ignoreError } from '../../diagnostics/ignore-error.js';
 
 export interface StoredClient {
   readonly clientId: string;
@@ -69,7 +70,7 @@ export function createTokenStore(dir: string): TokenStore {
     },
     async forget(resource) {
       const file = fileFor(resource);
-      await writeFile(file, '{}\n', { mode: 0o600 }).catch(() => undefined);
+      await writeFile(file, '{}\n', { mode: 0o600 }).catch(ignoreError(`forget the tokens in ${file}`));
     },
   };
 }
