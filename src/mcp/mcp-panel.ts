@@ -29,7 +29,7 @@ export function formatMcpPanel(manager: McpManager, set: McpToolSet): string[] {
     if (s.logFile) lines.push(`  stderr log: ${s.logFile}`);
   }
   const pending = manager.pendingChanges();
-  if (pending.length) lines.push(`Changed since the session started (applied at the next /compact or /clear): ${pending.join(', ')}`);
+  if (pending.length) lines.push(`Changed since the session started (applied at the next summary, /compact, /clear or /model): ${pending.join(', ')}`);
   lines.push(...mcpContextLines(manager, set).slice(0, 1));
   lines.push('/mcp reconnect NAME restarts a server.');
   return lines;

@@ -44,7 +44,8 @@ function definitionFor(manager: McpManager, t: FrozenTool, hidden: boolean): Too
     // Large results go to disk behind a stub, like any bulk tool's.
     bulk: true,
     hidden,
-    title: () => `${t.server} › ${t.tool.name}`,
+    // The call's detail in the transcript: its first text argument (a query, a path, a title).
+    title: (input) => Object.values(input).find((v): v is string => typeof v === 'string' && v.trim() !== ''),
     async run(args, ctx) {
       if (!conn) return failure(`No MCP server ${t.server} in this session.`, `no server ${t.server}`, 'unavailable');
       const decision = decideMcp(conn.config, t.tool, full, ctx.readOnly);

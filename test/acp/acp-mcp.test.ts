@@ -14,6 +14,8 @@ import { makeEnv, useBuild } from '../e2e/support/cli.js';
 import { readRequest } from '../agent/support/harness.js';
 import { FLAKY } from '../mcp/support/mcp-session.js';
 import { initializeParams, startEditor, textOf } from './support/acp-client.js';
+import { loadConfig } from '../../src/config/load-config.js';
+import { mcpEntriesFromClient, withEditorServers } from '../../src/acp/mcp-servers.js';
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -101,5 +103,25 @@ describe("the editor's MCP servers over ACP", () => {
     const end = Date.now() + 5_000;
     while (alive(pid) && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
     expect(alive(pid)).toBe(false);
+  });
+
+  it("takes the editor's entries as the user's own servers, under names lindwyrm accepts", async () => {
+    const env = await setup([]);
+    const base = await loadConfig({ cwd: env.project, env: env.env });
+    const configured = { ...base, mcpServers: [{ name: 'github', origin: 'user' as const, command: 'gh-mcp', args: [], env: {}, headers: {}, allow: ['get_*'], deny: [], enabled: true, cwd: env.project }] };
+    const entries = mcpEntriesFromClient([
+      { name: 'GitHub MCP', command: '/bin/gh', args: ['serve'], env: [{ name: 'GITHUB_TOKEN', value: '${NOT_A_REFERENCE}' }] },
+      { name: 'github', command: '/bin/other', args: [], env: [] },
+      { type: 'http', name: 'docs__v2', url: 'https://docs.example/mcp', headers: [{ name: 'Authorization', value: 'Bearer abc' }] },
+    ]);
+    const { config, notices } = withEditorServers(configured, entries);
+    const servers = config.mcpServers ?? [];
+    expect(servers.map((x) => x.name)).toEqual(['github', 'GitHub-MCP', 'docs_v2']);
+    // The configured github keeps its rules; the editor's github is named, not started.
+    expect(servers[0]!.allow).toEqual(['get_*']);
+    expect(notices.join('\n')).toMatch(/"github" is also in your lindwyrm config/);
+    expect(servers[1]).toMatchObject({ origin: 'user', command: '/bin/gh', args: ['serve'], env: { GITHUB_TOKEN: '${NOT_A_REFERENCE}' }, literalValues: true, cwd: env.project });
+    expect(servers[2]).toMatchObject({ origin: 'user', url: 'https://docs.example/mcp', headers: { Authorization: 'Bearer abc' } });
+    expect(() => mcpEntriesFromClient([{ type: 'http', name: 'x', url: 'file:///etc/passwd', headers: [] }])).toThrow(/http:\/\/ or https:\/\/ url/);
   });
 });
