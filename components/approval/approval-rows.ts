@@ -43,5 +43,6 @@ export function isOutside(req: PendingApproval, projectRoot: string | undefined)
 
 export function alwaysLabel(req: PendingApproval, outside = false): string {
   if (outside) return 'always (outside the project: just this once)';
+  if (req.kind === 'mcp') return 'always (this tool, this session)';
   return `always (${req.kind}${req.kind === 'bash' ? '' : ', inside the project'})`;
 }

@@ -8,6 +8,7 @@ import type { ApprovalDecision, Approver } from '../policy/types.js';
 import type { SessionStore } from '../sessions/types.js';
 import type { SlashRegistry } from '../slash/registry.js';
 import { describeToolCall } from '../tools/describe-call.js';
+import type { McpView } from '../mcp/session-mcp.js';
 import type { ImageData } from '../providers/types.js';
 import type { CommandRunner, FileAccess, ToolContext } from '../tools/types.js';
 import { createApprovalQueue } from './approvals.js';
@@ -43,6 +44,8 @@ export interface EngineServices {
   readonly onDispose?: () => Promise<void>;
   /** File and command access owned by someone else (an ACP client); see ToolContext. */
   readonly delegates?: ToolDelegates;
+  /** The session's MCP servers, when it has any (src/mcp/). */
+  readonly mcp?: McpView;
 }
 
 export interface ToolDelegates {
@@ -59,6 +62,8 @@ export interface LindwyrmEngine extends Engine {
   readonly slash: SlashRegistry;
   /** Whether a turn runs: the one answer, which the store's `busy` follows. */
   busy(): boolean;
+  /** The session's MCP servers, to read (status, resources); absent when none are configured. */
+  readonly mcp?: McpView;
 }
 
 /** The engine around the session `open` makes (it is handed the host it publishes through). */
@@ -195,6 +200,7 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
     },
     session,
     slash,
+    ...(services.mcp ? { mcp: services.mcp } : {}),
     subscribe: events.subscribe,
     getSnapshot: events.getSnapshot,
     async submit(text, extra) {

@@ -60,6 +60,9 @@ export interface SessionRuntime {
   readonly session: SessionData;
 }
 
+/** What a request's prefix is made of: after a rewrite, the next requests of a turn use these. */
+export type PromptPrefix = Pick<SessionRuntime, 'system' | 'tools' | 'toolSchemas'>;
+
 export function newSessionData(id: string, now: Date = new Date()): SessionData {
   return { id, createdAt: now.toISOString(), firstPrompt: '', turns: 0, history: [], usage: ZERO_USAGE, cost: null };
 }

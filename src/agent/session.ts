@@ -10,7 +10,7 @@ import type { ContextManager } from '../context/types.js';
 import { computeCost } from '../providers/cost.js';
 import type { Message, ThinkingEffort, Usage } from '../providers/types.js';
 import type { EngineEvent } from './events.js';
-import { newSessionData, settingsOf, type SessionData, type SessionRuntime } from './runtime.js';
+import { newSessionData, settingsOf, type PromptPrefix, type SessionData, type SessionRuntime } from './runtime.js';
 import type { SessionFiles } from './session-files.js';
 import type { SessionParts } from './session-parts.js';
 import { recordOf } from './session-record.js';
@@ -46,10 +46,11 @@ export interface Session {
   addPathRule(rule: { readonly path: string } & Partial<Record<PathKind, Level>>): void;
   /**
    * The prompt prefix was rewritten (a summary): the moment to refresh what the system prompt
-   * snapshots (the code map). Returns the new system prompt. Never otherwise: a changed prompt
-   * re-charges the whole conversation.
+   * snapshots (the code map) and to take in tool lists that changed since they were frozen (an
+   * MCP server's), with a notice. Returns the prefix to send from now on. Never otherwise: a
+   * changed prompt re-charges the whole conversation.
    */
-  rewritePrompt(): string;
+  rewritePrompt(): PromptPrefix;
   /** Replaces the conversation's history (a /compact); the caller saves. */
   replaceHistory(messages: readonly Message[]): void;
   /** Counts a request's usage in the session's totals (a turn's; `side` for a summary's). */
@@ -113,6 +114,14 @@ export function createSession(start: SessionStart, parts: SessionParts, files: S
     if (change === 'context') gauge();
     host.dispatch({ type: 'settings', patch: settingsOf(rt) });
   };
+  let notices = 0;
+  /** Changed tool lists, taken in where the prefix changes anyway: the tools to swap in, and the notice. */
+  const toolChanges = (preset: SessionRuntime['preset']): { built?: ReturnType<SessionParts['tools']>; tell: () => void } => {
+    const note = parts.toolChanges();
+    if (note === undefined) return { tell: () => undefined };
+    const tell = (): void => host.dispatch({ type: 'notice', blockId: `tools-changed-${++notices}`, level: 'info', text: note });
+    return { built: parts.tools(preset), tell };
+  };
   const contextFor = (next: Pick<SessionRuntime, 'offload' | 'preset' | 'marker' | 'toolSchemas'>): ContextManager =>
     parts.context(next.offload, next.preset, next.marker, next.toolSchemas, summarize);
 
@@ -150,15 +159,17 @@ export function createSession(start: SessionStart, parts: SessionParts, files: S
       // the saved conversation's own prompt can be sent again as its cache knows it.
       const codeMapText = (resumed ? parts.savedMapText(data, rt.preset) : undefined) ?? parts.mapText(rt.preset);
       const conversation = resumed ? { ...data, marker } : { ...newSessionData(id), marker };
+      const changes = toolChanges(rt.preset);
       const { codeMapText: _old, ...rest } = rt;
       swap(
         {
           ...rest,
+          ...changes.built,
           ...(codeMapText !== undefined ? { codeMapText } : {}),
           marker,
           system: parts.system(rt.preset, marker, codeMapText),
           offload,
-          context: contextFor({ ...rt, offload, marker }),
+          context: contextFor({ ...rt, ...changes.built, offload, marker }),
           sessionGrants: new Set(),
           session: ready(conversation),
         },
@@ -166,10 +177,14 @@ export function createSession(start: SessionStart, parts: SessionParts, files: S
       );
       // The recovered history replaces the note on disk now, not only after the next turn.
       if (opened.recovered) await session.persist();
+      // After the reset, so the notice is in the new transcript.
+      changes.tell();
     },
     async switchPreset(name) {
       const { preset, client } = await parts.preset(name, rt.proxyOverride);
-      const built = parts.tools(preset);
+      // Another preset rewrites the whole prefix: changed tool lists come along (built below).
+      const changes = toolChanges(preset);
+      const built = changes.built ?? parts.tools(preset);
       const codeMapText = parts.mapText(preset);
       const old = await rt.context.stats(rt.session.history, rt.system).catch(ignoreError('carry the context totals over to the new preset'));
       const context = contextFor({ ...rt, ...built, preset });
@@ -192,6 +207,7 @@ export function createSession(start: SessionStart, parts: SessionParts, files: S
         },
         'context',
       );
+      changes.tell();
       return preset;
     },
     setThinking: (on) => swap({ ...rt, thinking: on }, 'settings'),
@@ -208,10 +224,13 @@ export function createSession(start: SessionStart, parts: SessionParts, files: S
       swap({ ...rt, config: { ...c, policy: withRule(c.policy, rule), ...(c.policyFloor ? { policyFloor: withRule(c.policyFloor, rule) } : {}) } }, 'settings');
     },
     rewritePrompt() {
+      const changes = toolChanges(rt.preset);
       const codeMapText = parts.mapText(rt.preset);
       const { codeMapText: _old, ...rest } = rt;
-      rt = { ...rest, ...(codeMapText !== undefined ? { codeMapText } : {}), system: parts.system(rt.preset, rt.marker, codeMapText) };
-      return rt.system;
+      // The context manager stays: it holds this conversation's measured usage and offloads.
+      rt = { ...rest, ...changes.built, ...(codeMapText !== undefined ? { codeMapText } : {}), system: parts.system(rt.preset, rt.marker, codeMapText) };
+      changes.tell();
+      return { system: rt.system, tools: rt.tools, toolSchemas: rt.toolSchemas };
     },
     replaceHistory(messages) {
       rt.session.history.splice(0, rt.session.history.length, ...messages);

@@ -4,6 +4,7 @@
  * valid in every case: every tool call has a result, and the turn can be continued.
  */
 import { ProviderError, type AssistantMessage, type ContentBlock, type ImageData, type Message, type ModelClient, type ThinkingEffort, type ToolSchema, type Usage } from '../providers/types.js';
+import type { PromptPrefix } from './runtime.js';
 import type { TurnOutcome } from './state.js';
 import { streamRequest } from './model-request.js';
 import { PROMPT_TAKEN_BACK } from './notices.js';
@@ -29,9 +30,10 @@ export interface TurnEnv extends Omit<ToolCallsEnv, 'loops'> {
   readonly stopReason?: () => string | undefined;
   /**
    * After a summary the prompt prefix has changed anyway: the moment to refresh what the system
-   * prompt snapshots (the code map). Returns the system prompt to send from now on.
+   * prompt snapshots (the code map) and tool lists that changed (an MCP server's). Returns the
+   * system prompt and tools to send from now on.
    */
-  readonly afterSummary?: () => string;
+  readonly afterSummary?: () => PromptPrefix;
 }
 
 /** Adds the user's text, merging into a trailing user message (tool results of a stopped turn). */
@@ -85,13 +87,15 @@ export async function runTurn(env: TurnEnv, text: string, images?: readonly Imag
   let steps = 0;
   let lastText = '';
   let system = env.system;
+  let tools = env.tools;
+  let toolSchemas = env.toolSchemas;
   // A note that comes back unchanged before every step of a turn (summarizing paused, nothing left
   // to reclaim) is shown once per turn.
   let lastNote: string | undefined;
   for (;;) {
     const reclaim = await env.context.beforeRequest(env.history, system);
     if (reclaim.action !== 'none') env.history.splice(0, env.history.length, ...reclaim.messages);
-    if (reclaim.action === 'summarized' && env.afterSummary) system = env.afterSummary();
+    if (reclaim.action === 'summarized' && env.afterSummary) ({ system, tools, toolSchemas } = env.afterSummary());
     const note = reclaim.detail ?? (reclaim.action !== 'none' ? `Context ${reclaim.action}.` : undefined);
     if (note && (reclaim.action !== 'none' || note !== lastNote)) {
       const level = reclaim.failed || reclaim.action === 'none' ? 'warning' : 'info';
@@ -108,7 +112,7 @@ export async function runTurn(env: TurnEnv, text: string, images?: readonly Imag
     try {
       outcome = await streamRequest(env, {
         system,
-        tools: env.toolSchemas,
+        tools: toolSchemas,
         messages: env.history,
         maxTokens: env.maxTokens,
         thinking: env.thinking,
@@ -188,7 +192,7 @@ export async function runTurn(env: TurnEnv, text: string, images?: readonly Imag
     // A kill while a tool runs must not lose the reply that asked for it: the saved history ends
     // with calls that have no result yet, which a resume answers as interrupted (repairHistory).
     await env.safePoint();
-    const ran = await runToolCalls({ ...env, loops }, calls, loopWarnings);
+    const ran = await runToolCalls({ ...env, tools, loops }, calls, loopWarnings);
     env.history.push({ role: 'user', content: ran.results });
     steps++;
     await env.safePoint();

@@ -1,6 +1,7 @@
 /** Turns one parsed TOML file into a validated ConfigLayer, collecting unknown-key warnings. */
 import { ConfigError } from './errors.js';
 import type { ConfigLayer, PolicyLayer, PresetLayer } from './layer.js';
+import { KNOWN_MCP, KNOWN_MCP_SERVER, readMcp } from './read-mcp.js';
 import { resolveConfigPath } from './resolve-path.js';
 import { isTable, TableReader, type Table } from './toml-reader.js';
 import type { CodeMapSettings, Level, PathRule, ProxySetting } from './types.js';
@@ -20,6 +21,8 @@ export interface LayerContext {
   /** Relative paths in this file are taken from here: the project root, or HOME for the user file. */
   readonly baseDir: string;
   readonly home: string;
+  /** Whose file it is: a project's MCP servers are marked so their annotations are not believed. */
+  readonly origin?: 'user' | 'project';
 }
 
 export function readLayer(table: Table, ctx: LayerContext, warnings: string[]): ConfigLayer {
@@ -59,6 +62,13 @@ export function readLayer(table: Table, ctx: LayerContext, warnings: string[]): 
     protectedTokens: r.integer('protected_tokens', 0),
     markdown: r.boolean('markdown'),
     codeMap: readCodeMap(r, warnings),
+    mcpServers: readMcp(r.subTable('mcp'), {
+      baseDir: ctx.baseDir,
+      home: ctx.home,
+      origin: ctx.origin ?? 'user',
+      warnUnknown: (t, known) => warnUnknown(t, warnings, known),
+    }),
+    mcpSchemaBudget: r.integer('mcp_schema_budget', 100),
     toolProfile: r.oneOf('tool_profile', TOOL_PROFILES),
   };
   warnUnknown(r, warnings, KNOWN_TOP);
@@ -70,7 +80,7 @@ const KNOWN_TOP = [
   'session_retention_days', 'context_file', 'commit_trailer', 'plugins', 'max_tool_steps', 'max_retries',
   'max_file_size_bytes', 'max_tool_output_chars', 'bash_timeout_ms', 'stream_idle_timeout_ms', 'max_reply_bytes',
   'loop_detection_window', 'offload_eager_tokens', 'offload_threshold_tokens', 'protected_tokens', 'markdown',
-  'code_map', 'tool_profile',
+  'code_map', 'tool_profile', 'mcp', 'mcp_schema_budget',
 ];
 const KNOWN_PRESET = [
   'name', 'format', 'base_url', 'model', 'api_key_env', 'key_file', 'thinking', 'thinking_effort', 'vision',
@@ -88,6 +98,8 @@ export const KNOWN_KEYS = {
   policy: KNOWN_POLICY,
   rule: KNOWN_RULE,
   codeMap: KNOWN_CODE_MAP,
+  mcp: KNOWN_MCP,
+  mcpServer: KNOWN_MCP_SERVER,
 } as const;
 
 function readPreset(r: TableReader, ctx: LayerContext, warnings: string[]): PresetLayer {

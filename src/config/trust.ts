@@ -55,6 +55,11 @@ export function restrictProjectLayer(
   drop('sessionRetentionDays', 'session_retention_days');
   drop('commitTrailer', 'commit_trailer');
   drop('plugins', 'plugins');
+  if (layer.mcpServers && layer.mcpServers.length > 0) {
+    // Starting a server runs its code: a cloned repository's servers wait until it is trusted.
+    refused.push(`mcp.servers (${layer.mcpServers.map((s) => s.name).join(', ')}: not started)`);
+  }
+  layer = { ...layer, mcpServers: undefined };
   if (layer.contextFile !== undefined && !isInside(layer.contextFile, opts.projectRoot)) {
     drop('contextFile', `context_file outside the project (${layer.contextFile})`);
   }

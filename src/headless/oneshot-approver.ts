@@ -17,6 +17,7 @@ export interface OneShotApprover {
 
 export function describeAllowance(request: ApprovalRequest): string {
   if (request.kind === 'bash') return '--allow bash, or add the command to bash_allowlist in [policy]';
+  if (request.kind === 'mcp') return `an allow pattern for ${request.tool} in its [[mcp.servers]] entry (allow = ["TOOL"])`;
   const where = request.path ? ` for ${request.path}` : '';
   return `--allow ${request.kind}, or a [[policy.rules]] entry with ${request.kind} = "allow"${where}`;
 }
@@ -63,7 +64,7 @@ export function createOneShotApprover(io: { stdin: Readable; stderr: Writable; i
       };
       cancel = () => finish('quit');
       const prompt = (): void => {
-        io.stderr.write(`  Allow? [y]es / [n]o / [a]lways (${request.kind}) / [q]uit: `);
+        io.stderr.write(`  Allow? [y]es / [n]o / [a]lways (${request.kind === 'mcp' ? 'this tool' : request.kind}) / [q]uit: `);
       };
       rl.on('line', (line) => {
         const decision = ANSWERS[line.trim().toLowerCase()];

@@ -122,6 +122,11 @@ export interface ToolDefinition {
   title?(input: Args): string | undefined;
   /** Whether a session offers it at all (view_image needs a model that can see). Default yes. */
   offered?(session: { readonly vision: boolean }): boolean;
+  /**
+   * Callable but left out of the schemas: MCP tools deferred behind the search tools, which the
+   * model finds with mcp_search_tools and calls by name.
+   */
+  readonly hidden?: boolean;
   /** Never throws: every failure is a ToolResult with ok = false. */
   run(args: unknown, ctx: ToolContext): Promise<ToolResult>;
 }
