@@ -18,6 +18,7 @@ import { computeCost } from '../providers/cost.js';
 import { SessionLockedError } from '../sessions/errors.js';
 import { savedSessionIds } from '../sessions/saved-ids.js';
 import { createSessionStore } from '../sessions/session-store.js';
+import { createSandbox } from '../sandbox/create-sandbox.js';
 import type { SessionRecord, SessionStore } from '../sessions/types.js';
 import type { ToolDefinition } from '../tools/types.js';
 import { createEngine, newSessionData, type LindwyrmEngine, type SessionData, type SessionRuntime } from './engine.js';
@@ -36,6 +37,8 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 /** Block ids of startup notices that repeat the config's warnings (the CLI already printed them). */
 export const CONFIG_WARNING_PREFIX = 'config-warning-';
+/** Block ids of startup hints for the full screen (one-shot shows them only with --verbose). */
+export const STARTUP_HINT_PREFIX = 'startup-hint-';
 
 export interface SessionDeps {
   readonly createTools: (opts: { config: Config; vision: boolean; readOnly: boolean; extraTools?: readonly ToolDefinition[] }) => ToolRunner;
@@ -83,6 +86,14 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
   // the engine exists, then go to the transcript.
   let storeNotice = (line: string): void => void notices.push(line);
   const secrets = await collectSessionSecrets({ config, env, ...(cli.proxy ? { cliProxy: cli.proxy } : {}) });
+  // Probed while the session loads; the runtime's config and id are read at each command.
+  let current: { config: Config; sessionId: string } = { config, sessionId: '' };
+  const sandboxReady = createSandbox({
+    config: () => current.config,
+    env,
+    sessionId: () => current.sessionId,
+    secretNames: () => [...config.secretEnvNames, ...config.presets.flatMap((p) => p.apiKeyEnv)],
+  });
 
   const store: SessionStore | undefined =
     cli.save || cli.resume || cli.continueLast
@@ -263,6 +274,9 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
       tools: schemas,
     });
   let context = makeContext(offload, preset, marker, toolSchemas);
+  const sandbox = await sandboxReady;
+  const sandboxNotes = sandbox.startupNotes();
+  if (sandboxNotes.warning) notices.push(sandboxNotes.warning);
   const thinkingEffort = cli.thinkingEffort ?? preset.thinkingEffort;
   rt = {
     config,
@@ -282,6 +296,16 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
     preApproved: new Set(cli.allow),
     sessionGrants: new Set(),
     session,
+    sandbox,
+  };
+  const runtime = rt;
+  current = {
+    get config() {
+      return runtime.config;
+    },
+    get sessionId() {
+      return runtime.session.id;
+    },
   };
 
   let saved = record !== undefined;
@@ -350,6 +374,7 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
       },
     }),
     onDispose: async () => {
+      await sandbox.dispose();
       await store?.close().catch(() => undefined);
       await offload.dispose(saved && cli.save).catch(() => undefined);
       // A map still indexing is closed when it opens; a process that exits before that (one-shot)
@@ -370,6 +395,7 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
     const blockId = i < config.warnings.length ? `${CONFIG_WARNING_PREFIX}${i}` : `startup-${i}`;
     engine.store.dispatch({ type: 'notice', blockId, level: 'warning', text });
   });
+  if (sandboxNotes.hint) engine.store.dispatch({ type: 'notice', blockId: `${STARTUP_HINT_PREFIX}sandbox`, level: 'info', text: sandboxNotes.hint });
   // Progress reported before the engine existed shows now; later reports go straight to the store.
   progress.attach((p) => engine.store.dispatch({ type: 'indexing', progress: p }));
   let later = 0;

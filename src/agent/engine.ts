@@ -7,6 +7,7 @@ import type { ContextManager, OffloadStore } from '../context/types.js';
 import type { ApprovalDecision, Approver } from '../policy/types.js';
 import type { Message, ModelClient, ThinkingEffort, ToolSchema, Usage } from '../providers/types.js';
 import type { ToolContext } from '../tools/types.js';
+import type { CommandSandbox } from '../sandbox/types.js';
 import { createApprovalQueue } from './approvals.js';
 import type { ToolRunner } from './ports.js';
 import { repairHistory } from './history.js';
@@ -56,6 +57,8 @@ export interface SessionRuntime {
   preApproved: ReadonlySet<ToolKind>;
   sessionGrants: Set<ToolKind>;
   session: SessionData;
+  /** The command sandbox bash (and later hooks, MCP servers) run in; absent in bare test runtimes. */
+  sandbox?: CommandSandbox;
 }
 
 export interface EngineServices {
@@ -165,6 +168,7 @@ export function createEngine(rt: SessionRuntime, services: EngineServices): Lind
     onOutput,
     ...(services.onFileChanged ? { onFileChanged: services.onFileChanged } : {}),
     vision: rt.preset.vision,
+    ...(rt.sandbox ? { sandbox: rt.sandbox } : {}),
   });
 
   const onUsage = (usage: Usage): void => {

@@ -1,5 +1,5 @@
 /** What one config file contributes, validated but not yet merged (camelCase, paths resolved). */
-import type { CodeMapSettings, Level, PathRule, ProxySetting, WireFormat } from './types.js';
+import type { BashInSandbox, CodeMapSettings, Level, PathRule, ProxySetting, SandboxMode, WireFormat } from './types.js';
 import type { ThinkingEffort } from '../providers/types.js';
 
 export interface PresetLayer {
@@ -60,6 +60,10 @@ export interface ConfigLayer {
   readonly protectedTokens?: number;
   readonly markdown?: boolean;
   readonly codeMap?: CodeMapSettings;
+  readonly sandbox?: SandboxMode;
+  readonly sandboxWritable?: readonly string[];
+  readonly sandboxNetwork?: readonly string[];
+  readonly bashInSandbox?: BashInSandbox;
 }
 
 /** The TOML spelling of the keys a project file may not set unless trusted. */

@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { DEFAULTS } from './defaults.js';
 import { ConfigError } from './errors.js';
 import type { ConfigLayer } from './layer.js';
-import { basePolicy, mergeCodeMap, mergePolicy, mergePresets, pick } from './merge.js';
+import { basePolicy, mergeCodeMap, mergePolicy, mergePresets, mergeSandbox, pick } from './merge.js';
 import { appPaths } from './paths.js';
 import { readLayer } from './read-layer.js';
 import { readTomlFile } from './read-toml.js';
@@ -43,7 +43,7 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<Config> {
   /** True when warnings[0] is the one warning listing what the project file tried. */
   let refusedWarning = false;
   if (rawProject) {
-    const outcome = restrictProjectLayer(rawProject, { trusted, projectRoot, userPolicy });
+    const outcome = restrictProjectLayer(rawProject, { trusted, projectRoot, userPolicy, ...(user ? { user } : {}) });
     project = outcome.layer;
     needsFloor = outcome.needsFloor;
     if (outcome.refused.length > 0) {
@@ -100,6 +100,7 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<Config> {
     protectedTokens: pick('protectedTokens', user, project),
     markdown: pick('markdown', user, project) ?? DEFAULTS.markdown,
     codeMap: mergeCodeMap(user, project),
+    sandbox: mergeSandbox(user, project),
     secretEnvNames: [...new Set(presets.flatMap((p) => p.apiKeyEnv))],
     warnings,
   };

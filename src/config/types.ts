@@ -63,6 +63,21 @@ export interface PolicySettings {
   readonly rules: readonly PathRule[];
 }
 
+/** auto: sandbox commands where it can start · required: refuse to run them otherwise · off. */
+export type SandboxMode = 'auto' | 'required' | 'off';
+
+/** Whether a command that runs in the sandbox still asks first (the policy's confirm) or not. */
+export type BashInSandbox = 'confirm' | 'allow';
+
+export interface SandboxSettings {
+  readonly mode: SandboxMode;
+  /** Absolute, real where they exist: writable besides the project and the private temp dir. */
+  readonly writable: readonly string[];
+  /** Host patterns reachable through the egress proxy (exact, ".suffix", CIDR, "*"). Empty: none. */
+  readonly network: readonly string[];
+  readonly bashInSandbox: BashInSandbox;
+}
+
 export interface CodeMapSettings {
   readonly enabled: boolean;
   /** Undefined: scale with the context window. */
@@ -105,6 +120,8 @@ export interface Config {
   readonly protectedTokens?: number;
   readonly markdown: boolean;
   readonly codeMap: CodeMapSettings;
+  /** The command sandbox (src/sandbox/): mode, extra writable paths, network allowlist. */
+  readonly sandbox: SandboxSettings;
   /** Every preset's api_key_env names, so the bash tool can strip them all. */
   readonly secretEnvNames: readonly string[];
   /** Startup warnings (restricted project keys, unknown keys), shown once. */

@@ -4,7 +4,7 @@
  */
 import { access, constants, stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { CONFIG_WARNING_PREFIX } from '../agent/assemble-session.js';
+import { CONFIG_WARNING_PREFIX, STARTUP_HINT_PREFIX } from '../agent/assemble-session.js';
 import type { LindwyrmEngine } from '../agent/engine.js';
 import { CODE_MAP_GRACE_MS } from '../agent/late-code-map.js';
 import type { TurnOutcome, TurnStatus } from '../agent/state.js';
@@ -122,7 +122,10 @@ export async function runOneShotWith(cli: CliOptions, open: OpenEngine, io: OneS
       return exitCodeOf(err);
     }
     for (const block of engine.store.current().blocks) {
-      if (block.kind === 'notice' && !block.id.startsWith(CONFIG_WARNING_PREFIX)) printer.onEvent({ type: 'notice', blockId: block.id, level: block.level, text: block.text });
+      if (block.kind !== 'notice' || block.id.startsWith(CONFIG_WARNING_PREFIX)) continue;
+      // Hints are for the full screen; a script's stderr gets them only when it asked (--verbose).
+      if (block.id.startsWith(STARTUP_HINT_PREFIX) && !cli.verbose) continue;
+      printer.onEvent({ type: 'notice', blockId: block.id, level: block.level, text: block.text });
     }
     // After a failed stdout, "interrupted by the user" would be wrong: outputFailure says what happened.
     const off = engine.store.onEvent((event) => (outputError && event.type === 'turn.end' ? undefined : printer.onEvent(event)));

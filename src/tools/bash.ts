@@ -1,10 +1,17 @@
-/** bash: runs a command in the project root under the bash policy, streaming its output live. */
+/**
+ * bash: runs a command in the project root under the bash policy, in the command sandbox where
+ * one runs (src/sandbox/), streaming its output live.
+ */
+import { homedir } from 'node:os';
 import { authorize } from '../policy/gate.js';
 import { decideBashWithFloor, type BashDecision } from '../policy/bash-policy.js';
 import { escapeForDisplay } from '../policy/escape.js';
 import { neutralGitEnv } from '../policy/git-env.js';
 import { resolvePath } from '../policy/resolve-path.js';
 import type { Config } from '../config/types.js';
+import { decideInSandbox } from '../sandbox/bash-in-sandbox.js';
+import { noSandbox } from '../sandbox/create-sandbox.js';
+import { SandboxRefusal, type WrappedCommand } from '../sandbox/types.js';
 import { asObject, optionalInteger, requireString } from './args.js';
 import { findOnPath } from './find-on-path.js';
 import { OutputCapture } from './output-capture.js';
@@ -112,7 +119,16 @@ export const bashTool: ToolDefinition = {
       if (command.includes('\0')) return failure('bash: argument "command" contains a NUL character, which no command line can carry.');
       // Node's timers overflow past 2^31-1 ms and then fire at once: a "longer" limit would kill at once.
       const timeoutMs = optionalInteger(args, 'timeout_ms', 1, MAX_TIMEOUT_MS) ?? Math.min(ctx.config.bashTimeoutMs, MAX_TIMEOUT_MS);
-      const decision = await checkLinkedArguments(command, decideBashWithFloor(command, ctx.config.policy, ctx.config.policyFloor), ctx.projectRoot);
+      const sandbox = ctx.sandbox ?? noSandbox(() => ctx.config);
+      const sandboxed = sandbox.status.state === 'on' && ctx.config.sandbox.mode !== 'off';
+      // Refused before the user is asked: a yes could not make it run.
+      if (!sandboxed && ctx.config.sandbox.mode === 'required') {
+        const why = sandbox.status.state === 'unavailable' ? `${sandbox.status.cause}. Fix: ${sandbox.status.fix}` : 'the sandbox is off';
+        return failure(`Not run: sandbox = "required", but the sandbox cannot start here: ${why}.`);
+      }
+      const linked = await checkLinkedArguments(command, decideBashWithFloor(command, ctx.config.policy, ctx.config.policyFloor), ctx.projectRoot);
+      const home = process.env['HOME'] || homedir();
+      const decision = decideInSandbox(linked, { command, settings: ctx.config.sandbox, sandboxed, projectRoot: ctx.projectRoot, home });
       const firstLine = command.split('\n', 1)[0] ?? command;
       const gate = await authorize(ctx, {
         kind: 'bash',
@@ -124,16 +140,22 @@ export const bashTool: ToolDefinition = {
       if (!gate.ok) return gate.result;
 
       const env = commandEnv(ctx.config);
-      if (decision.allowlisted !== undefined && /^\s*(\S*\/)?git(\s|$)/.test(command)) {
+      if (linked.allowlisted !== undefined && /^\s*(\S*\/)?git(\s|$)/.test(command)) {
         Object.assign(env, await neutralGitEnv(ctx.projectRoot));
       }
+      let wrapped: WrappedCommand;
+      try {
+        wrapped = await sandbox.wrap({ argv: [await shellPath(), '-c', command], cwd: ctx.projectRoot, env, tool: 'bash' });
+      } catch (error) {
+        if (error instanceof SandboxRefusal) return failure(`Not run: ${error.message}`);
+        throw error;
+      }
       const capture = new OutputCapture(ctx.config.maxToolOutputChars);
-      const live = lineSplitter((lines) => ctx.onOutput?.(escapeForDisplay(lines)));
+      const live = lineSplitter((lines) => ctx.onOutput?.(escapeForDisplay(wrapped.redact(lines))));
       const outcome = await runInGroup({
-        shell: await shellPath(),
-        command,
-        cwd: ctx.projectRoot,
-        env,
+        argv: wrapped.argv,
+        cwd: wrapped.cwd,
+        env: wrapped.env,
         timeoutMs,
         signal: ctx.signal,
         onData: (text) => {
@@ -142,7 +164,8 @@ export const bashTool: ToolDefinition = {
         },
       });
       live.flush();
-      const output = capture.text();
+      await wrapped.cleanup();
+      const output = wrapped.redact(capture.text());
       let status: string;
       if (outcome.interrupted) status = '[interrupted: the command and its child processes were stopped]';
       else if (outcome.timedOut) status = `[timed out after ${timeoutMs} ms: the command and its child processes were killed]`;
@@ -150,12 +173,15 @@ export const bashTool: ToolDefinition = {
       else status = `[killed by ${outcome.exitSignal ?? 'a signal'}]`;
       const body = output === '' ? '(no output)' : output.endsWith('\n') ? output.slice(0, -1) : output;
       const ok = !outcome.interrupted && !outcome.timedOut && outcome.exitCode === 0;
+      // Also after a zero exit: a failed step in the middle of a script is worth the note too.
+      const notes = outcome.interrupted ? [] : wrapped.failureNotes(output);
       const summary = outcome.interrupted
         ? 'interrupted'
         : outcome.timedOut
           ? `timed out after ${Math.round(timeoutMs / 1000)} s`
           : `exit ${outcome.exitCode ?? outcome.exitSignal}, ${capture.lines} lines`;
-      return { ok, content: `${body}\n${status}`, summary, interrupted: outcome.interrupted || undefined };
+      const content = [body, status, ...notes].join('\n');
+      return { ok, content, summary, interrupted: outcome.interrupted || undefined };
     });
   },
 };

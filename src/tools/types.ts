@@ -2,6 +2,7 @@
 import type { Config, ToolKind } from '../config/types.js';
 import type { ImageData, JsonSchemaObject } from '../providers/types.js';
 import type { Approver } from '../policy/types.js';
+import type { CommandSandbox } from '../sandbox/types.js';
 
 export interface ToolResult {
   /** False for any failure: bad arguments, denial, missing file, timeout, non-zero exit. */
@@ -39,6 +40,8 @@ export interface ToolContext {
   /** Called after a tool changed a file, so indexes (the code map) can refresh it. */
   readonly onFileChanged?: (absolutePath: string) => void;
   readonly vision: boolean;
+  /** The session's command sandbox; without one, bash runs unsandboxed (or refuses, if required). */
+  readonly sandbox?: CommandSandbox;
 }
 
 export interface ToolDefinition {
