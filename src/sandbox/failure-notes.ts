@@ -41,6 +41,18 @@ export function hostsNamedIn(output: string): string[] {
 
 const listed = (allowed: readonly string[]): string => (allowed.length === 0 ? 'it is empty' : `it lists ${allowed.join(', ')}`);
 
+/** curl, wget, node, python on a refused loopback connection. */
+const LOOPBACK_REFUSED = /(?:Failed to connect to|connect to|ECONNREFUSED|Connection refused[^\n]*?)\s*(?:\[?(127\.0\.0\.1|localhost|::1)\]?)/i;
+
+function loopbackNote(output: string, ctx: NoteContext): string[] {
+  const host = LOOPBACK_REFUSED.exec(output)?.[1];
+  if (host === undefined) return [];
+  return [
+    `[sandbox: ${host} inside the sandbox is the sandbox's own loopback: servers on this machine are not reachable from it ` +
+      `unless sandbox_network lists "${host}" (${listed(ctx.allowed)}).]`,
+  ];
+}
+
 export function networkNotes(output: string, ctx: NoteContext): string[] {
   if (ctx.refused.length > 0) {
     return [
@@ -48,7 +60,7 @@ export function networkNotes(output: string, ctx: NoteContext): string[] {
         'If the task needs it, ask the user to add the host to sandbox_network in their lindwyrm config.]',
     ];
   }
-  if (!OFFLINE.test(output)) return [];
+  if (!OFFLINE.test(output)) return loopbackNote(output, ctx);
   const hosts = hostsNamedIn(output);
   const which = hosts.length > 0 ? hosts.join(', ') : 'the host it needed';
   if (ctx.allowed.length === 0) {
