@@ -134,6 +134,7 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
       globalProxy: config.proxy,
       maxRetries: config.maxRetries,
       idleTimeoutMs: config.streamIdleTimeoutMs,
+      maxReplyBytes: config.maxReplyBytes,
       ...(log ? { log } : {}),
       env,
       ...deps.clientOptions,

@@ -175,7 +175,7 @@ export function createEngine(rt: SessionRuntime, services: EngineServices): Lind
     const s = rt.session;
     s.usage = addUsage(s.usage, usage);
     s.cost = addCost(s.cost, services.costOf(usage, rt.preset.prices, rt.preset));
-    rt.context.recordUsage(usage, s.history.length, s.history);
+    if (!usage.unreported) rt.context.recordUsage(usage, s.history.length, s.history); // unreported zeros are no measurement
     store.dispatch({ type: 'usage', lastUsage: usage, sessionUsage: s.usage, sessionCost: s.cost });
     const window = rt.preset.contextWindow;
     const gauge = rt.context.gauge?.(s.history, rt.system) ?? {
@@ -230,7 +230,7 @@ export function createEngine(rt: SessionRuntime, services: EngineServices): Lind
     }
     s.turns++;
     const usage = subtractUsage(s.usage, before.usage);
-    const cost = s.cost === null ? null : s.cost - (before.cost ?? 0);
+    const cost = s.cost === null || usage.unreported ? null : s.cost - (before.cost ?? 0); // unreported usage: unknown, not smaller
     outcome = { ...outcome, usage, cost };
     services.log?.(`turn: ${outcome.status}, ${outcome.steps} steps, ${formatUsage(usage)}${cost === null ? '' : `, $${cost.toFixed(4)}`}`);
     await persist();

@@ -56,6 +56,12 @@ function textOf(message: AssistantMessage): string {
   return message.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');
 }
 
+/** What a refused turn says: the provider's own explanation where it gave one. */
+export function refusalMessage(explanation: string | undefined): string {
+  const why = explanation?.replace(/\s+/g, ' ').trim();
+  return why ? `The model refused to answer: ${why}` : 'The model refused to answer (stop reason "refusal").';
+}
+
 export function stepCeilingMessage(max: number): string {
   return `Stopped after ${max} tool steps (max_tool_steps). Send "continue" to pick up where it stopped.`;
 }
@@ -126,12 +132,19 @@ export async function runTurn(env: TurnEnv, text: string): Promise<TurnOutcome> 
       await env.safePoint();
       return { status: 'interrupted', result: outcome.partialText, detail: 'Interrupted by the user.', steps };
     }
-    env.log?.(`response: ${outcome.reason}, in ${outcome.usage.input} cache_read ${outcome.usage.cacheRead} cache_write ${outcome.usage.cacheWrite} out ${outcome.usage.output}, ${Date.now() - started} ms`);
+    const u = outcome.usage;
+    const counts = u.unreported ? 'usage not reported' : `in ${u.input} cache_read ${u.cacheRead} cache_write ${u.cacheWrite} out ${u.output}`;
+    env.log?.(`response: ${outcome.reason}, ${counts}, ${Date.now() - started} ms`);
     env.onUsage(outcome.usage);
     env.history.push(outcome.message);
     const replyText = textOf(outcome.message);
     if (replyText) lastText = replyText;
     const calls = outcome.message.content.filter((b): b is ToolUse => b.type === 'tool_use');
+    if (outcome.reason === 'refusal' && !calls.length) {
+      // A refusal is not an answer: the turn failed, and says why (one-shot exits 1).
+      await env.safePoint();
+      return { status: 'error', result: replyText, detail: refusalMessage(outcome.explanation), steps };
+    }
     if (outcome.reason === 'max_tokens') {
       if (calls.length) {
         const content = 'Not run: the reply was cut off at max_tokens, so this call may be incomplete.';

@@ -94,7 +94,7 @@ async function run(given: CliOptions, io: MainIo): Promise<number> {
     io.stderr(`lwyrm: ${missingKeyMessage(preset)}\n`);
     // A script reading --json gets its object for this runtime error too, as for any other.
     if (options.oneShot && options.json) {
-      io.stdout(`${JSON.stringify({ ...jsonResult(undefined, undefined, 'error'), preset: preset.name, model: preset.model })}\n`);
+      io.stdout(`${JSON.stringify({ ...jsonResult(undefined, undefined, 'error', missingKeyMessage(preset)), preset: preset.name, model: preset.model })}\n`);
     }
     return 1;
   }

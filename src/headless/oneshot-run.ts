@@ -13,7 +13,7 @@ import type { Approver } from '../policy/types.js';
 import { escapeForDisplay } from '../policy/escape.js';
 import { createOneShotApprover } from './oneshot-approver.js';
 import { jsonResult } from './json-result.js';
-import { createPrinter } from './oneshot-printer.js';
+import { createPrinter, oneShotDetail } from './oneshot-printer.js';
 
 export { jsonResult } from './json-result.js';
 
@@ -118,7 +118,7 @@ export async function runOneShotWith(cli: CliOptions, open: OpenEngine, io: OneS
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       io.stderr.write(`lwyrm: ${escapeForDisplay(message)}\n`);
-      if (cli.json) io.stdout.write(`${JSON.stringify(jsonResult(undefined, undefined, 'error'))}\n`);
+      if (cli.json) io.stdout.write(`${JSON.stringify(jsonResult(undefined, undefined, 'error', message))}\n`);
       return exitCodeOf(err);
     }
     for (const block of engine.store.current().blocks) {
@@ -134,11 +134,14 @@ export async function runOneShotWith(cli: CliOptions, open: OpenEngine, io: OneS
       : await engine.submit(prompt);
     off();
     printer.finish();
-    if (cli.out !== undefined && !(await writeOut(cli.out, outcome, cli.json, io))) {
-      if (cli.json) io.stdout.write(`${JSON.stringify(jsonResult(outcome, engine, 'error'))}\n`);
+    const written = cli.out === undefined ? true : await writeOut(cli.out, outcome, cli.json, io);
+    if (written !== true) {
+      if (cli.json) io.stdout.write(`${JSON.stringify(jsonResult(outcome, engine, 'error', written))}\n`);
       return 1;
     }
-    if (cli.json) io.stdout.write(`${JSON.stringify(jsonResult(outcome, engine, outcome.status))}\n`);
+    const resume = cli.save ? 'lwyrm -c -p continue' : undefined;
+    const error = outcome.detail === undefined ? undefined : oneShotDetail(outcome.detail, resume);
+    if (cli.json) io.stdout.write(`${JSON.stringify(jsonResult(outcome, engine, outcome.status, error))}\n`);
     if (outputError) return outputFailure(outputError, io);
     return outcome.status === 'interrupted' ? SIGNAL_STATUS[stopSignal] : EXIT_STATUS[outcome.status];
   } finally {
@@ -158,10 +161,11 @@ function outputFailure(err: NodeJS.ErrnoException, io: OneShotIo): number {
 const withNewline = (text: string): string => (text.endsWith('\n') || !text ? text : `${text}\n`);
 
 /**
- * --out: the answer into the file, or (false) why it could not be. What --out kept off stdout is
- * never lost: it goes to stdout when the file cannot take it, or in the --json object.
+ * --out: the answer into the file (true), or why it could not be (the message stderr got). What
+ * --out kept off stdout is never lost: it goes to stdout when the file cannot take it, or in the
+ * --json object.
  */
-async function writeOut(path: string, outcome: TurnOutcome, json: boolean, io: OneShotIo): Promise<boolean> {
+async function writeOut(path: string, outcome: TurnOutcome, json: boolean, io: OneShotIo): Promise<true | string> {
   if (outcome.status === 'error' || outcome.status === 'interrupted') {
     // A run cut short must not replace what the file held (often the last good answer) with a fragment.
     const how = outcome.status === 'error' ? 'failed' : 'was interrupted';
@@ -174,12 +178,13 @@ async function writeOut(path: string, outcome: TurnOutcome, json: boolean, io: O
     await writeFile(path, withNewline(outcome.result));
     return true;
   } catch (err) {
-    io.stderr.write(`lwyrm: could not write ${path}: ${err instanceof Error ? err.message : String(err)}\n`);
+    const message = `could not write ${path}: ${err instanceof Error ? err.message : String(err)}`;
+    io.stderr.write(`lwyrm: ${message}\n`);
     if (outcome.result && !json) {
       io.stderr.write('lwyrm: the answer follows on stdout instead.\n');
       io.stdout.write(withNewline(outcome.result));
     }
-    return false;
+    return message;
   }
 }
 

@@ -21,6 +21,8 @@ export interface ModelClientOptions {
   /** First backoff step in ms (default 500); tests make it small. */
   readonly retryBaseMs?: number;
   readonly connectTimeoutMs?: number;
+  /** max_reply_bytes: a reply's answer, reasoning and arguments past this are cut off (default 8 MiB). */
+  readonly maxReplyBytes?: number;
 }
 
 export function createModelClient(preset: Preset, opts: ModelClientOptions): ModelClient {
@@ -41,6 +43,7 @@ export function createModelClient(preset: Preset, opts: ModelClientOptions): Mod
     retryBaseMs: opts.retryBaseMs ?? 500,
     keySent: Boolean(opts.apiKey),
     log: opts.log,
+    ...(opts.maxReplyBytes !== undefined ? { maxReplyBytes: opts.maxReplyBytes } : {}),
   };
   return preset.format === 'anthropic' ? createAnthropicClient(preset, opts.apiKey, runner) : createOpenAiClient(preset, opts.apiKey, runner);
 }
