@@ -86,14 +86,9 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
   // the engine exists, then go to the transcript.
   let storeNotice = (line: string): void => void notices.push(line);
   const secrets = await collectSessionSecrets({ config, env, ...(cli.proxy ? { cliProxy: cli.proxy } : {}) });
-  // Probed while the session loads; the runtime's config and id are read at each command.
-  let current: { config: Config; sessionId: string } = { config, sessionId: '' };
-  const sandboxReady = createSandbox({
-    config: () => current.config,
-    env,
-    sessionId: () => current.sessionId,
-    secretNames: () => [...config.secretEnvNames, ...config.presets.flatMap((p) => p.apiKeyEnv)],
-  });
+  // Probed while the session loads; each command reads the runtime's config (after /perm) and id.
+  const live: { rt?: SessionRuntime } = {};
+  const sandboxReady = createSandbox({ config: () => live.rt?.config ?? config, env, sessionId: () => live.rt?.session.id ?? '', secretNames: () => config.secretEnvNames });
 
   const store: SessionStore | undefined =
     cli.save || cli.resume || cli.continueLast
@@ -299,15 +294,7 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
     session,
     sandbox,
   };
-  const runtime = rt;
-  current = {
-    get config() {
-      return runtime.config;
-    },
-    get sessionId() {
-      return runtime.session.id;
-    },
-  };
+  live.rt = rt;
 
   let saved = record !== undefined;
   const engine = createEngine(rt, {

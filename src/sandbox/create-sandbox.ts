@@ -4,7 +4,7 @@
  * next command. Callers: the bash tool now; the `!cmd` passthrough, hooks and MCP stdio servers
  * through the same `wrap`.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Config } from '../config/types.js';
@@ -79,7 +79,8 @@ export async function createSandbox(opts: SandboxOptions): Promise<SessionSandbo
         return passthrough(spec, config);
       }
       // Owner-only, removed when the session ends; every command of the session shares it.
-      privateTmp ??= mkdtemp(path.join(tmpdir(), 'lindwyrm-sandbox-'));
+      // Real, because macOS profiles match real paths (/private/var/folders/…, not /var/…).
+      privateTmp ??= mkdtemp(path.join(tmpdir(), 'lindwyrm-sandbox-')).then((dir) => realpath(dir));
       const tmp = await privateTmp;
       const [redact, wrapped] = await Promise.all([
         deniedContentRedactor(config),
@@ -91,7 +92,7 @@ export async function createSandbox(opts: SandboxOptions): Promise<SessionSandbo
           privateTmp: tmp,
           home,
           appEnv: opts.env,
-          limit: probe.limit ?? { method: 'none', prepare: async () => ({ prelude: '', cleanup: async () => undefined }) },
+          limit: probe.limit ?? { method: 'none', prepare: async () => ({ prelude: '', innerPrelude: '', cleanup: async () => undefined }) },
           onEgress: (event) => audit(config, spec.tool, event, event.allowed ? 'in sandbox_network' : 'not in sandbox_network'),
           serial: ++serial,
         }),

@@ -62,7 +62,7 @@ export async function wrapForPlatform(input: PlatformWrapInput): Promise<Platfor
     maskedPaths(config, input.appEnv, input.home),
     projectProtections(config.projectRoot),
     existingWritable(config),
-    input.limit.prepare().catch(() => ({ prelude: '', cleanup: async () => undefined })),
+    input.limit.prepare().catch(() => ({ prelude: '', innerPrelude: '', cleanup: async () => undefined })),
   ]);
   const writableAll = [...new Set([...writable, ...protections.writable])];
   let proxy: EgressProxy | undefined;
@@ -88,6 +88,8 @@ export async function wrapForPlatform(input: PlatformWrapInput): Promise<Platfor
         inner = [process.execPath, '-e', FORWARDER_SOURCE, `/tmp/${name}`, String(SANDBOX_PROXY_PORT), ...inner];
         proxyUrl = `http://127.0.0.1:${SANDBOX_PROXY_PORT}`;
       }
+      // The limit is set first thing inside, so it covers the bridge and every process after it.
+      if (limit.innerPrelude) inner = ['/bin/sh', '-c', `${limit.innerPrelude}exec "$@"`, PRELUDE_NAME, ...inner];
       const argv = ['/bin/sh', '-c', `${limit.prelude}exec "$@"`, PRELUDE_NAME, input.program, ...BWRAP_BASE_FLAGS, ...plan.args, '--chdir', spec.cwd, '--', ...inner];
       return { argv, env: sandboxEnv(spec.env, { tmpDir: '/tmp', ...(proxyUrl ? { proxyUrl } : {}), allowed }), ...(proxy ? { proxy } : {}), emptied: plan.emptied, cleanup };
     }

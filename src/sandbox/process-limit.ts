@@ -1,9 +1,10 @@
 /**
  * The process-count limit of one sandboxed command, so a fork bomb stops at a ceiling instead of
- * filling the machine. For a normal user it is RLIMIT_NPROC set by the launching shell: inside
- * bwrap's own user namespace the kernel (5.14+) counts only that namespace's processes. Root is
- * exempt from RLIMIT_NPROC, so there a pids cgroup of its own holds the command, where the
- * cgroup file system lets root create one.
+ * filling the machine. For a normal user it is RLIMIT_NPROC, set by a shell inside the sandbox:
+ * there (kernel 5.14+) the count is of that user namespace's processes only. Set outside, before
+ * bwrap, it would also become the namespace's ceiling for all of the user's processes, and a
+ * desktop's threads alone pass a thousand. Root is exempt from RLIMIT_NPROC, so there a pids
+ * cgroup of its own holds the command, where the cgroup file system lets root create one.
  */
 import { mkdir, readFile, readdir, rmdir, writeFile } from 'node:fs/promises';
 import { release } from 'node:os';
@@ -16,9 +17,19 @@ export const SANDBOX_PROCESS_LIMIT = 1024;
 export interface ProcessLimit {
   readonly method: ProcessLimitMethod;
   readonly note?: string;
-  /** Shell text run before `exec bwrap …`, and what to undo once the command is gone. */
-  prepare(): Promise<{ readonly prelude: string; cleanup(): Promise<void> }>;
+  /** Shell text for before `exec bwrap …` and for inside the sandbox, and what to undo after. */
+  prepare(): Promise<PreparedLimit>;
 }
+
+export interface PreparedLimit {
+  /** Run on the host, by the shell that then becomes the sandbox program. */
+  readonly prelude: string;
+  /** Run inside the sandbox, by a shell that then becomes the command. */
+  readonly innerPrelude: string;
+  cleanup(): Promise<void>;
+}
+
+const NOTHING: PreparedLimit = { prelude: '', innerPrelude: '', cleanup: async () => undefined };
 
 const quote = (s: string): string => `'${s.replaceAll("'", "'\\''")}'`;
 
@@ -103,7 +114,7 @@ export async function chooseProcessLimit(opts: { limit?: number; uid?: number; p
     return {
       method: 'rlimit',
       note: 'counted with all your processes (macOS has no per-sandbox count)',
-      prepare: async () => ({ prelude: rlimitPrelude(limit + 2048), cleanup: async () => undefined }),
+      prepare: async () => ({ ...NOTHING, prelude: rlimitPrelude(limit + 2048) }),
     };
   }
   if (uid !== 0) {
@@ -112,7 +123,7 @@ export async function chooseProcessLimit(opts: { limit?: number; uid?: number; p
     return {
       method: 'rlimit',
       ...(perNamespace ? {} : { note: 'counted with all your processes (kernel before 5.14)' }),
-      prepare: async () => ({ prelude: rlimitPrelude(ceiling), cleanup: async () => undefined }),
+      prepare: async () => ({ ...NOTHING, innerPrelude: rlimitPrelude(ceiling) }),
     };
   }
   const base = await findCgroupBase();
@@ -121,7 +132,7 @@ export async function chooseProcessLimit(opts: { limit?: number; uid?: number; p
     return {
       method: 'none',
       note: 'running as root, which RLIMIT_NPROC does not bind, and no pids cgroup can be created here',
-      prepare: async () => ({ prelude: '', cleanup: async () => undefined }),
+      prepare: async () => NOTHING,
     };
   }
   return {
@@ -134,7 +145,7 @@ export async function chooseProcessLimit(opts: { limit?: number; uid?: number; p
         void removeCgroup(dir);
         return Promise.resolve();
       };
-      return { prelude: `echo $$ > ${quote(path.join(dir, 'cgroup.procs'))} || exit 126; `, cleanup };
+      return { prelude: `echo $$ > ${quote(path.join(dir, 'cgroup.procs'))} || exit 126; `, innerPrelude: '', cleanup };
     },
   };
 }

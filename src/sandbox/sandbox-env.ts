@@ -19,6 +19,8 @@ export function sandboxEnv(base: NodeJS.ProcessEnv, opts: { tmpDir: string; prox
     env[name] = opts.proxyUrl;
     env[name.toLowerCase()] = opts.proxyUrl;
   }
+  // Node's own fetch and http follow the proxy variables only when asked (Node 22.21+, 24+).
+  env['NODE_USE_ENV_PROXY'] = '1';
   // Loopback is the sandbox's own unless the allowlist names it: then it means the host's.
   const named = new Set(listedLoopback(opts.allowed));
   const direct = ['localhost', '127.0.0.1', '::1'].filter((h) => !named.has(h));
