@@ -5,9 +5,11 @@
  * a unix socket that a forwarder inside the sandbox bridges to (Linux), or on loopback (macOS).
  */
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
+import { PassThrough, type Duplex } from 'node:stream';
 import { bareHost, isLoopback } from '../providers/proxy.js';
 import { hostAllowed, listedLoopback } from './host-patterns.js';
+import { openTunnel, type UpstreamChooser } from './upstream-tunnel.js';
 
 export interface EgressEvent {
   readonly host: string;
@@ -29,6 +31,8 @@ export interface EgressOptions {
   readonly allowed: readonly string[];
   /** Called once per host and verdict: the audit log line. */
   readonly onEvent: (event: EgressEvent) => void;
+  /** The proxy to chain through per host (lindwyrm's proxy settings); default direct. */
+  readonly upstream?: UpstreamChooser;
 }
 
 /** "host:port" or "[v6]:port" of a CONNECT line. */
@@ -79,7 +83,13 @@ export async function startEgressProxy(opts: EgressOptions): Promise<EgressProxy
     }
     const headers = { ...req.headers };
     for (const h of HOP_BY_HOP) delete headers[h];
-    const upstream = request({ host, port, method: req.method, path: `${target.pathname}${target.search}`, headers }, (answer) => {
+    const via = opts.upstream?.(host, port);
+    // http.request takes the socket later through the callback: the tunnel needs a round trip.
+    const createConnection = (_o: unknown, done: (error: Error | null, socket: Duplex) => void): undefined => {
+      openTunnel(host, port, via).then((socket) => done(null, socket), (error: Error) => done(error, new PassThrough()));
+      return undefined;
+    };
+    const upstream = request({ host, port, method: req.method, path: `${target.pathname}${target.search}`, headers, ...(via ? { createConnection } : {}) }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
     });
@@ -103,23 +113,26 @@ export async function startEgressProxy(opts: EgressOptions): Promise<EgressProxy
       client.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n${refusal(target.host)}`);
       return;
     }
-    const upstream = connect({ host: target.host, port: target.port });
-    sockets.add(upstream);
-    upstream.on('close', () => sockets.delete(upstream));
-    let connected = false;
-    upstream.once('connect', () => {
-      connected = true;
-      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      if (head.length > 0) upstream.write(head);
-      upstream.pipe(client);
-      client.pipe(upstream);
-    });
-    upstream.on('error', (error) => {
-      if (!connected && client.writable) {
-        client.end(`HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain\r\n\r\nlindwyrm sandbox: ${target.host}:${target.port} could not be reached: ${error.message}\n`);
-      } else client.destroy();
-    });
-    client.on('close', () => upstream.destroy());
+    let upstream: Socket | undefined;
+    openTunnel(target.host, target.port, opts.upstream?.(target.host, target.port)).then(
+      (socket) => {
+        upstream = socket;
+        sockets.add(socket);
+        socket.on('close', () => sockets.delete(socket));
+        socket.on('error', () => client.destroy());
+        if (client.destroyed) return void socket.destroy();
+        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        if (head.length > 0) socket.write(head);
+        socket.pipe(client);
+        client.pipe(socket);
+      },
+      (error: Error) => {
+        if (client.writable) {
+          client.end(`HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain\r\n\r\nlindwyrm sandbox: ${target.host}:${target.port} could not be reached: ${error.message}\n`);
+        }
+      },
+    );
+    client.on('close', () => upstream?.destroy());
   });
   server.on('clientError', (_error, socket) => socket.destroy());
 

@@ -16,6 +16,7 @@ import { BWRAP_BASE_FLAGS } from './probe.js';
 import { projectProtections } from './protected-paths.js';
 import { sandboxEnv } from './sandbox-env.js';
 import { seatbeltProfile } from './seatbelt-profile.js';
+import { upstreamFromConfig } from './upstream-tunnel.js';
 import type { SandboxEngine, WrapSpec } from './types.js';
 
 export interface PlatformWrapInput {
@@ -65,6 +66,8 @@ export async function wrapForPlatform(input: PlatformWrapInput): Promise<Platfor
     input.limit.prepare().catch(() => ({ prelude: '', innerPrelude: '', cleanup: async () => undefined })),
   ]);
   const writableAll = [...new Set([...writable, ...protections.writable])];
+  // The egress proxy goes out the way model traffic does: proxy, no_proxy, "system".
+  const upstream = upstreamFromConfig(config, input.appEnv);
   let proxy: EgressProxy | undefined;
   const cleanup = async (): Promise<void> => {
     await proxy?.close().catch(() => undefined);
@@ -84,7 +87,7 @@ export async function wrapForPlatform(input: PlatformWrapInput): Promise<Platfor
       let proxyUrl: string | undefined;
       if (allowed.length > 0) {
         const name = `.lindwyrm-proxy-${process.pid}-${input.serial}.sock`;
-        proxy = await startEgressProxy({ listen: { socketPath: path.join(input.privateTmp, name) }, allowed, onEvent: input.onEgress });
+        proxy = await startEgressProxy({ listen: { socketPath: path.join(input.privateTmp, name) }, allowed, onEvent: input.onEgress, upstream });
         inner = [process.execPath, '-e', FORWARDER_SOURCE, `/tmp/${name}`, String(SANDBOX_PROXY_PORT), ...inner];
         proxyUrl = `http://127.0.0.1:${SANDBOX_PROXY_PORT}`;
       }
@@ -93,7 +96,7 @@ export async function wrapForPlatform(input: PlatformWrapInput): Promise<Platfor
       const argv = ['/bin/sh', '-c', `${limit.prelude}exec "$@"`, PRELUDE_NAME, input.program, ...BWRAP_BASE_FLAGS, ...plan.args, '--chdir', spec.cwd, '--', ...inner];
       return { argv, env: sandboxEnv(spec.env, { tmpDir: '/tmp', ...(proxyUrl ? { proxyUrl } : {}), allowed }), ...(proxy ? { proxy } : {}), emptied: plan.emptied, cleanup };
     }
-    if (allowed.length > 0) proxy = await startEgressProxy({ listen: { port: 0 }, allowed, onEvent: input.onEgress });
+    if (allowed.length > 0) proxy = await startEgressProxy({ listen: { port: 0 }, allowed, onEvent: input.onEgress, upstream });
     const profile = seatbeltProfile({
       writable: [config.projectRoot, input.privateTmp, ...writableAll],
       masked: masked.map((m) => m.path),

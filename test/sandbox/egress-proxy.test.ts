@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { egressAllowed, parseAuthority, startEgressProxy, type EgressEvent, type EgressProxy } from '../../src/sandbox/egress-proxy.js';
+import { startConnectProxy } from '../support/connect-proxy.js';
 
 let dir: string;
 let target: Server;
@@ -73,6 +74,36 @@ describe('the egress proxy', () => {
   it('a listed host that cannot be reached gives 502 with the reason', async () => {
     const answer = await exchange('CONNECT 127.0.0.1:1 HTTP/1.1\r\n\r\n');
     expect(answer).toMatch(/^HTTP\/1\.1 502/);
+  });
+});
+
+describe('the egress proxy behind lindwyrm\'s own proxy setting', () => {
+  it('chains CONNECT through the upstream proxy the settings choose', async () => {
+    const corporate = await startConnectProxy();
+    const chained = await startEgressProxy({
+      listen: { socketPath: join(dir, 'chained.sock') },
+      allowed: ['.internal.test'],
+      onEvent: () => undefined,
+      upstream: () => corporate.url,
+    });
+    try {
+      const answer = await new Promise<string>((resolve) => {
+        const s = connect(join(dir, 'chained.sock'));
+        let got = '';
+        s.on('data', (d) => {
+          got += d.toString();
+          if (/target saw/.test(got)) s.destroy();
+        });
+        s.on('close', () => resolve(got));
+        // The name does not resolve here: only the upstream proxy (which maps it to 127.0.0.1) can reach it.
+        s.write(`CONNECT api.internal.test:${port} HTTP/1.1\r\n\r\nGET /via-upstream HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      });
+      expect(answer).toContain('target saw GET /via-upstream');
+      expect(corporate.targets).toEqual([`api.internal.test:${port}`]);
+    } finally {
+      await chained.close();
+      await corporate.close();
+    }
   });
 });
 
