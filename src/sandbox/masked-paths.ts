@@ -4,10 +4,10 @@
  * credential locations, and the sockets that would hand out more than the sandbox allows
  * (the session bus, container engines).
  */
-import { lstat } from 'node:fs/promises';
+import { lstat, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { appPaths } from '../config/paths.js';
-import { expandHome, realPathLoose } from '../config/resolve-path.js';
+import { expandHome } from '../config/resolve-path.js';
 import type { Config } from '../config/types.js';
 
 /** The default credential locations, masked whether or not a rule names them. */
@@ -78,8 +78,8 @@ export async function maskedPaths(config: Config, env: Readonly<Record<string, s
   const wanted = new Map<string, boolean>();
   const add = (p: string | undefined, absent = true): void => {
     if (p === undefined || p === '') return;
-    const real = realPathLoose(expandHome(p, home));
-    wanted.set(real, (wanted.get(real) ?? false) || absent);
+    const full = path.resolve(expandHome(p, home));
+    wanted.set(full, (wanted.get(full) ?? false) || absent);
   };
   for (const p of CREDENTIAL_PATHS) add(p);
   for (const p of [app.configDir, app.dataDir, cacheDir, config.auditLog]) add(p);
@@ -88,15 +88,26 @@ export async function maskedPaths(config: Config, env: Readonly<Record<string, s
     for (const rule of rules) if (rule.read === 'deny') add(rule.path);
   }
   for (const socket of serviceSockets(env)) add(socket, false);
-  // "/" or the home folder itself cannot be hidden from a shell that needs them to start.
-  wanted.delete('/');
-  wanted.delete(realPathLoose(home));
 
+  // Every command pays for this: most candidates do not exist, so only the ones that do are made
+  // real (a link is masked where it leads), and all of it runs at once.
+  const real = new Map<string, { isDirectory: boolean; absent: boolean }>();
+  await Promise.all(
+    [...wanted].map(async ([p, absent]) => {
+      if ((await lstat(p).catch(() => undefined)) === undefined) return;
+      const target = await realpath(p).catch(() => undefined);
+      const st = target === undefined ? undefined : await stat(target).catch(() => undefined);
+      if (target === undefined || st === undefined) return;
+      real.set(target, { isDirectory: st.isDirectory(), absent: (real.get(target)?.absent ?? false) || absent });
+    }),
+  );
+  // "/" or the home folder itself cannot be hidden from a shell that needs them to start.
+  real.delete('/');
+  real.delete(await realpath(home).catch(() => home));
   const found: MaskedPath[] = [];
-  for (const p of [...wanted.keys()].sort()) {
+  for (const p of [...real.keys()].sort()) {
     if (found.some((m) => p.startsWith(m.path + path.sep))) continue;
-    const st = await lstat(p).catch(() => undefined);
-    if (st !== undefined) found.push({ path: p, isDirectory: st.isDirectory(), absent: wanted.get(p) ?? true });
+    found.push({ path: p, ...(real.get(p) as { isDirectory: boolean; absent: boolean }) });
   }
   return found;
 }

@@ -69,19 +69,17 @@ export async function projectProtections(projectRoot: string): Promise<ProjectGi
       }
     }
   }
+  const hiddenDirs: string[] = [];
   for (const entry of await readdir(projectRoot, { withFileTypes: true }).catch(() => [])) {
     if (entry.name === '.git') continue;
     const full = path.join(projectRoot, entry.name);
-    if (isExecSensitive(full, projectRoot)) {
-      readOnly.push(full);
-      continue;
-    }
+    if (isExecSensitive(full, projectRoot)) readOnly.push(full);
     // Two-level names (.github/workflows, .cargo/config.toml) sit in hidden folders.
-    if (!entry.isDirectory() || !entry.name.startsWith('.')) continue;
-    for (const child of await readdir(full).catch(() => [] as string[])) {
-      const inner = path.join(full, child);
-      if (isExecSensitive(inner, projectRoot)) readOnly.push(inner);
-    }
+    else if (entry.isDirectory() && entry.name.startsWith('.')) hiddenDirs.push(full);
   }
+  const children = await Promise.all(hiddenDirs.map((dir) => readdir(dir).catch(() => [] as string[])));
+  hiddenDirs.forEach((dir, i) => {
+    for (const child of children[i] ?? []) if (isExecSensitive(path.join(dir, child), projectRoot)) readOnly.push(path.join(dir, child));
+  });
   return { readOnly, writable };
 }
