@@ -40,6 +40,8 @@ export interface RunnerOptions {
   readonly retryBaseMs: number;
   readonly keySent: boolean;
   readonly log?: (line: string) => void;
+  /** Told before each retry, in the same words as the log (machine interfaces report it). */
+  readonly onRetry?: (note: string) => void;
   /** Bytes of answer, reasoning and tool arguments one reply may stream (max_reply_bytes). */
   readonly maxReplyBytes?: number;
 }
@@ -85,7 +87,9 @@ export async function* runStream(call: StreamCall, opts: RunnerOptions): AsyncGe
       if (delivered.content || call.signal?.aborted) throw err.error;
       if (attempt >= opts.maxRetries) throw gaveUp(err.error, attempt);
       const wait = retryDelayMs(attempt, err.headers, { baseMs: opts.retryBaseMs });
-      opts.log?.(`${err.error.message} Retrying in ${(wait / 1000).toFixed(1)} s (retry ${attempt + 1} of ${opts.maxRetries}).`);
+      const note = `${err.error.message} Retrying in ${(wait / 1000).toFixed(1)} s (retry ${attempt + 1} of ${opts.maxRetries}).`;
+      opts.log?.(note);
+      opts.onRetry?.(note);
       try {
         await sleep(wait, call.signal);
       } catch {

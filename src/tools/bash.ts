@@ -11,6 +11,7 @@ import { resolvePath } from '../policy/resolve-path.js';
 import type { Config } from '../config/types.js';
 import { decideInSandbox } from '../sandbox/bash-in-sandbox.js';
 import { noSandbox } from '../sandbox/create-sandbox.js';
+import { asShellCommand } from '../sandbox/shell-command.js';
 import { SandboxRefusal, type WrappedCommand } from '../sandbox/types.js';
 import { asObject, optionalInteger, requireString } from './args.js';
 import { findOnPath } from './find-on-path.js';
@@ -152,17 +153,22 @@ export const bashTool: ToolDefinition = {
       }
       const capture = new OutputCapture(ctx.config.maxToolOutputChars);
       const live = lineSplitter((lines) => ctx.onOutput?.(escapeForDisplay(wrapped.redact(lines))));
-      const outcome = await runInGroup({
-        argv: wrapped.argv,
-        cwd: wrapped.cwd,
-        env: wrapped.env,
-        timeoutMs,
-        signal: ctx.signal,
-        onData: (text) => {
-          capture.push(text);
-          live.push(text);
-        },
-      });
+      const onData = (text: string): void => {
+        capture.push(text);
+        live.push(text);
+      };
+      // The editor's terminal (ACP) takes a shell line: a sandboxed command goes as one, so it runs
+      // in the same sandbox there as here.
+      const outcome = await (ctx.commands
+        ? ctx.commands.run({
+            ...(wrapped.sandboxed ? { shell: '/bin/sh', command: asShellCommand(wrapped, env) } : { shell: await shellPath(), command }),
+            cwd: wrapped.cwd,
+            env: wrapped.env,
+            timeoutMs,
+            signal: ctx.signal,
+            onData,
+          })
+        : runInGroup({ argv: wrapped.argv, cwd: wrapped.cwd, env: wrapped.env, timeoutMs, signal: ctx.signal, onData }));
       live.flush();
       await wrapped.cleanup();
       const output = wrapped.redact(capture.text());
