@@ -73,9 +73,10 @@ async function sandboxOverhead(): Promise<void> {
   for (const [label, network] of [['off', []], ['allow', ['registry.npmjs.org']]] as const) {
     const loaded = await loadConfig({ cwd: project, env });
     const config = { ...loaded, sandbox: { ...loaded.sandbox, network: [...network] } };
-    const sandbox = await createSandbox({ config: () => config, env, sessionId: () => 'bench' });
-    if (sandbox.status.state !== 'on') {
-      console.log(`sandbox: not measured, it cannot start here (${sandbox.status.state === 'unavailable' ? sandbox.status.cause : 'off'})`);
+    const sandbox = createSandbox({ config: () => config, env, sessionId: () => 'bench' });
+    const status = await sandbox.ready();
+    if (status.state !== 'on') {
+      console.log(`sandbox: not measured, it cannot start here (${status.state === 'unavailable' ? status.cause : 'off'})`);
       await rm(scratch, { recursive: true, force: true });
       return;
     }

@@ -90,7 +90,7 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
   const secrets = await collectSessionSecrets({ config, env, ...(cli.proxy ? { cliProxy: cli.proxy } : {}) });
   // Probed while the session loads; each command reads the runtime's config (after /perm) and id.
   const live: { rt?: SessionRuntime } = {};
-  const sandboxReady = createSandbox({ config: () => live.rt?.config ?? config, env, sessionId: () => live.rt?.session.id ?? '', secretNames: () => config.secretEnvNames });
+  const sandbox = createSandbox({ config: () => live.rt?.config ?? config, env, sessionId: () => live.rt?.session.id ?? '', secretNames: () => config.secretEnvNames });
 
   const store: SessionStore | undefined =
     cli.save || cli.resume || cli.continueLast
@@ -276,9 +276,6 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
       tools: schemas,
     });
   let context = makeContext(offload, preset, marker, toolSchemas);
-  const sandbox = await sandboxReady;
-  const sandboxNotes = sandbox.startupNotes();
-  if (sandboxNotes.warning) notices.push(sandboxNotes.warning);
   const thinkingEffort = cli.thinkingEffort ?? preset.thinkingEffort;
   rt = {
     config,
@@ -390,7 +387,11 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
     const blockId = i < config.warnings.length ? `${CONFIG_WARNING_PREFIX}${i}` : `startup-${i}`;
     engine.store.dispatch({ type: 'notice', blockId, level: 'warning', text });
   });
-  if (sandboxNotes.hint) engine.store.dispatch({ type: 'notice', blockId: `${STARTUP_HINT_PREFIX}sandbox`, level: 'info', text: sandboxNotes.hint });
+  // The probe does not hold up the start; its note follows when it answers.
+  void sandbox.startupNotes().then((note) => {
+    if (note.warning) engine.store.dispatch({ type: 'notice', blockId: 'startup-sandbox', level: 'warning', text: note.warning });
+    if (note.hint) engine.store.dispatch({ type: 'notice', blockId: `${STARTUP_HINT_PREFIX}sandbox`, level: 'info', text: note.hint });
+  });
   // Progress reported before the engine existed shows now; later reports go straight to the store.
   progress.attach((p) => engine.store.dispatch({ type: 'indexing', progress: p }));
   let later = 0;

@@ -152,7 +152,11 @@ export function createSlashHandler(deps: SlashDeps): (command: string, engine: L
         if (rt.readOnly) lines.unshift('read-only session: no writes, deletes or commands');
         if (rt.preApproved.size) lines.push(`pre-approved for this run (--allow): ${[...rt.preApproved].join(', ')}`);
         if (rt.sessionGrants.size) lines.push(`answered [a]lways this session: ${[...rt.sessionGrants].join(', ')}`);
-        if (rt.sandbox) lines.push(...rt.sandbox.describe());
+        if (rt.sandbox) {
+          // Shown as it is, not as "still being checked": the probe answers within seconds.
+          await rt.sandbox.ready();
+          lines.push(...rt.sandbox.describe());
+        }
         return { output: lines.join('\n'), panel: 'policy' };
       }
       case '/context': {

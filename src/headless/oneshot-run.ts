@@ -130,6 +130,9 @@ export async function runOneShotWith(cli: CliOptions, open: OpenEngine, io: OneS
       return status;
     }
     output.started(engine);
+    // The sandbox's startup note (why it cannot start) belongs with the others: wait for the probe.
+    await engine.runtime.sandbox?.ready();
+    await new Promise((resolve) => setImmediate(resolve));
     for (const block of engine.store.current().blocks) {
       if (block.kind !== 'notice' || block.id.startsWith(CONFIG_WARNING_PREFIX)) continue;
       // Hints are for the full screen; a script's stderr gets them only when it asked (--verbose).

@@ -20,7 +20,8 @@ import { SandboxRefusal, type CommandSandbox, type SandboxStatus, type WrappedCo
 type Env = Readonly<Record<string, string | undefined>>;
 
 export interface SessionSandbox extends CommandSandbox {
-  startupNotes(): StartupNotes;
+  /** What to say at startup, once the probe has answered. */
+  startupNotes(): Promise<StartupNotes>;
 }
 
 export interface SandboxOptions {
@@ -36,11 +37,21 @@ export interface SandboxOptions {
 
 let serial = 0;
 
-export async function createSandbox(opts: SandboxOptions): Promise<SessionSandbox> {
+/** Until the probe answers (it runs beside the session's start, which does not wait for it). */
+const CHECKING: SandboxStatus = { state: 'unavailable', cause: 'the check whether it can start has not finished', fix: 'ask again in a moment' };
+
+export function createSandbox(opts: SandboxOptions): SessionSandbox {
   const initial = opts.config();
-  const probe: ProbeResult =
-    initial.sandbox.mode === 'off' ? { status: { state: 'off' } } : (opts.probe ?? (await probeSandbox({ env: opts.env })));
-  const status: SandboxStatus = probe.status;
+  let probe: ProbeResult | undefined;
+  const probing: Promise<ProbeResult> = (
+    initial.sandbox.mode === 'off'
+      ? Promise.resolve<ProbeResult>({ status: { state: 'off' } })
+      : opts.probe
+        ? Promise.resolve(opts.probe)
+        : probeSandbox({ env: opts.env }).catch((error: unknown): ProbeResult => ({
+            status: { state: 'unavailable', cause: `the check failed: ${error instanceof Error ? error.message : String(error)}`, fix: 'report it; meanwhile set sandbox = "off"' },
+          }))
+  ).then((result) => (probe = result));
   const home = opts.env['HOME'] || homedir();
   let privateTmp: Promise<string> | undefined;
   let lastEmptied: readonly string[] = [];
@@ -66,10 +77,14 @@ export async function createSandbox(opts: SandboxOptions): Promise<SessionSandbo
   };
 
   return {
-    status,
-    startupNotes: () => sandboxStartupNotes(status, opts.config().sandbox),
-    describe: () => describeSandbox(status, opts.config().sandbox, lastEmptied),
+    get status() {
+      return probe?.status ?? CHECKING;
+    },
+    ready: async () => (await probing).status,
+    startupNotes: async () => sandboxStartupNotes((await probing).status, opts.config().sandbox),
+    describe: () => describeSandbox(probe?.status ?? CHECKING, opts.config().sandbox, lastEmptied),
     async wrap(spec) {
+      const { status, limit } = await probing;
       const config = opts.config();
       if (config.sandbox.mode === 'off' || status.state === 'off') return passthrough(spec, config);
       if (status.state === 'unavailable') {
@@ -92,7 +107,7 @@ export async function createSandbox(opts: SandboxOptions): Promise<SessionSandbo
           privateTmp: tmp,
           home,
           appEnv: opts.env,
-          limit: probe.limit ?? { method: 'none', prepare: async () => ({ prelude: '', innerPrelude: '', cleanup: async () => undefined }) },
+          limit: limit ?? { method: 'none', prepare: async () => ({ prelude: '', innerPrelude: '', cleanup: async () => undefined }) },
           onEgress: (event) => audit(config, spec.tool, event, event.allowed ? 'in sandbox_network' : 'not in sandbox_network'),
           serial: ++serial,
         }),
@@ -134,6 +149,7 @@ export function noSandbox(config: () => Config): CommandSandbox {
   const status: SandboxStatus = { state: 'unavailable', cause: 'no sandbox was set up for this run', fix: 'run the command in a lindwyrm session' };
   return {
     status,
+    ready: async () => status,
     describe: () => describeSandbox(status, config().sandbox),
     async wrap(spec) {
       if (config().sandbox.mode === 'required') throw new SandboxRefusal(`sandbox = "required", but ${status.cause}.`);

@@ -56,7 +56,10 @@ export interface WrappedCommand {
 }
 
 export interface CommandSandbox {
+  /** As known now; until the startup probe has answered, "unavailable" saying so. */
   readonly status: SandboxStatus;
+  /** The status once the probe has answered: read this before deciding how a command runs. */
+  ready(): Promise<SandboxStatus>;
   /**
    * The command to spawn. Throws SandboxRefusal when sandbox = "required" and it cannot start;
    * otherwise never throws (an unsandboxed run is what "auto" means where it cannot start).

@@ -121,10 +121,11 @@ export const bashTool: ToolDefinition = {
       // Node's timers overflow past 2^31-1 ms and then fire at once: a "longer" limit would kill at once.
       const timeoutMs = optionalInteger(args, 'timeout_ms', 1, MAX_TIMEOUT_MS) ?? Math.min(ctx.config.bashTimeoutMs, MAX_TIMEOUT_MS);
       const sandbox = ctx.sandbox ?? noSandbox(() => ctx.config);
-      const sandboxed = sandbox.status.state === 'on' && ctx.config.sandbox.mode !== 'off';
+      const sandboxStatus = await sandbox.ready();
+      const sandboxed = sandboxStatus.state === 'on' && ctx.config.sandbox.mode !== 'off';
       // Refused before the user is asked: a yes could not make it run.
       if (!sandboxed && ctx.config.sandbox.mode === 'required') {
-        const why = sandbox.status.state === 'unavailable' ? `${sandbox.status.cause}. Fix: ${sandbox.status.fix}` : 'the sandbox is off';
+        const why = sandboxStatus.state === 'unavailable' ? `${sandboxStatus.cause}. Fix: ${sandboxStatus.fix}` : 'the sandbox is off';
         return failure(`Not run: sandbox = "required", but the sandbox cannot start here: ${why}.`);
       }
       const linked = await checkLinkedArguments(command, decideBashWithFloor(command, ctx.config.policy, ctx.config.policyFloor), ctx.projectRoot);
