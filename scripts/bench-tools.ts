@@ -4,6 +4,9 @@
  * < 30 ms). Prints figures; asserts nothing.
  *
  *   node --import tsx scripts/bench-tools.ts [DIR] [--runs N] [--sandbox-only]
+ *
+ * On a shared, loaded machine the sandbox's figure stretches with the load (each of its process
+ * starts waits for a core); `chrt -f 10 node …` (as root) measures it as a quiet machine would.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';

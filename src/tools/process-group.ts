@@ -43,9 +43,10 @@ export async function killGroup(pid: number, graceMs: number): Promise<void> {
     return; // the group is already gone
   }
   const deadline = Date.now() + graceMs;
-  while (Date.now() < deadline) {
-    // No event tells us a group emptied; poll briefly.
-    await new Promise((r) => setTimeout(r, 20));
+  // No event tells us a group emptied; poll, soon at first: after a command ends, what is left
+  // (a sandbox's init on its way out) is usually gone within a millisecond or two.
+  for (let wait = 1; Date.now() < deadline; wait = Math.min(wait * 2, 20)) {
+    await new Promise((r) => setTimeout(r, wait));
     if (!groupAlive(pid)) return;
   }
   try {
