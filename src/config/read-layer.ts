@@ -8,6 +8,7 @@ import { parseHostPattern } from '../sandbox/host-patterns.js';
 
 const LEVELS: readonly Level[] = ['allow', 'confirm', 'deny'];
 const EFFORTS = ['minimal', 'low', 'medium', 'high', 'xhigh', 'max'] as const;
+const TOOL_PROFILES = ['full', 'small'] as const;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const CACHE_TTLS = ['5m', '1h'] as const;
 /** Below this a reply cap would cut off ordinary answers. */
@@ -70,6 +71,7 @@ export function readLayer(table: Table, ctx: LayerContext, warnings: string[]): 
       return parsed.ok ? parsed.pattern : r.fail('sandbox_network', parsed.expected, entry);
     }),
     bashInSandbox: r.oneOf('bash_in_sandbox', ['confirm', 'allow'] as const),
+    toolProfile: r.oneOf('tool_profile', TOOL_PROFILES),
   };
   warnUnknown(r, warnings, KNOWN_TOP);
   return layer;
@@ -80,12 +82,12 @@ const KNOWN_TOP = [
   'session_retention_days', 'context_file', 'commit_trailer', 'plugins', 'max_tool_steps', 'max_retries',
   'max_file_size_bytes', 'max_tool_output_chars', 'bash_timeout_ms', 'stream_idle_timeout_ms', 'max_reply_bytes',
   'loop_detection_window', 'offload_eager_tokens', 'offload_threshold_tokens', 'protected_tokens', 'markdown',
-  'code_map', 'sandbox', 'sandbox_writable', 'sandbox_network', 'bash_in_sandbox',
+  'code_map', 'tool_profile', 'sandbox', 'sandbox_writable', 'sandbox_network', 'bash_in_sandbox',
 ];
 const KNOWN_PRESET = [
   'name', 'format', 'base_url', 'model', 'api_key_env', 'key_file', 'thinking', 'thinking_effort', 'vision',
   'context_window', 'max_tokens', 'echo_reasoning', 'price_input', 'price_cache_read', 'price_cache_write',
-  'price_output', 'proxy', 'prompt_cache', 'cache_ttl',
+  'price_output', 'proxy', 'prompt_cache', 'cache_ttl', 'tool_profile',
 ];
 const KNOWN_POLICY = ['read', 'write', 'delete', 'bash', 'read_outside', 'bash_allowlist', 'bash_denylist', 'rules'];
 const KNOWN_RULE = ['path', 'read', 'write', 'delete'];
@@ -119,7 +121,7 @@ function readPreset(r: TableReader, ctx: LayerContext, warnings: string[]): Pres
   const preset: PresetLayer = {
     name,
     where: r.prefix.replace(/\.$/, ''),
-    format: r.oneOf('format', ['anthropic', 'openai'] as const),
+    format: r.oneOf('format', ['anthropic', 'openai', 'ollama'] as const),
     baseUrl: baseUrl?.replace(/\/+$/, ''),
     model: r.string('model'),
     apiKeyEnv,
@@ -130,6 +132,7 @@ function readPreset(r: TableReader, ctx: LayerContext, warnings: string[]): Pres
     contextWindow: r.integer('context_window', 1024),
     maxTokens: r.integer('max_tokens'),
     echoReasoning: echo as 'auto' | boolean | undefined,
+    toolProfile: r.oneOf('tool_profile', TOOL_PROFILES),
     priceInput: r.amount('price_input'),
     priceCacheRead: r.amount('price_cache_read'),
     priceCacheWrite: r.amount('price_cache_write'),
