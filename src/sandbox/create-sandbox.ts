@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { Config } from '../config/types.js';
 import { writeAudit } from '../policy/audit-log.js';
 import { deniedContentRedactor } from './denied-content.js';
+import { removeAtExit } from './exit-cleanup.js';
 import { describeSandbox, sandboxStartupNotes, type StartupNotes } from './describe-sandbox.js';
 import type { EgressEvent } from './egress-proxy.js';
 import { hostsNamedIn, networkNotes, writeNotes } from './failure-notes.js';
@@ -54,6 +55,7 @@ export function createSandbox(opts: SandboxOptions): SessionSandbox {
   ).then((result) => (probe = result));
   const home = opts.env['HOME'] || homedir();
   let privateTmp: Promise<string> | undefined;
+  let forgetTmp = (): void => undefined;
   let lastEmptied: readonly string[] = [];
 
   const audit = (config: Config, tool: string, event: EgressEvent, reason: string): void => {
@@ -95,7 +97,11 @@ export function createSandbox(opts: SandboxOptions): SessionSandbox {
       }
       // Owner-only, removed when the session ends; every command of the session shares it.
       // Real, because macOS profiles match real paths (/private/var/folders/…, not /var/…).
-      privateTmp ??= mkdtemp(path.join(tmpdir(), 'lindwyrm-sandbox-')).then((dir) => realpath(dir));
+      privateTmp ??= mkdtemp(path.join(tmpdir(), 'lindwyrm-sandbox-')).then(async (dir) => {
+        // A run ended by a signal never reaches dispose(): the folder goes when the process does.
+        forgetTmp = removeAtExit(dir, 'tree');
+        return realpath(dir);
+      });
       const tmp = await privateTmp;
       const [redact, wrapped] = await Promise.all([
         deniedContentRedactor(config),
@@ -134,9 +140,11 @@ export function createSandbox(opts: SandboxOptions): SessionSandbox {
       };
     },
     async dispose() {
+      await probe?.limit?.settle?.();
       if (privateTmp === undefined) return;
       const dir = await privateTmp.catch(() => undefined);
       if (dir !== undefined) await rm(dir, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined);
+      forgetTmp();
     },
   };
 }

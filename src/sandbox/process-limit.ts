@@ -9,6 +9,7 @@
 import { mkdir, readFile, readdir, rmdir, writeFile } from 'node:fs/promises';
 import { release } from 'node:os';
 import path from 'node:path';
+import { removeAtExit } from './exit-cleanup.js';
 import type { ProcessLimitMethod } from './types.js';
 
 /** Processes and threads (both count) one command may have at once. */
@@ -19,6 +20,8 @@ export interface ProcessLimit {
   readonly note?: string;
   /** Shell text for before `exec bwrap …` and for inside the sandbox, and what to undo after. */
   prepare(): Promise<PreparedLimit>;
+  /** Waits for what is still being undone (the session's end). */
+  settle?(): Promise<void>;
 }
 
 export interface PreparedLimit {
@@ -135,17 +138,29 @@ export async function chooseProcessLimit(opts: { limit?: number; uid?: number; p
       prepare: async () => NOTHING,
     };
   }
+  // Removals still running; whatever is left when the process exits goes then (exit-cleanup.ts).
+  const removing = new Map<string, Promise<void>>();
   return {
     method: 'cgroup',
     note: `a pids cgroup (v${base.version}) per command, because root is not bound by RLIMIT_NPROC`,
     prepare: async () => {
       const dir = await makeCgroup(base, limit);
+      const forget = removeAtExit(dir, 'cgroup');
       // Removed in the background: the command's result need not wait for its last exits.
       const cleanup = (): Promise<void> => {
-        void removeCgroup(dir);
+        removing.set(
+          dir,
+          removeCgroup(dir).finally(() => {
+            removing.delete(dir);
+            forget();
+          }),
+        );
         return Promise.resolve();
       };
       return { prelude: `echo $$ > ${quote(path.join(dir, 'cgroup.procs'))} || exit 126; `, innerPrelude: '', cleanup };
+    },
+    settle: async () => {
+      await Promise.all([...removing.values()]);
     },
   };
 }

@@ -4,6 +4,8 @@
  * leaves nothing behind, and no command can read lindwyrm's key from /proc/$PPID/environ — in
  * the sandbox (its own PID namespace) or without it (the start-up environment is overwritten).
  */
+import { mkdir, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { hostProcessCount, hostProcessesWith, sandboxSkipReason } from '../support/sandbox-host.js';
 import { fileAppears, makeEnv, start, useBuild } from './support/cli.js';
@@ -73,12 +75,17 @@ describe.skipIf(skip !== undefined)('sandboxed processes, through lwyrm -p', () 
     try {
       fake = await startFakeProvider({ format: 'anthropic', replies: [{ toolCalls: [{ name: 'bash', input: { command: 'setsid sleep 71.34 & echo up > up.txt; sleep 60' } }] }] });
       e = await makeEnv('anthropic', fake.baseUrl);
-      const p = start(cli(), e, ['-p', 'wait', '--allow', 'bash', '--json']);
+      // Its own temp folder, to see that the session's private /tmp does not outlive the signal.
+      const tmp = join(e.root, 'tmp');
+      await mkdir(tmp);
+      const p = start(cli(), { ...e, env: { ...e.env, TMPDIR: tmp } }, ['-p', 'wait', '--allow', 'bash', '--json']);
       await fileAppears(e.project, 'up.txt');
+      expect((await readdir(tmp)).filter((n) => n.startsWith('lindwyrm-sandbox-'))).toHaveLength(1);
       p.child.kill('SIGTERM');
       const r = await p.done;
       expect(r.status, r.stderr).toBe(143);
       expect(await hostProcessesWith('sleep\u000071.34')).toEqual([]);
+      expect(await readdir(tmp)).toEqual([]);
     } finally {
       await fake?.close();
       await e?.cleanup();
