@@ -18,6 +18,12 @@ export interface RunOptions {
   readonly graceMs?: number;
 }
 
+/** A shell command line instead of an argv: what a CommandRunner (the editor's terminal) takes. */
+export interface ShellRunOptions extends Omit<RunOptions, 'argv' | 'graceMs'> {
+  readonly shell: string;
+  readonly command: string;
+}
+
 export interface RunOutcome {
   readonly exitCode: number | null;
   readonly exitSignal: NodeJS.Signals | null;
