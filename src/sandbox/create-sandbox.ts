@@ -17,6 +17,7 @@ import { hostsNamedIn, networkNotes, writeNotes } from './failure-notes.js';
 import { wrapForPlatform } from './platform-wrap.js';
 import { probeSandbox, type ProbeResult } from './probe.js';
 import { SandboxRefusal, type CommandSandbox, type SandboxStatus, type WrappedCommand, type WrapSpec } from './types.js';
+import { absent, ignoreError } from '../diagnostics/ignore-error.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -142,8 +143,8 @@ export function createSandbox(opts: SandboxOptions): SessionSandbox {
     async dispose() {
       await probe?.limit?.settle?.();
       if (privateTmp === undefined) return;
-      const dir = await privateTmp.catch(() => undefined);
-      if (dir !== undefined) await rm(dir, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined);
+      const dir = await privateTmp.catch(absent);
+      if (dir !== undefined) await rm(dir, { recursive: true, force: true, maxRetries: 3 }).catch(ignoreError('remove the sandbox\'s private temp folder'));
       forgetTmp();
     },
   };

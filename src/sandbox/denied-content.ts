@@ -10,6 +10,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config/types.js';
 import { configEnv } from '../policy/git-env.js';
+import { absent, noEntries } from '../diagnostics/ignore-error.js';
 
 export const REDACTED_MARK = '[content of a read-denied file]';
 /** Shorter fragments would match ordinary text. */
@@ -19,13 +20,13 @@ const MAX_FILES = 200;
 
 async function filesUnder(p: string, into: string[]): Promise<void> {
   if (into.length >= MAX_FILES) return;
-  const st = await stat(p).catch(() => undefined);
+  const st = await stat(p).catch(absent);
   if (st?.isFile()) {
     if (st.size <= MAX_FILE_BYTES) into.push(p);
     return;
   }
   if (!st?.isDirectory()) return;
-  for (const entry of await readdir(p).catch(() => [] as string[])) await filesUnder(path.join(p, entry), into);
+  for (const entry of await readdir(p).catch(noEntries)) await filesUnder(path.join(p, entry), into);
 }
 
 /** The index's and HEAD's copies of files inside the project, in one `git cat-file --batch`. */
@@ -68,7 +69,7 @@ export async function deniedContentRedactor(config: Config): Promise<Redactor> {
   const files: string[] = [];
   for (const p of denied) await filesUnder(p, files);
   const fragments = new Set<string>();
-  for (const file of files) fragmentsOf(await readFile(file, 'utf8').catch(() => ''), fragments);
+  for (const file of files) fragmentsOf((await readFile(file, 'utf8').catch(absent)) ?? '', fragments);
   // git's batch output interleaves headers ("<sha> blob <size>", "... missing") with contents.
   fragmentsOf(await gitCopies(config.projectRoot, files), fragments);
   for (const f of fragments) if (/^[0-9a-f]{40,64} blob \d+$/.test(f) || / missing$/.test(f)) fragments.delete(f);

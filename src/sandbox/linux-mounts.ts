@@ -12,6 +12,7 @@
 import { readdir, readlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { MaskedPath } from './masked-paths.js';
+import { absent as notThere } from '../diagnostics/ignore-error.js';
 
 /** Entries a rebuilt folder may have; beyond this its masked entries are masked in place. */
 export const MAX_REBUILT_ENTRIES = 40;
@@ -74,7 +75,7 @@ export async function planMounts(input: MountInput): Promise<MountPlan> {
   const parents = [...byParent.keys()].sort((a, b) => a.split('/').length - b.split('/').length || a.localeCompare(b));
   for (const parent of parents) {
     const masks = byParent.get(parent) ?? [];
-    const entries = await readdir(parent, { withFileTypes: true }).catch(() => undefined);
+    const entries = await readdir(parent, { withFileTypes: true }).catch(notThere);
     const kept = entries?.filter((e) => !masks.some((m) => m.path === path.join(parent, e.name)));
     // The root itself cannot be rebuilt: everything else is mounted on it.
     if (parent === '/' || entries === undefined || kept === undefined || entries.length > MAX_REBUILT_ENTRIES || kept.length > budget) {
@@ -86,7 +87,7 @@ export async function planMounts(input: MountInput): Promise<MountPlan> {
     for (const entry of kept) {
       const full = path.join(parent, entry.name);
       if (entry.isSymbolicLink()) {
-        const target = await readlink(full).catch(() => undefined);
+        const target = await readlink(full).catch(notThere);
         if (target !== undefined) args.push('--symlink', target, full);
       } else args.push('--ro-bind', full, full);
     }

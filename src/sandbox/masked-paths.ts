@@ -9,6 +9,7 @@ import path from 'node:path';
 import { appPaths } from '../config/paths.js';
 import { expandHome } from '../config/resolve-path.js';
 import type { Config } from '../config/types.js';
+import { absent as notThere } from '../diagnostics/ignore-error.js';
 
 /** The default credential locations, masked whether or not a rule names them. */
 export const CREDENTIAL_PATHS: readonly string[] = [
@@ -94,9 +95,9 @@ export async function maskedPaths(config: Config, env: Readonly<Record<string, s
   const real = new Map<string, { isDirectory: boolean; absent: boolean }>();
   await Promise.all(
     [...wanted].map(async ([p, absent]) => {
-      if ((await lstat(p).catch(() => undefined)) === undefined) return;
-      const target = await realpath(p).catch(() => undefined);
-      const st = target === undefined ? undefined : await stat(target).catch(() => undefined);
+      if ((await lstat(p).catch(notThere)) === undefined) return;
+      const target = await realpath(p).catch(notThere);
+      const st = target === undefined ? undefined : await stat(target).catch(notThere);
       if (target === undefined || st === undefined) return;
       real.set(target, { isDirectory: st.isDirectory(), absent: (real.get(target)?.absent ?? false) || absent });
     }),

@@ -18,6 +18,7 @@ import { sandboxEnv } from './sandbox-env.js';
 import { seatbeltProfile } from './seatbelt-profile.js';
 import { upstreamFromConfig } from './upstream-tunnel.js';
 import type { SandboxEngine, WrapSpec } from './types.js';
+import { absent, ignoreError } from '../diagnostics/ignore-error.js';
 
 export interface PlatformWrapInput {
   readonly engine: SandboxEngine;
@@ -48,8 +49,8 @@ export interface PlatformWrap {
 async function existingWritable(config: Config): Promise<string[]> {
   const found: string[] = [];
   for (const p of config.sandbox.writable) {
-    const real = await realpath(p).catch(() => undefined);
-    if (real !== undefined && (await stat(real).catch(() => undefined)) !== undefined) found.push(real);
+    const real = await realpath(p).catch(absent);
+    if (real !== undefined && (await stat(real).catch(absent)) !== undefined) found.push(real);
   }
   return found;
 }
@@ -70,7 +71,7 @@ export async function wrapForPlatform(input: PlatformWrapInput): Promise<Platfor
   const upstream = upstreamFromConfig(config, input.appEnv);
   let proxy: EgressProxy | undefined;
   const cleanup = async (): Promise<void> => {
-    await proxy?.close().catch(() => undefined);
+    await proxy?.close().catch(ignoreError('close the egress proxy'));
     await limit.cleanup();
   };
   try {

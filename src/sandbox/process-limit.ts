@@ -11,6 +11,7 @@ import { release } from 'node:os';
 import path from 'node:path';
 import { removeAtExit } from './exit-cleanup.js';
 import type { ProcessLimitMethod } from './types.js';
+import { absent, ignoreError, noEntries } from '../diagnostics/ignore-error.js';
 
 /** Processes and threads (both count) one command may have at once. */
 export const SANDBOX_PROCESS_LIMIT = 1024;
@@ -49,9 +50,9 @@ function kernelAtLeast(major: number, minor: number): boolean {
 /** Before 5.14 the limit counts every process of the user: leave room for the ones running. */
 async function ownProcessCount(uid: number): Promise<number> {
   let count = 0;
-  for (const entry of await readdir('/proc').catch(() => [] as string[])) {
+  for (const entry of await readdir('/proc').catch(noEntries)) {
     if (!/^\d+$/.test(entry)) continue;
-    const status = await readFile(`/proc/${entry}/status`, 'utf8').catch(() => '');
+    const status = (await readFile(`/proc/${entry}/status`, 'utf8').catch(absent)) ?? '';
     const threads = Number(/^Threads:\s+(\d+)/m.exec(status)?.[1] ?? 1);
     if (new RegExp(`^Uid:\\s+${uid}\\s`, 'm').test(status)) count += threads;
   }
@@ -65,15 +66,15 @@ interface CgroupBase {
 
 /** Where root can make pids cgroups: the v1 pids hierarchy, or the v2 root with pids enabled. */
 async function findCgroupBase(): Promise<CgroupBase | undefined> {
-  const own = await readFile('/proc/self/cgroup', 'utf8').catch(() => '');
+  const own = (await readFile('/proc/self/cgroup', 'utf8').catch(absent)) ?? '';
   const v1 = /^\d+:(?:[^:]*,)?pids(?:,[^:]*)?:(.*)$/m.exec(own)?.[1];
   if (v1 !== undefined) {
     const dir = path.join('/sys/fs/cgroup/pids', v1);
     if (await readFile(path.join(dir, 'cgroup.procs'), 'utf8').then(() => true, () => false)) return { dir, version: 1 };
   }
-  const controllers = await readFile('/sys/fs/cgroup/cgroup.controllers', 'utf8').catch(() => '');
+  const controllers = (await readFile('/sys/fs/cgroup/cgroup.controllers', 'utf8').catch(absent)) ?? '';
   if (!/\bpids\b/.test(controllers)) return undefined;
-  const enabled = await readFile('/sys/fs/cgroup/cgroup.subtree_control', 'utf8').catch(() => '');
+  const enabled = (await readFile('/sys/fs/cgroup/cgroup.subtree_control', 'utf8').catch(absent)) ?? '';
   if (!/\bpids\b/.test(enabled)) {
     const ok = await writeFile('/sys/fs/cgroup/cgroup.subtree_control', '+pids').then(() => true, () => false);
     if (!ok) return undefined;
@@ -89,7 +90,7 @@ async function makeCgroup(base: CgroupBase, limit: number): Promise<string> {
   try {
     await writeFile(path.join(dir, 'pids.max'), String(limit));
   } catch (error) {
-    await rmdir(dir).catch(() => undefined);
+    await rmdir(dir).catch(ignoreError('remove a cgroup that could not be set up'));
     throw error;
   }
   return dir;

@@ -7,6 +7,7 @@
 import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { isExecSensitive } from '../policy/exec-sensitive.js';
+import { absent, ignoreError, noEntries } from '../diagnostics/ignore-error.js';
 
 export interface ProjectGitLayout {
   /** Read-only binds, existing paths only. */
@@ -24,7 +25,7 @@ const exists = (p: string): Promise<boolean> => stat(p).then(() => true, () => f
  */
 async function gitDirProtections(gitDir: string, into: string[], ownHooks = true): Promise<void> {
   const hooks = path.join(gitDir, 'hooks');
-  if (ownHooks) await mkdir(hooks, { recursive: true }).catch(() => undefined);
+  if (ownHooks) await mkdir(hooks, { recursive: true }).catch(ignoreError('create .git/hooks to keep it read-only'));
   for (const p of [hooks, path.join(gitDir, 'config'), path.join(gitDir, 'config.worktree')]) {
     if (await exists(p)) into.push(p);
   }
@@ -32,7 +33,7 @@ async function gitDirProtections(gitDir: string, into: string[], ownHooks = true
   const modules = path.join(gitDir, 'modules');
   const walk = async (dir: string, depth: number): Promise<void> => {
     if (depth > 3) return;
-    for (const entry of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
+    for (const entry of await readdir(dir, { withFileTypes: true }).catch(noEntries)) {
       if (!entry.isDirectory()) continue;
       const sub = path.join(dir, entry.name);
       if (await exists(path.join(sub, 'HEAD'))) {
@@ -46,11 +47,11 @@ async function gitDirProtections(gitDir: string, into: string[], ownHooks = true
 
 /** `.git` as a file ("gitdir: …"): a linked worktree or a submodule checkout. */
 async function linkedGitDirs(dotGit: string): Promise<{ gitDir: string; commonDir: string } | undefined> {
-  const text = await readFile(dotGit, 'utf8').catch(() => '');
+  const text = (await readFile(dotGit, 'utf8').catch(absent)) ?? '';
   const target = /^gitdir:\s*(.+)$/m.exec(text)?.[1]?.trim();
   if (!target) return undefined;
   const gitDir = path.resolve(path.dirname(dotGit), target);
-  const common = (await readFile(path.join(gitDir, 'commondir'), 'utf8').catch(() => '')).trim();
+  const common = ((await readFile(path.join(gitDir, 'commondir'), 'utf8').catch(absent)) ?? '').trim();
   return { gitDir, commonDir: common ? path.resolve(gitDir, common) : gitDir };
 }
 
@@ -58,7 +59,7 @@ export async function projectProtections(projectRoot: string): Promise<ProjectGi
   const readOnly: string[] = [];
   const writable: string[] = [];
   const dotGit = path.join(projectRoot, '.git');
-  const st = await stat(dotGit).catch(() => undefined);
+  const st = await stat(dotGit).catch(absent);
   if (st?.isDirectory()) await gitDirProtections(dotGit, readOnly);
   else if (st?.isFile()) {
     const linked = await linkedGitDirs(dotGit);
@@ -70,14 +71,14 @@ export async function projectProtections(projectRoot: string): Promise<ProjectGi
     }
   }
   const hiddenDirs: string[] = [];
-  for (const entry of await readdir(projectRoot, { withFileTypes: true }).catch(() => [])) {
+  for (const entry of await readdir(projectRoot, { withFileTypes: true }).catch(noEntries)) {
     if (entry.name === '.git') continue;
     const full = path.join(projectRoot, entry.name);
     if (isExecSensitive(full, projectRoot)) readOnly.push(full);
     // Two-level names (.github/workflows, .cargo/config.toml) sit in hidden folders.
     else if (entry.isDirectory() && entry.name.startsWith('.')) hiddenDirs.push(full);
   }
-  const children = await Promise.all(hiddenDirs.map((dir) => readdir(dir).catch(() => [] as string[])));
+  const children = await Promise.all(hiddenDirs.map((dir) => readdir(dir).catch(noEntries)));
   hiddenDirs.forEach((dir, i) => {
     for (const child of children[i] ?? []) if (isExecSensitive(path.join(dir, child), projectRoot)) readOnly.push(path.join(dir, child));
   });
