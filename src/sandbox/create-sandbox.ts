@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { Config } from '../config/types.js';
 import { writeAudit } from '../policy/audit-log.js';
 import { deniedContentRedactor } from './denied-content.js';
-import { removeAtExit } from './exit-cleanup.js';
+import { removeAtExit, sweepDeadOwners } from './exit-cleanup.js';
 import { describeSandbox, sandboxStartupNotes, type StartupNotes } from './describe-sandbox.js';
 import type { EgressEvent } from './egress-proxy.js';
 import { hostsNamedIn, networkNotes, writeNotes } from './failure-notes.js';
@@ -38,6 +38,8 @@ export interface SandboxOptions {
 }
 
 let serial = 0;
+/** The private temp folders: `lindwyrm-sandbox-<pid>-XXXXXX` (the PID finds the ones left by a SIGKILL). */
+const TMP_PREFIX = 'lindwyrm-sandbox-';
 
 /** Until the probe answers (it runs beside the session's start, which does not wait for it). */
 const CHECKING: SandboxStatus = { state: 'unavailable', cause: 'the check whether it can start has not finished', fix: 'ask again in a moment' };
@@ -98,7 +100,8 @@ export function createSandbox(opts: SandboxOptions): SessionSandbox {
       }
       // Owner-only, removed when the session ends; every command of the session shares it.
       // Real, because macOS profiles match real paths (/private/var/folders/…, not /var/…).
-      privateTmp ??= mkdtemp(path.join(tmpdir(), 'lindwyrm-sandbox-')).then(async (dir) => {
+      privateTmp ??= mkdtemp(path.join(tmpdir(), `${TMP_PREFIX}${process.pid}-`)).then(async (dir) => {
+        void sweepDeadOwners(tmpdir(), TMP_PREFIX, 'tree');
         // A run ended by a signal never reaches dispose(): the folder goes when the process does.
         forgetTmp = removeAtExit(dir, 'tree');
         return realpath(dir);

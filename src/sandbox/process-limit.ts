@@ -9,7 +9,7 @@
 import { mkdir, readFile, readdir, rmdir, writeFile } from 'node:fs/promises';
 import { release } from 'node:os';
 import path from 'node:path';
-import { removeAtExit } from './exit-cleanup.js';
+import { removeAtExit, sweepDeadOwners } from './exit-cleanup.js';
 import type { ProcessLimitMethod } from './types.js';
 import { absent, ignoreError, noEntries } from '../diagnostics/ignore-error.js';
 
@@ -131,6 +131,7 @@ export async function chooseProcessLimit(opts: { limit?: number; uid?: number; p
     };
   }
   const base = await findCgroupBase();
+  if (base) void sweepDeadOwners(base.dir, 'lindwyrm-', 'cgroup');
   const trial = base && (await makeCgroup(base, limit).then((dir) => removeCgroup(dir).then(() => true), () => false));
   if (!base || !trial) {
     return {
