@@ -13,6 +13,7 @@ import type { ModelClientOptions } from '../providers/create-client.js';
 import { registerMcpCommands } from '../mcp/mcp-commands.js';
 import { startSessionMcp, type McpOptions, type SessionMcp } from '../mcp/session-mcp.js';
 import { collectSessionSecrets } from '../secrets/session-secrets.js';
+import { createSandbox } from '../sandbox/create-sandbox.js';
 import { builtinSlashCommands } from '../slash/builtin-commands.js';
 import { createSlashRegistry } from '../slash/registry.js';
 import type { SlashCommand } from '../slash/types.js';
@@ -34,6 +35,8 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 /** Block ids of startup notices that repeat the config's warnings (the CLI already printed them). */
 export const CONFIG_WARNING_PREFIX = 'config-warning-';
+/** Block ids of startup hints for the full screen (one-shot shows them only with --verbose). */
+export const STARTUP_HINT_PREFIX = 'startup-hint-';
 
 export interface SessionDeps extends CodeMapSource {
   readonly createTools: CreateTools;
@@ -80,6 +83,15 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
   let retryNotice = (note: string): void => void note;
   let retries = 0;
   const secrets = await collectSessionSecrets({ config, env, ...(cli.proxy ? { cliProxy: cli.proxy } : {}) });
+  // Probed beside the start, which does not wait for it; each command reads the config in force
+  // then (after /perm) and the session's id.
+  const live: { engine?: LindwyrmEngine } = {};
+  const sandbox = createSandbox({
+    config: () => live.engine?.runtime.config ?? config,
+    env,
+    sessionId: () => live.engine?.runtime.session.id ?? '',
+    secretNames: () => config.secretEnvNames,
+  });
   const files = await openSessionFiles({ cli, config, paths, secrets: secrets.values, notice: (line) => storeNotice(line), ...(log ? { log } : {}) });
   const record = files.record;
 
@@ -169,6 +181,7 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
       ...(deps.takeDenialNote ? { takeDenialNote: deps.takeDenialNote } : {}),
       ...(deps.describe ? { describe: deps.describe } : {}),
       ...(deps.delegates ? { delegates: deps.delegates } : {}),
+      sandbox,
       ...(log ? { log } : {}),
       ...(started.on ? { onFileChanged: (path: string) => started.fileChanged(path) } : {}),
       saves: files.saves,
@@ -179,6 +192,7 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
       ...(mcp ? { mcp } : {}),
       onDispose: async () => {
         await mcp?.close().catch(ignoreError('stop the MCP servers'));
+        await sandbox.dispose();
         await files.close();
         // A map still indexing is closed when it opens; a process that exits before that (one-shot)
         // may give it a few seconds to finish and write its cache for the next run.
@@ -186,6 +200,11 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
       },
     },
   );
+  live.engine = engine;
+  void sandbox.startupNotes().then((note) => {
+    if (note.warning) engine.store.dispatch({ type: 'notice', blockId: 'startup-sandbox', level: 'warning', text: note.warning });
+    if (note.hint) engine.store.dispatch({ type: 'notice', blockId: `${STARTUP_HINT_PREFIX}sandbox`, level: 'info', text: note.hint });
+  });
   // Config warnings were printed by the CLI before the session started; the full screen hides
   // that output, so they are in the transcript too, under ids one-shot knows to skip.
   notices.forEach((text, i) => {

@@ -11,6 +11,7 @@ import { describeToolCall } from '../tools/describe-call.js';
 import type { McpView } from '../mcp/session-mcp.js';
 import type { ImageData } from '../providers/types.js';
 import type { CommandRunner, FileAccess, ToolContext } from '../tools/types.js';
+import type { CommandSandbox } from '../sandbox/types.js';
 import { createApprovalQueue } from './approvals.js';
 import { repairHistory } from './history.js';
 import { initialState, type SessionRuntime } from './runtime.js';
@@ -46,6 +47,8 @@ export interface EngineServices {
   readonly delegates?: ToolDelegates;
   /** The session's MCP servers, when it has any (src/mcp/). */
   readonly mcp?: McpView;
+  /** The command sandbox bash runs in (and the `!cmd` passthrough, hooks and MCP servers can). */
+  readonly sandbox?: CommandSandbox;
 }
 
 export interface ToolDelegates {
@@ -64,6 +67,8 @@ export interface LindwyrmEngine extends Engine {
   busy(): boolean;
   /** The session's MCP servers, to read (status, resources); absent when none are configured. */
   readonly mcp?: McpView;
+  /** The session's command sandbox (src/sandbox/); absent in bare test sessions. */
+  readonly sandbox?: CommandSandbox;
 }
 
 /** The engine around the session `open` makes (it is handed the host it publishes through). */
@@ -134,6 +139,7 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
       vision: rt.preset.vision,
       ...(services.delegates?.files ? { files: services.delegates.files } : {}),
       ...(services.delegates?.commands ? { commands: services.delegates.commands } : {}),
+      ...(services.sandbox ? { sandbox: services.sandbox } : {}),
     };
   };
 
@@ -201,6 +207,7 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
     session,
     slash,
     ...(services.mcp ? { mcp: services.mcp } : {}),
+    ...(services.sandbox ? { sandbox: services.sandbox } : {}),
     subscribe: events.subscribe,
     getSnapshot: events.getSnapshot,
     async submit(text, extra) {

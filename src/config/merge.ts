@@ -2,7 +2,7 @@
 import { BUILTIN_PRESETS, CUSTOM_PRESET_DEFAULTS, DEFAULT_POLICY, DEFAULTS } from './defaults.js';
 import { ConfigError } from './errors.js';
 import type { ConfigLayer, PolicyLayer, PresetLayer } from './layer.js';
-import type { CodeMapSettings, McpServerConfig, PolicySettings, Preset, Prices } from './types.js';
+import type { CodeMapSettings, McpServerConfig, PolicySettings, Preset, Prices, SandboxSettings } from './types.js';
 
 export function mergePolicy(base: PolicySettings, layer: PolicyLayer | undefined): PolicySettings {
   if (!layer) return base;
@@ -163,6 +163,16 @@ export function mcpBudget(user: ConfigLayer | undefined, project: ConfigLayer | 
   const p = project?.mcpSchemaBudget;
   if (p === undefined) return u;
   return u === undefined ? p : Math.min(u, p);
+}
+
+/** Mode and auto-allow: project over user. Lists: the project's entries join the user's. */
+export function mergeSandbox(user: ConfigLayer | undefined, project: ConfigLayer | undefined): SandboxSettings {
+  return {
+    mode: project?.sandbox ?? user?.sandbox ?? DEFAULTS.sandbox,
+    writable: unique([...(user?.sandboxWritable ?? []), ...(project?.sandboxWritable ?? [])]),
+    network: unique([...(user?.sandboxNetwork ?? []), ...(project?.sandboxNetwork ?? [])]),
+    bashInSandbox: project?.bashInSandbox ?? user?.bashInSandbox ?? DEFAULTS.bashInSandbox,
+  };
 }
 
 export function basePolicy(user: ConfigLayer | undefined): PolicySettings {

@@ -111,6 +111,21 @@ export interface McpServerConfig {
   readonly literalValues?: boolean;
 }
 
+/** auto: sandbox commands where it can start · required: refuse to run them otherwise · off. */
+export type SandboxMode = 'auto' | 'required' | 'off';
+
+/** Whether a command that runs in the sandbox still asks first (the policy's confirm) or not. */
+export type BashInSandbox = 'confirm' | 'allow';
+
+export interface SandboxSettings {
+  readonly mode: SandboxMode;
+  /** Absolute, real where they exist: writable besides the project and the private temp dir. */
+  readonly writable: readonly string[];
+  /** Host patterns reachable through the egress proxy (exact, ".suffix", CIDR, "*"). Empty: none. */
+  readonly network: readonly string[];
+  readonly bashInSandbox: BashInSandbox;
+}
+
 export interface CodeMapSettings {
   readonly enabled: boolean;
   /** Undefined: scale with the context window. */
@@ -159,6 +174,8 @@ export interface Config {
   readonly mcpServers?: readonly McpServerConfig[];
   /** Tokens all MCP tool schemas may cost before they are replaced by the search tools; undefined: 2% of the window. */
   readonly mcpSchemaBudget?: number;
+  /** The command sandbox (src/sandbox/): mode, extra writable paths, network allowlist. */
+  readonly sandbox: SandboxSettings;
   /** tool_profile at the top level; a preset's own setting wins. */
   readonly toolProfile?: ToolProfile;
   /** Every preset's api_key_env names, so the bash tool can strip them all. */

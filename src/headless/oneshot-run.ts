@@ -4,7 +4,7 @@
  */
 import { access, constants, stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { CONFIG_WARNING_PREFIX } from '../agent/assemble-session.js';
+import { CONFIG_WARNING_PREFIX, STARTUP_HINT_PREFIX } from '../agent/assemble-session.js';
 import type { LindwyrmEngine } from '../agent/engine.js';
 import { CODE_MAP_GRACE_MS } from '../agent/late-code-map.js';
 import type { TurnOutcome, TurnStatus } from '../agent/state.js';
@@ -149,8 +149,14 @@ export async function runOneShotWith(cli: CliOptions, open: OpenEngine, io: OneS
       return status;
     }
     output.started(engine);
+    // The sandbox's startup note (why it cannot start) belongs with the others: wait for the probe.
+    await engine.sandbox?.ready();
+    await new Promise((resolve) => setImmediate(resolve));
     for (const block of engine.store.current().blocks) {
-      if (block.kind === 'notice' && !block.id.startsWith(CONFIG_WARNING_PREFIX)) output.onEvent({ type: 'notice', blockId: block.id, level: block.level, text: block.text });
+      if (block.kind !== 'notice' || block.id.startsWith(CONFIG_WARNING_PREFIX)) continue;
+      // Hints are for the full screen; a script's stderr gets them only when it asked (--verbose).
+      if (block.id.startsWith(STARTUP_HINT_PREFIX) && !cli.verbose) continue;
+      output.onEvent({ type: 'notice', blockId: block.id, level: block.level, text: block.text });
     }
     // After a failed stdout, "interrupted by the user" would be wrong: outputFailure says what happened.
     let tally = createToolTally();

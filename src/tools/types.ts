@@ -3,7 +3,8 @@ import type { Config, ToolKind } from '../config/types.js';
 import type { ImageData, JsonSchemaObject } from '../providers/types.js';
 import type { Approver } from '../policy/types.js';
 import type { Args } from './args.js';
-import type { RunOptions, RunOutcome } from './process-group.js';
+import type { RunOutcome, ShellRunOptions } from './process-group.js';
+import type { CommandSandbox } from '../sandbox/types.js';
 
 /**
  * Why a call failed, as data: other code (the transcript's status, the audit log, one-shot's
@@ -90,6 +91,8 @@ export interface ToolContext {
   readonly files?: FileAccess;
   /** Where bash commands run when someone else owns the terminal (ACP); absent: a local process group. */
   readonly commands?: CommandRunner;
+  /** The session's command sandbox; without one, bash runs unsandboxed (or refuses, if required). */
+  readonly sandbox?: CommandSandbox;
 }
 
 export interface AuditNote {
@@ -105,7 +108,7 @@ export interface FileAccess {
 
 /** Runs a command somewhere else than a local process group, with the same options and outcome. */
 export interface CommandRunner {
-  run(opts: Omit<RunOptions, 'graceMs'>): Promise<Omit<RunOutcome, 'pid' | 'exitSignal'> & { readonly exitSignal: NodeJS.Signals | string | null }>;
+  run(opts: ShellRunOptions): Promise<Omit<RunOutcome, 'pid' | 'exitSignal'> & { readonly exitSignal: NodeJS.Signals | string | null }>;
 }
 
 export interface ToolDefinition {

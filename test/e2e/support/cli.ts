@@ -65,8 +65,8 @@ export function useBuild(): () => string {
 export const PRICES_PY = 'def total(items):\n    result = 0\n    for item in items:\n        result = result + item["price"]\n    return result\n';
 
 /** A sandbox whose project holds prices.py; the CLI gives up at the first provider error. */
-export async function makeEnv(format: FakeFormat, baseUrl: string, opts: { codeMap?: boolean } = {}): Promise<Sandbox> {
-  const sandbox = await makeSandbox({ format, baseUrl, configToml: 'max_retries = 0\n', ...opts });
+export async function makeEnv(format: FakeFormat, baseUrl: string, opts: { codeMap?: boolean; configToml?: string } = {}): Promise<Sandbox> {
+  const sandbox = await makeSandbox({ format, baseUrl, ...opts, configToml: `max_retries = 0\n${opts.configToml ?? ''}` });
   await writeFile(join(sandbox.project, 'prices.py'), PRICES_PY);
   return sandbox;
 }
