@@ -70,7 +70,8 @@ function answering(e: LindwyrmEngine, answer: 'yes' | 'no'): string[] {
 
 it('by default writes under the data dir, not into the project, private, without asking, into the audit log', async () => {
   // Writes are confirmed: a write into the project would ask; lindwyrm's own data does not.
-  const e = await open({ allow: [] }, 'audit_log = "audit.jsonl"');
+  // The sandbox's start-up hint (a notice) would sit in turn 1; the layout asserted here is the export's.
+  const e = await open({ allow: [] }, 'audit_log = "audit.jsonl"\nsandbox = "off"');
   const asked = answering(e, 'yes');
   await e.submit('rewrite total()');
   const before = await readdir(sandbox!.project);
