@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { appPaths } from '../config/paths.js';
 import type { Config } from '../config/types.js';
 import type { ToolDefinition } from '../tools/types.js';
+import type { CheckerAnswer, CheckerRequest } from './checker-protocol.js';
 import { createEditIndexer } from './edit-worker.js';
 import { findEntryFiles } from './entry-points.js';
 import { findReferencesTool } from './find-references-tool.js';
@@ -16,6 +17,7 @@ import { MAP_RENDER_VERSION, openMapCache } from './map-cache.js';
 import { openProjectIndex, type OpenStats } from './project-index.js';
 import { scoreSymbols } from './rank.js';
 import { readSymbolTool } from './read-symbol-tool.js';
+import { NEEDS_FILES } from './ts-checker.js';
 import { chooseRunner, WORKER_MIN_JOBS, type WorkerChoice } from './worker-runner.js';
 
 export interface CodeMap {
@@ -47,6 +49,8 @@ export interface OpenCodeMapOptions {
   readonly maxFiles?: number;
   /** How long a plugin may take on one file before it is skipped. @default 10000 */
   readonly pluginTimeoutMs?: number;
+  /** false: answer TS/JS symbol questions from the syntax index only (for comparisons). @default true */
+  readonly typeChecker?: boolean;
 }
 
 /** Files larger than this are not indexed (they are data or generated). */
@@ -136,7 +140,24 @@ export async function openCodeMap(opts: OpenCodeMapOptions): Promise<CodeMap> {
       }
     },
   };
-  const tools = [readSymbolTool(source), findReferencesTool(source), getDependenciesTool(source)];
+  // The checker gets the TS/JS file list when it changed since it was last sent, or when the worker is new.
+  let sent: { key: string; generation: number } | undefined;
+  const checkedFiles = (): string[] => [...index.files()].filter(([, f]) => f.plugin?.name === 'typescript').map(([rel]) => rel).sort();
+  const askChecker = async (q: Pick<CheckerRequest, 'op' | 'targets'>): Promise<CheckerAnswer> => {
+    // Warming in this thread would stop it for seconds; without a worker the first question builds it.
+    if (q.op === 'warm' && !editor.usesWorker()) return { ok: true, results: [] };
+    const files = checkedFiles();
+    const key = files.join('\0');
+    const generation = editor.generation();
+    const fresh = sent?.key === key && sent.generation === generation;
+    let answer = await editor.query({ ...q, root: opts.projectRoot, ...(fresh ? {} : { files }) });
+    if (!answer.ok && answer.error === NEEDS_FILES) answer = await editor.query({ ...q, root: opts.projectRoot, files });
+    if (answer.ok) sent = { key, generation: editor.generation() };
+    return answer;
+  };
+  const checked = (rel: string): boolean => opts.typeChecker !== false && index.files().get(rel)?.plugin?.name === 'typescript';
+  const symbolSource = { ...source, askChecker, checked };
+  const tools = [readSymbolTool(symbolSource), findReferencesTool(symbolSource), getDependenciesTool(symbolSource)];
   return {
     warnings,
     stats: index.stats,

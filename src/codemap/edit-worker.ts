@@ -5,8 +5,13 @@
  * it loads while typing goes on, and later edits cost a message each. A plugin stuck on a file is
  * cut off as in a batch (the worker is replaced on the next edit); the worker goes away after a
  * while without edits, and it never keeps the process alive.
+ *
+ * The same worker holds the TypeScript checker the symbol tools ask (built on the first question,
+ * never at start-up, so a one-shot run that asks none never waits for it).
  */
 import { Worker } from 'node:worker_threads';
+import { answerCheckerRequest } from './checker-host.js';
+import type { CheckerAnswer, CheckerRequest } from './checker-protocol.js';
 import { indexPath, type FileOutcome } from './index-file.js';
 import type { PluginSet } from './plugin-set.js';
 import type { IndexJob, IndexResult } from './run-indexing.js';
@@ -15,6 +20,10 @@ import type { WorkerInput, WorkerMessage, WorkerRequest } from './worker-protoco
 
 /** A worker with the compiler loaded holds tens of MB: let it go when edits stop. */
 const IDLE_MS = 120_000;
+/** With a checker built (hundreds of MB on a large project, seconds to build again), it stays longer. */
+const CHECKER_IDLE_MS = 15 * 60_000;
+/** Building the checker of a large project on a busy machine can take this long. */
+const QUERY_MS = 120_000;
 
 export interface EditIndexer {
   /** True when files go to a worker (one exists and has not failed to start). */
@@ -22,6 +31,10 @@ export interface EditIndexer {
   index(job: IndexJob): Promise<FileOutcome>;
   /** A few files one after another (a warm start with some changed: too few to start a batch worker for). */
   indexAll(jobs: readonly IndexJob[], onProgress?: (done: number, total: number) => void): Promise<IndexResult[]>;
+  /** Asks the TypeScript checker (in the worker; in this thread without one). */
+  query(request: CheckerRequest): Promise<CheckerAnswer>;
+  /** Changes each time a new worker starts: it has no checker state yet. */
+  generation(): number;
   close(): Promise<void>;
 }
 
@@ -42,9 +55,17 @@ export function createEditIndexer(choice: WorkerChoice, plugins: PluginSet, time
     const plugin = plugins.forFile(job.rel);
     return plugin ? indexPath(plugin, job.rel, job.abs, timeoutMs) : Promise.resolve({ ok: false, error: `no plugin for ${job.rel}` });
   };
-  if (!url) return { usesWorker: () => false, index: here, indexAll: (jobs, p) => oneByOne(here, jobs, p), close: async () => undefined };
+  if (!url) {
+    return {
+      usesWorker: () => false, index: here, indexAll: (jobs, p) => oneByOne(here, jobs, p),
+      query: answerCheckerRequest, generation: () => 0, close: async () => undefined,
+    };
+  }
 
   let worker: Worker | undefined;
+  let generation = 0;
+  let checkerBuilt = false;
+  let nextId = 1;
   /** Set when a worker could not start: edits are indexed here from then on. */
   let broken = false;
   let idle: NodeJS.Timeout | undefined;
@@ -55,13 +76,48 @@ export function createEditIndexer(choice: WorkerChoice, plugins: PluginSet, time
     worker = undefined;
   };
 
-  const inWorker = (job: IndexJob): Promise<FileOutcome> => new Promise((resolve, reject) => {
+  const ensureWorker = (): Worker => {
     if (!worker) {
       const input: WorkerInput = { jobs: [], external: plugins.external, timeoutMs, serve: true };
       worker = new Worker(url, { workerData: input, execArgv });
       worker.unref();
+      generation++;
+      checkerBuilt = false;
     }
-    const w = worker;
+    return worker;
+  };
+
+  const queryWorker = (request: CheckerRequest): Promise<CheckerAnswer> => new Promise((resolve, reject) => {
+    const w = ensureWorker();
+    const id = nextId++;
+    w.ref();
+    const finish = (fn: () => void): void => {
+      clearTimeout(timer);
+      w.unref();
+      w.off('message', onMessage);
+      w.off('error', onError);
+      w.off('exit', onExit);
+      fn();
+    };
+    const timer = setTimeout(() => {
+      if (worker === w) stop();
+      finish(() => resolve({ ok: false, error: `the TypeScript checker did not answer within ${QUERY_MS / 1000} s` }));
+    }, QUERY_MS);
+    timer.unref();
+    const onMessage = (m: WorkerMessage): void => {
+      if (m.type === 'answer' && m.id === id) finish(() => resolve(m.answer));
+      else if (m.type === 'fatal') finish(() => reject(new Error(m.error)));
+    };
+    const onError = (err: Error): void => finish(() => reject(err));
+    const onExit = (): void => finish(() => reject(new Error('the indexing worker exited')));
+    w.on('message', onMessage);
+    w.on('error', onError);
+    w.on('exit', onExit);
+    w.postMessage({ type: 'query', id, request } satisfies WorkerRequest);
+  });
+
+  const inWorker = (job: IndexJob): Promise<FileOutcome> => new Promise((resolve, reject) => {
+    const w = ensureWorker();
     // Held up by this edit while it runs (a one-shot run awaits it), never while idle.
     w.ref();
     let timer: NodeJS.Timeout | undefined;
@@ -107,10 +163,34 @@ export function createEditIndexer(choice: WorkerChoice, plugins: PluginSet, time
         broken = true;
         return here(job);
       } finally {
-        if (worker) {
-          idle = setTimeout(stop, IDLE_MS);
-          idle.unref();
-        }
+        idleLater();
+      }
+    });
+    queue = run.catch(() => undefined);
+    return run;
+  };
+  const idleLater = (): void => {
+    if (!worker) return;
+    clearTimeout(idle);
+    idle = setTimeout(stop, checkerBuilt ? CHECKER_IDLE_MS : IDLE_MS);
+    idle.unref();
+  };
+
+  const query = (request: CheckerRequest): Promise<CheckerAnswer> => {
+    const run = queue.then(async (): Promise<CheckerAnswer> => {
+      if (broken) return answerCheckerRequest(request);
+      clearTimeout(idle);
+      try {
+        const answer = await queryWorker(request);
+        checkerBuilt = true;
+        return answer;
+      } catch {
+        stop();
+        broken = true;
+        generation++;
+        return answerCheckerRequest(request);
+      } finally {
+        idleLater();
       }
     });
     queue = run.catch(() => undefined);
@@ -120,6 +200,8 @@ export function createEditIndexer(choice: WorkerChoice, plugins: PluginSet, time
     usesWorker: () => !broken,
     index,
     indexAll: (jobs, onProgress) => oneByOne(index, jobs, onProgress),
+    query,
+    generation: () => generation,
     async close() {
       await queue;
       stop();

@@ -5,11 +5,11 @@
  * A change to file X can alter another file's answers only through those, so a file whose reach
  * and names miss X keeps its answers; the assembled graph is the one a full build makes.
  */
-import type { CodeGraph, GraphEdge, ProjectSymbol } from './graph-types.js';
+import type { CodeGraph, GraphEdge, GraphEdgeKind, ProjectSymbol } from './graph-types.js';
 import { createNameResolver, type IndexedFile, type NameResolver } from './resolve-names.js';
 import type { EdgeKind, ProjectFacts, SymbolInfo } from './types.js';
 
-export const EDGE_KINDS: readonly EdgeKind[] = ['calls', 'references', 'extends', 'implements', 'imports'];
+export const EDGE_KINDS: readonly GraphEdgeKind[] = ['calls', 'references', 'extends', 'implements', 'imports', 'possible'];
 const EDGE_KIND_INDEX = new Map(EDGE_KINDS.map((k, i) => [k, i]));
 
 export interface FileGraph {

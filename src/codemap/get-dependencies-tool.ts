@@ -1,24 +1,25 @@
 /** get_dependencies: what a symbol needs, transitively, as a tree of signatures with cycles marked. */
 import type { ToolDefinition } from '../tools/types.js';
 import type { CodeGraph } from './graph-types.js';
+import { dependencyLevels, type Dependency } from './symbol-answers.js';
 import { lookupSymbol } from './symbol-lookup.js';
-import { describe, failure, lookupFailure, parseArgs, type SymbolSource } from './tool-support.js';
+import { describe, failure, lookupFailure, parseArgs, SYMBOL_ARG_PROPERTIES, type SymbolSource } from './tool-support.js';
 
 const DEFAULT_DEPTH = 3;
 const MAX_LINES = 300;
 
-export function dependencyTree(graph: CodeGraph, root: number, depth: number): { text: string; count: number } {
+export function dependencyTree(graph: CodeGraph, root: number, depth: number,
+  childrenOf: (id: number) => readonly Dependency[]): { text: string; count: number } {
   const lines = [describe(graph.symbols[root]!, 160)];
   const expanded = new Set<number>([root]);
   let truncated = false;
   const walk = (id: number, level: number, prefix: string, path: Set<number>): void => {
     const seen = new Set<number>();
-    const children: { to: number; kind: string }[] = [];
-    for (const e of graph.outgoing[id] ?? []) {
-      const edge = graph.edges[e]!;
-      if (edge.kind === 'imports' || seen.has(edge.to)) continue;
-      seen.add(edge.to);
-      children.push({ to: edge.to, kind: edge.kind });
+    const children: Dependency[] = [];
+    for (const child of childrenOf(id)) {
+      if (seen.has(child.to)) continue;
+      seen.add(child.to);
+      children.push(child);
     }
     children.forEach((child, i) => {
       if (lines.length >= MAX_LINES) { truncated = true; return; }
@@ -44,13 +45,13 @@ export function dependencyTree(graph: CodeGraph, root: number, depth: number): {
 export function getDependenciesTool(source: SymbolSource): ToolDefinition {
   return {
     name: 'get_dependencies',
-    description: 'Show what a symbol depends on: the functions it calls and the types it references, transitively, '
-      + 'as a tree of signatures (cycles marked). depth limits how far to follow (default 3, at most 10).',
+    description: 'Show what a symbol depends on: the functions and methods it calls and the types it references '
+      + '(for a class, what its members use), transitively, as a tree of signatures (cycles marked). '
+      + 'depth limits how far to follow (default 3, at most 10).',
     inputSchema: {
       type: 'object',
       properties: {
-        name: { type: 'string', description: 'Symbol name, e.g. "parseConfig" or "Session.save".' },
-        file: { type: 'string', description: 'Project-relative file to pick among same-named symbols.' },
+        ...SYMBOL_ARG_PROPERTIES,
         depth: { type: 'integer', description: 'How many levels to follow (default 3, at most 10).' },
       },
       required: ['name'],
@@ -62,13 +63,20 @@ export function getDependenciesTool(source: SymbolSource): ToolDefinition {
         const parsed = parseArgs(args, 'get_dependencies', true);
         if (typeof parsed === 'string') return failure(parsed, 'get_dependencies: bad arguments');
         await source.prepare?.();
-        const graph = source.graph();
-        const found = lookupSymbol(graph, parsed.name, parsed.file);
+        let graph = source.graph();
+        let found = lookupSymbol(graph, parsed.name, parsed.file, parsed.line);
+        if (found.kind === 'found') {
+          await source.ensureFresh(found.symbol.file);
+          graph = source.graph();
+          found = lookupSymbol(graph, parsed.name, parsed.file, parsed.line);
+        }
         if (found.kind !== 'found') return lookupFailure(graph, 'get_dependencies', parsed.name, found);
         const depth = parsed.depth ?? DEFAULT_DEPTH;
-        const tree = dependencyTree(graph, found.symbol.id, depth);
-        const note = tree.count === 0 ? '\n(no dependencies inside the project)' : '';
-        return { ok: true, content: `${tree.text}${note}`, summary: `${found.symbol.qualified}: ${tree.count} dependencies (depth ${depth})` };
+        const root = found.symbol;
+        const levels = await dependencyLevels(source, graph, found.definitions, depth);
+        const tree = dependencyTree(graph, root.id, depth, (id) => levels.children.get(id) ?? []);
+        const note = (tree.count === 0 ? '\n(no dependencies inside the project)' : '') + (levels.note ? `\n(${levels.note})` : '');
+        return { ok: true, content: `${tree.text}${note}`, summary: `${root.qualified}: ${tree.count} dependencies (depth ${depth})` };
       } catch (err) {
         return failure(`get_dependencies failed: ${(err as Error).message}`, 'get_dependencies: error');
       }

@@ -4,7 +4,7 @@ import type { CodeGraph, GraphEdge } from './graph-types.js';
 const DAMPING = 0.85;
 const ITERATIONS = 24;
 /** A call says more about importance than a type annotation does. */
-const EDGE_WEIGHT: Readonly<Record<string, number>> = { calls: 1, extends: 0.8, implements: 0.8, references: 0.4, imports: 0.5 };
+const EDGE_WEIGHT: Readonly<Record<string, number>> = { calls: 1, extends: 0.8, implements: 0.8, references: 0.4, imports: 0.5, possible: 0.15 };
 const TEST_FILE = /(^|\/)(test|tests|__tests__|spec|e2e)\/|\.(test|spec)\.[^/]+$|_test\.(go|py)$|(^|\/)test_[^/]+\.py$/;
 
 /** Recursion and helpers inside one file say little about a symbol's place in the project. */

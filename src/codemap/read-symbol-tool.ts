@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { ToolDefinition } from '../tools/types.js';
 import type { CodeGraph, ProjectSymbol } from './graph-types.js';
 import { lookupSymbol } from './symbol-lookup.js';
-import { describe, failure, fileLines, lookupFailure, numbered, parseArgs, gateRead, type SymbolSource } from './tool-support.js';
+import { describe, failure, fileLines, lookupFailure, numbered, parseArgs, gateRead, SYMBOL_ARG_PROPERTIES, type SymbolSource } from './tool-support.js';
 
 const MAX_SOURCE_LINES = 300;
 /** Containers longer than this are shown as an outline of their members. */
@@ -13,10 +13,10 @@ const MAX_LIST = 25;
 const FULL_TYPES = 3;
 const TYPE_KINDS = new Set(['references', 'extends', 'implements']);
 
-function uniqueTargets(graph: CodeGraph, id: number, kinds: (k: string) => boolean): ProjectSymbol[] {
+function uniqueTargets(graph: CodeGraph, ids: readonly number[], kinds: (k: string) => boolean): ProjectSymbol[] {
   const seen = new Set<number>();
   const out: ProjectSymbol[] = [];
-  for (const e of graph.outgoing[id] ?? []) {
+  for (const e of ids.flatMap((id) => graph.outgoing[id] ?? [])) {
     const edge = graph.edges[e]!;
     if (!kinds(edge.kind) || seen.has(edge.to)) continue;
     seen.add(edge.to);
@@ -25,13 +25,13 @@ function uniqueTargets(graph: CodeGraph, id: number, kinds: (k: string) => boole
   return out;
 }
 
-function usedBy(graph: CodeGraph, id: number): string[] {
+function usedBy(graph: CodeGraph, ids: readonly number[]): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
-  for (const e of graph.incoming[id] ?? []) {
+  for (const e of ids.flatMap((id) => graph.incoming[id] ?? [])) {
     const edge = graph.edges[e]!;
-    // An import line is not a use; find_references still lists it.
-    if (edge.kind === 'imports') continue;
+    // An import line is not a use (find_references still lists it); a possible use is find_references' to show.
+    if (edge.kind === 'imports' || edge.kind === 'possible') continue;
     const from = edge.from >= 0 ? graph.symbols[edge.from]! : undefined;
     const key = from ? `s${from.id}` : `f${edge.file}:${edge.line}`;
     if (seen.has(key)) continue;
@@ -80,10 +80,7 @@ export function readSymbolTool(source: SymbolSource): ToolDefinition {
       + 'Use "Class.method" or pass file when a name is ambiguous.',
     inputSchema: {
       type: 'object',
-      properties: {
-        name: { type: 'string', description: 'Symbol name, e.g. "parseConfig" or "Session.save".' },
-        file: { type: 'string', description: 'Project-relative file to pick among same-named symbols.' },
-      },
+      properties: SYMBOL_ARG_PROPERTIES,
       required: ['name'],
     },
     kind: 'read',
@@ -93,10 +90,14 @@ export function readSymbolTool(source: SymbolSource): ToolDefinition {
         const parsed = parseArgs(args, 'read_symbol', false);
         if (typeof parsed === 'string') return failure(parsed, 'read_symbol: bad arguments');
         await source.prepare?.();
-        let found = lookupSymbol(source.graph(), parsed.name, parsed.file);
+        let found = lookupSymbol(source.graph(), parsed.name, parsed.file, parsed.line);
         if (found.kind === 'found') {
           await source.ensureFresh(found.symbol.file);
-          found = lookupSymbol(source.graph(), parsed.name, parsed.file);
+          found = lookupSymbol(source.graph(), parsed.name, parsed.file, parsed.line);
+        }
+        // Reading a symbol is often the step before asking who uses it: get the checker going meanwhile.
+        if (found.kind === 'found' && source.askChecker && source.checked?.(found.symbol.file)) {
+          void source.askChecker({ op: 'warm', targets: [] }).catch(() => undefined);
         }
         const graph = source.graph();
         if (found.kind !== 'found') return lookupFailure(graph, 'read_symbol', parsed.name, found);
@@ -105,12 +106,18 @@ export function readSymbolTool(source: SymbolSource): ToolDefinition {
         if (refused) return refused;
         const lines = await fileLines(source.root, s.file);
         if (!lines) return failure(`${s.file} can no longer be read (deleted or moved?)`, `read_symbol ${s.qualified}: file missing`);
+        const defs = found.definitions;
+        const ids = defs.map((d) => d.id);
+        // Overloads and variants: each definition with its own source.
+        const blocks = defs.length === 1 ? [sourceBlock(graph, s, lines)]
+          : defs.map((d, i) => `definition ${i + 1} of ${defs.length}, ${d.file}:${d.startLine}-${d.endLine}:\n${sourceBlock(graph, d, lines)}`);
         const parts = [
-          `${s.file}:${s.startLine}-${s.endLine} ${s.kind} ${s.qualified}${s.exported ? ' (exported)' : ''}`,
-          sourceBlock(graph, s, lines),
-          section('Used by', usedBy(graph, s.id)),
-          section('Calls', uniqueTargets(graph, s.id, (k) => k === 'calls').map((t) => describe(t, 120))),
-          section('Referenced types', uniqueTargets(graph, s.id, (k) => TYPE_KINDS.has(k)).map(typeEntry)),
+          `${s.file}:${s.startLine}-${defs[defs.length - 1]!.endLine} ${s.kind} ${s.qualified}${s.exported ? ' (exported)' : ''}`
+            + (defs.length > 1 ? ` (${defs.length} definitions; pass "line" to pick one)` : ''),
+          ...blocks,
+          section('Used by', usedBy(graph, ids)),
+          section('Calls', uniqueTargets(graph, ids, (k) => k === 'calls').map((t) => describe(t, 120))),
+          section('Referenced types', uniqueTargets(graph, ids, (k) => TYPE_KINDS.has(k)).map(typeEntry)),
         ];
         return { ok: true, content: parts.join('\n\n'), summary: `${s.qualified} (${s.file}:${s.startLine}-${s.endLine})` };
       } catch (err) {

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { accessPath, displayPath, gatePath } from '../tools/path-access.js';
 import type { ToolContext, ToolResult } from '../tools/types.js';
+import type { CheckerAnswer, CheckerRequest } from './checker-protocol.js';
 import type { CodeGraph, ProjectSymbol } from './graph-types.js';
 import { suggestNames, type Lookup } from './symbol-lookup.js';
 
@@ -13,13 +14,26 @@ export interface SymbolSource {
   prepare?(): Promise<void>;
   /** Re-indexes `rel` first when it changed on disk since it was indexed (edits by bash, git). */
   ensureFresh(rel: string): Promise<void>;
+  /** True when `rel` is answered by the TypeScript checker (a TS/JS file). */
+  checked?(rel: string): boolean;
+  /** Asks the TypeScript checker (root and file list are filled in). */
+  askChecker?(request: Pick<CheckerRequest, 'op' | 'targets'>): Promise<CheckerAnswer>;
 }
 
 export interface SymbolArgs {
   readonly name: string;
   readonly file?: string;
+  /** A line inside the wanted definition (1-based), to pick one of several. */
+  readonly line?: number;
   readonly depth?: number;
 }
+
+/** The argument schema the three symbol tools share. */
+export const SYMBOL_ARG_PROPERTIES = {
+  name: { type: 'string', description: 'Symbol name, e.g. "parseConfig" or "Session.save".' },
+  file: { type: 'string', description: 'Project-relative file to pick among same-named symbols.' },
+  line: { type: 'integer', description: 'A line of the wanted definition (as listed when a name is ambiguous), with file.' },
+} as const;
 
 export function failure(content: string, summary: string): ToolResult {
   return { ok: false, content, summary };
@@ -30,13 +44,17 @@ export function parseArgs(args: unknown, tool: string, withDepth: boolean): Symb
   const a = args as Record<string, unknown>;
   if (typeof a['name'] !== 'string' || !a['name'].trim()) return `${tool}: "name" must be a non-empty string (a symbol name such as "parseConfig" or "Session.save")`;
   if (a['file'] !== undefined && a['file'] !== null && typeof a['file'] !== 'string') return `${tool}: "file" must be a string path`;
+  if (a['line'] !== undefined && a['line'] !== null && (typeof a['line'] !== 'number' || !Number.isInteger(a['line']) || a['line'] < 1)) {
+    return `${tool}: "line" must be a positive integer (a line of the definition, as the ambiguity list shows it)`;
+  }
+  const line = typeof a['line'] === 'number' ? a['line'] : undefined;
   let depth: number | undefined;
   if (withDepth && a['depth'] !== undefined && a['depth'] !== null) {
     if (typeof a['depth'] !== 'number' || !Number.isInteger(a['depth']) || a['depth'] < 1) return `${tool}: "depth" must be a positive integer`;
     depth = Math.min(a['depth'], 10);
   }
   const file = typeof a['file'] === 'string' && a['file'].trim() ? a['file'].trim() : undefined;
-  return { name: a['name'].trim(), ...(file ? { file } : {}), ...(depth ? { depth } : {}) };
+  return { name: a['name'].trim(), ...(file ? { file } : {}), ...(line ? { line } : {}), ...(depth ? { depth } : {}) };
 }
 
 /**
@@ -85,9 +103,12 @@ export function describe(s: ProjectSymbol, maxSignature = 200): string {
 
 export function lookupFailure(graph: CodeGraph, tool: string, name: string, found: Exclude<Lookup, { kind: 'found' }>): ToolResult {
   if (found.kind === 'ambiguous') {
-    const list = found.candidates.slice(0, 40).map((s) => `  ${describe(s, 120)}`).join('\n');
-    return failure(`"${name}" is ambiguous: ${found.candidates.length} symbols match. Call ${tool} again with "file" `
-      + `(or a qualified name like Class.method):\n${list}`, `${name}: ambiguous`);
+    // Each candidate as the arguments that pick it, so the next call can pass one back as it is.
+    const list = found.candidates.slice(0, 40).map((s) => `  ${JSON.stringify({ name: s.qualified, file: s.file, line: s.startLine })}  `
+      + `${s.kind} — ${s.signature.replace(/^\/\*\*.*?\*\/\n/, '').replace(/\s+/g, ' ').trim().slice(0, 100)}`).join('\n');
+    const more = found.candidates.length > 40 ? `\n  … ${found.candidates.length - 40} more (narrow with "file")` : '';
+    const why = found.line !== undefined ? `no definition of "${name}" spans line ${found.line}; ${found.candidates.length} match` : `${found.candidates.length} symbols match`;
+    return failure(`"${name}" is ambiguous: ${why}. Call ${tool} again with the arguments of the one you mean:\n${list}${more}`, `${name}: ambiguous`);
   }
   const near = found.suggestions.length > 0 ? found.suggestions : suggestNames(graph, name);
   const hint = near.length > 0 ? ` Nearest names:\n${near.map((n) => `  ${n}`).join('\n')}` : ' Try grep to search the text.';

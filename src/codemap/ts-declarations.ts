@@ -22,7 +22,8 @@ function hasModifier(ts: Ts, node: TS.Node, kind: TS.SyntaxKind): boolean {
 function addSymbol(w: Walk, node: TS.Node, name: string, kind: SymbolKind, exported: boolean,
   container: string | undefined, signature: string): void {
   const { ts, sf } = w;
-  const startLine = sf.getLineAndCharacterOfPosition(node.getStart(sf, true)).line + 1;
+  // The declaration's own line, not its doc comment's: map lines and tool answers point at the code.
+  const startLine = sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1;
   const endLine = sf.getLineAndCharacterOfPosition(node.getEnd()).line + 1;
   const doc = docFirstLine(ts, sf, node);
   const isDefault = hasModifier(ts, node, ts.SyntaxKind.DefaultKeyword) || undefined;

@@ -1,0 +1,38 @@
+/** Questions for the TypeScript checker and its answers (plain data: they cross to the index worker). */
+import type { EdgeKind } from './types.js';
+
+/** A code map symbol, as the checker finds it again: a declaration named `name` within these lines. */
+export interface CheckerTarget {
+  readonly file: string;
+  readonly line: number;
+  readonly endLine: number;
+  readonly name: string;
+}
+
+export interface CheckerRequest {
+  /** 'warm': build the program now (no targets), so a question soon after is answered quickly. */
+  readonly op: 'references' | 'dependencies' | 'warm';
+  readonly root: string;
+  /** The project's TS/JS files, when they changed since the last request. */
+  readonly files?: readonly string[];
+  readonly targets: readonly CheckerTarget[];
+}
+
+/** A reference (where it is written) or a dependency (where its declaration's name is). */
+export interface CheckerHit {
+  readonly file: string;
+  readonly line: number;
+  readonly kind: EdgeKind;
+  /** For dependencies: the declared name. */
+  readonly name?: string;
+}
+
+export interface TargetResult {
+  /** False when no declaration of the target was found (the file changed since it was indexed). */
+  readonly found: boolean;
+  readonly hits: readonly CheckerHit[];
+}
+
+export type CheckerAnswer =
+  | { readonly ok: true; readonly results: readonly TargetResult[] }
+  | { readonly ok: false; readonly error: string };
