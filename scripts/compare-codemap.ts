@@ -17,6 +17,7 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type * as TS from 'typescript';
 import tsModule from 'typescript';
 import { openCodeMap } from '../src/codemap/code-map.js';
 import { skipReason } from '../src/codemap/index-file.js';
@@ -35,7 +36,7 @@ const indexOnly = args.includes('--index-only');
 const workerPath = flag('--worker');
 
 // typescript is CommonJS: its API is the default export.
-const ts = tsModule as unknown as typeof import('typescript');
+const ts = tsModule as unknown as typeof TS;
 const verbose = args.includes('--verbose');
 
 const DEPENDENCY_KINDS = new Set(['function', 'method', 'class', 'interface', 'type', 'enum', 'namespace', 'module']);
@@ -57,9 +58,9 @@ function toolContext(config: ToolContext['config']): ToolContext {
 }
 
 /** The position of `s`'s declared name: the first identifier of that name on its lines that declares something. */
-function declarationPosition(sf: ts.SourceFile, s: ProjectSymbol): number | undefined {
+function declarationPosition(sf: TS.SourceFile, s: ProjectSymbol): number | undefined {
   let found: number | undefined;
-  const visit = (n: ts.Node): void => {
+  const visit = (n: TS.Node): void => {
     if (found !== undefined) return;
     const line = sf.getLineAndCharacterOfPosition(n.getStart(sf)).line + 1;
     const end = sf.getLineAndCharacterOfPosition(n.getEnd()).line + 1;
@@ -68,7 +69,7 @@ function declarationPosition(sf: ts.SourceFile, s: ProjectSymbol): number | unde
       found = n.getChildren(sf).find((c) => c.kind === ts.SyntaxKind.ConstructorKeyword)?.getStart(sf);
       return;
     }
-    const name = ts.getNameOfDeclaration(n as ts.Declaration);
+    const name = ts.getNameOfDeclaration(n as TS.Declaration);
     if (name && !ts.isParameter(n) && (ts.isIdentifier(name) || ts.isPrivateIdentifier(name) || ts.isStringLiteral(name)) && name.text === s.name
       && line >= s.startLine) {
       found = name.getStart(sf);
@@ -127,8 +128,8 @@ async function main(): Promise<void> {
           if (rel === undefined || !rsf) continue;
           const line = rsf.getLineAndCharacterOfPosition(r.textSpan.start).line + 1;
           refs.add(`${rel}:${line}`);
-          let node: ts.Node | undefined;
-          const find = (n: ts.Node): void => {
+          let node: TS.Node | undefined;
+          const find = (n: TS.Node): void => {
             if (r.textSpan.start < n.getStart(rsf) || r.textSpan.start >= n.getEnd()) return;
             node = n;
             ts.forEachChild(n, find);
@@ -136,7 +137,7 @@ async function main(): Promise<void> {
           find(rsf);
           const kind = node ? usageKind(ts, node) : 'references';
           // An overriding or merged declaration is listed by findReferences, but it is not a use.
-          const declares = !!node?.parent && !ts.isExpression(node.parent) && ts.getNameOfDeclaration(node.parent as ts.Declaration) === node;
+          const declares = !!node?.parent && !ts.isExpression(node.parent) && ts.getNameOfDeclaration(node.parent as TS.Declaration) === node;
           if (kind !== 'imports' && (!declares || ts.isShorthandPropertyAssignment(node!.parent)) && (own.length === 0 || own.includes(group))) {
             where.push({ file: rel, line, call: kind === 'calls' });
           }

@@ -56,20 +56,30 @@ function typeEntry(s: ProjectSymbol, index: number): string {
   return describe(s, 120);
 }
 
+/** Comment lines (doc comments, attributes, decorators) just above a declaration: shown with it. */
+const LEADING = /^(\/\*\*?|\*|\/\/|#\[|@[\w.]+)|\*\/$/;
+
+export function leadingStart(lines: readonly string[], start: number): number {
+  let at = start;
+  while (at > 1 && at > start - 40 && LEADING.test(lines[at - 2]?.trim() ?? '')) at--;
+  return at;
+}
+
 function sourceBlock(graph: CodeGraph, s: ProjectSymbol, lines: readonly string[]): string {
+  const from = leadingStart(lines, s.startLine);
   const span = s.endLine - s.startLine + 1;
   const members = (graph.byFile.get(s.file) ?? []).map((i) => graph.symbols[i]!).filter((m) => m.container === s.qualified);
   if (members.length > 0 && span > OUTLINE_AFTER_LINES) {
     const firstMember = Math.min(...members.map((m) => m.startLine));
-    const head = numbered(lines, s.startLine, Math.min(firstMember - 1, s.startLine + 20));
+    const head = numbered(lines, from, Math.min(firstMember - 1, s.startLine + 20));
     const outline = members.map((m) => `  ${m.startLine}: ${m.signature.replace(/^\/\*\*.*?\*\/\n/, '').replace(/\s+/g, ' ').trim()}`);
     return `${head}\n… ${span} lines; members (read_symbol "${s.qualified}.<member>" for one):\n${outline.join('\n')}`;
   }
   if (span > MAX_SOURCE_LINES) {
     const end = s.startLine + MAX_SOURCE_LINES - 1;
-    return `${numbered(lines, s.startLine, end)}\n… ${s.endLine - end} more lines (read_file ${s.file} with offset ${end + 1})`;
+    return `${numbered(lines, from, end)}\n… ${s.endLine - end} more lines (read_file ${s.file} with offset ${end + 1})`;
   }
-  return numbered(lines, s.startLine, s.endLine);
+  return numbered(lines, from, s.endLine);
 }
 
 export function readSymbolTool(source: SymbolSource): ToolDefinition {

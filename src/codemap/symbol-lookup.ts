@@ -66,9 +66,15 @@ function atLine(candidates: readonly ProjectSymbol[], line: number): ProjectSymb
   return holding.sort((a, b) => (a.endLine - a.startLine) - (b.endLine - b.startLine)).slice(0, 1);
 }
 
-function found(definitions: readonly ProjectSymbol[]): Lookup {
-  const sorted = [...definitions].sort((a, b) => a.startLine - b.startLine);
-  return { kind: 'found', symbol: sorted[0]!, definitions: sorted };
+/** The symbol with its overloads or variants (`picked` first when a line chose it). */
+function found(graph: CodeGraph, definitions: readonly ProjectSymbol[], picked?: ProjectSymbol): Lookup {
+  const first = picked ?? definitions[0]!;
+  const siblings = CALLABLE.has(first.kind)
+    ? (graph.byFile.get(first.file) ?? []).map((id) => graph.symbols[id]!).filter((s) => s.qualified === first.qualified && CALLABLE.has(s.kind))
+    : definitions;
+  const sorted = [...new Set([...siblings, ...definitions])].sort((a, b) => a.startLine - b.startLine);
+  const symbol = picked ?? sorted[0]!;
+  return { kind: 'found', symbol, definitions: [symbol, ...sorted.filter((s) => s !== symbol)] };
 }
 
 export function lookupSymbol(graph: CodeGraph, name: string, file?: string, line?: number): Lookup {
@@ -81,15 +87,15 @@ export function lookupSymbol(graph: CodeGraph, name: string, file?: string, line
   if (line !== undefined && candidates.length > 0) {
     const picked = atLine(candidates, line);
     if (picked.length === 0) return { kind: 'ambiguous', candidates, line };
-    return found(picked);
+    return found(graph, picked, picked[0]);
   }
-  if (candidates.length === 1) return found(candidates);
+  if (candidates.length === 1) return found(graph, candidates);
   if (candidates.length > 1) {
-    if (overloadSet(candidates)) return found(candidates);
+    if (overloadSet(candidates)) return found(graph, candidates);
     // A class and its constructor, or a top-level name and same-named members: prefer the top level.
     const top = candidates.filter((s) => !s.container);
-    if (top.length === 1 && !clean.includes('.')) return found(top);
-    if (top.length > 1 && !clean.includes('.') && overloadSet(top)) return found(top);
+    if (top.length === 1 && !clean.includes('.')) return found(graph, top);
+    if (top.length > 1 && !clean.includes('.') && overloadSet(top)) return found(graph, top);
     return { kind: 'ambiguous', candidates };
   }
   return { kind: 'unknown', suggestions: suggestNames(graph, clean) };
