@@ -1,6 +1,6 @@
 /** Turns one TS/JS source file into symbols, raw edges and imports (syntax only, no type check). */
 import type * as TS from 'typescript';
-import { collectEdges, dottedName, type EdgeSink } from './ts-references.js';
+import { annotatedType, collectEdges, dottedName, valueType, type EdgeSink } from './ts-references.js';
 import type { EdgeKind, FileIndex, ImportInfo, RawEdge, SymbolInfo, SymbolKind } from './types.js';
 import { declarationSignature, docFirstLine, headerUntil } from './ts-signature.js';
 
@@ -17,6 +17,18 @@ interface Walk {
 
 function hasModifier(ts: Ts, node: TS.Node, kind: TS.SyntaxKind): boolean {
   return ts.canHaveModifiers(node) && (ts.getModifiers(node)?.some((m) => m.kind === kind) ?? false);
+}
+
+/** The declared type of a property or variable, or the return type of a function (SymbolInfo.type). */
+function declaredType(ts: Ts, node: TS.Node): string | undefined {
+  if (ts.isVariableStatement(node) && node.declarationList.declarations.length === 1) return declaredType(ts, node.declarationList.declarations[0]!);
+  if (ts.isPropertyDeclaration(node) || ts.isVariableDeclaration(node) || ts.isPropertySignature(node)) {
+    const init = 'initializer' in node ? node.initializer : undefined;
+    if (init && (ts.isArrowFunction(init) || ts.isFunctionExpression(init))) return annotatedType(ts, init.type);
+    return annotatedType(ts, node.type) ?? valueType(ts, init);
+  }
+  if (ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node) || ts.isGetAccessor(node) || ts.isMethodSignature(node)) return annotatedType(ts, node.type);
+  return undefined;
 }
 
 function addSymbol(w: Walk, node: TS.Node, name: string, kind: SymbolKind, exported: boolean,
@@ -38,9 +50,10 @@ function addSymbol(w: Walk, node: TS.Node, name: string, kind: SymbolKind, expor
     };
     return;
   }
+  const type = declaredType(ts, node);
   w.symbols.push({
     name, kind, startLine, endLine, exported, ...(container ? { container } : {}),
-    signature: doc ? `/** ${doc} */\n${signature}` : signature, ...(isDefault ? { isDefault } : {}),
+    signature: doc ? `/** ${doc} */\n${signature}` : signature, ...(isDefault ? { isDefault } : {}), ...(type ? { type } : {}),
   });
 }
 
@@ -161,7 +174,11 @@ function exportDeclaration(w: Walk, node: TS.ExportDeclaration): void {
   const { ts } = w;
   const clause = node.exportClause;
   if (!node.moduleSpecifier) {
-    if (clause && ts.isNamedExports(clause)) for (const el of clause.elements) w.exportedNames.add((el.propertyName ?? el.name).text);
+    if (!clause || !ts.isNamedExports(clause)) return;
+    // `export { A as B }`: B is A, seen from other files (a re-export of this file's own A).
+    const aliases: Record<string, string> = {};
+    for (const el of clause.elements) if (el.propertyName && el.propertyName.text !== el.name.text) aliases[el.name.text] = el.propertyName.text;
+    if (Object.keys(aliases).length > 0) w.imports.push({ source: `./${w.sf.fileName.split('/').pop()!}`, names: aliases, reexport: true });
     return;
   }
   if (!ts.isStringLiteral(node.moduleSpecifier)) return;
@@ -228,11 +245,11 @@ export function indexTypeScriptSource(ts: Ts, path: string, source: string): Fil
   const edges: RawEdge[] = [];
   const seen = new Set<string>();
   const sink: EdgeSink = {
-    add(from, to, kind, line) {
+    add(from, to, kind, line, via) {
       const key = `${from}\0${to}\0${kind}\0${line}`;
       if (seen.has(key)) return;
       seen.add(key);
-      edges.push({ from, to, kind, line });
+      edges.push({ from, to, kind, line, ...(via ? { via } : {}) });
     },
   };
   const exportedNames = new Set<string>();

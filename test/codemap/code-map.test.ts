@@ -119,7 +119,7 @@ describe('the symbol tools', () => {
     expect(amb.ok).toBe(false);
     expect(amb.content).toContain('"helper" is ambiguous: 3 symbols match');
     expect(amb.content).toContain('{"name":"helper","file":"src/a/util.ts","line":1}  function');
-    expect(amb.content).toContain('src/b/util.ts:1 function helper');
+    expect(amb.content).toContain('{"name":"helper","file":"src/b/util.ts","line":1}  function');
     const one = await run(map, 'read_symbol', { name: 'helper', file: 'src/b/util.ts' });
     expect(one.content).toContain("2    return 'b';");
     const unknown = await run(map, 'read_symbol', { name: 'parseConfg' });
