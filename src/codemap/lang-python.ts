@@ -73,16 +73,51 @@ function localTypes(fn: Node): Map<string, string> {
   return types;
 }
 
+/** Names that are written but are not uses of something: declarations, keyword names, import lists. */
+function declaresName(n: Node): boolean {
+  const p = n.parent;
+  if (!p) return true;
+  if ((p.type === 'function_definition' || p.type === 'class_definition') && field(p, 'name')?.id === n.id) return true;
+  if (p.type === 'keyword_argument' && field(p, 'name')?.id === n.id) return true;
+  if (p.type === 'parameters' || p.type === 'lambda_parameters' || p.type === 'default_parameter' || p.type === 'typed_parameter'
+    || p.type === 'typed_default_parameter' || p.type === 'list_splat_pattern' || p.type === 'dictionary_splat_pattern') {
+    return p.type === 'parameters' || p.type === 'lambda_parameters' || field(p, 'name')?.id === n.id || named(p)[0]?.id === n.id;
+  }
+  if (p.type === 'attribute') return field(p, 'attribute')?.id === n.id;
+  return /import|global_statement|nonlocal_statement|dotted_name|aliased_import/.test(p.type);
+}
+
+/**
+ * Calls, and every other use of a name or an attribute (reads, writes, decorators, annotations,
+ * string annotations): a parameter or local never binds to a project symbol of its name.
+ */
 function bodyEdges(c: Collector, node: Node, from: string, locals?: ReadonlyMap<string, string>): void {
+  const via = (name: string): string | undefined => locals?.get(name.split('.', 1)[0]!);
   visit(node, (n) => {
     if (n.type === 'call') {
       const fn = field(n, 'function');
       const name = fn ? calleeName(fn) : undefined;
-      if (name) c.edge(from, name, 'calls', n, locals?.get(name.split('.', 1)[0]!));
-    } else if (n.type === 'type') {
-      visit(n, (t) => {
-        if (t.type === 'identifier') c.edge(from, t.text, 'references', t);
-      });
+      if (name) c.edge(from, name, 'calls', n, via(name));
+      // super().m(): the base class's m.
+      const obj = fn?.type === 'attribute' ? field(fn, 'object') : null;
+      const attr = fn?.type === 'attribute' ? field(fn, 'attribute')?.text : undefined;
+      if (obj?.type === 'call' && field(obj, 'function')?.text === 'super' && attr) c.edge(from, `self.${attr}`, 'calls', n, 'super()');
+    } else if (n.type === 'import_statement' || n.type === 'import_from_statement') {
+      importStatement(c, n, from);
+    } else if (n.type === 'identifier' && !declaresName(n)) {
+      const parent = n.parent;
+      if (parent?.type === 'call' && field(parent, 'function')?.id === n.id) return;
+      if (locals?.has(n.text)) return;
+      c.edge(from, n.text, 'references', n);
+    } else if (n.type === 'attribute') {
+      const parent = n.parent;
+      if (parent?.type === 'call' && field(parent, 'function')?.id === n.id) return;
+      const name = calleeName(n);
+      if (name && via(name) !== '?') c.edge(from, name, 'references', n, via(name));
+    } else if (n.type === 'string' && n.parent?.type === 'type') {
+      // `x: "Context"`: a forward reference, a use of Context.
+      const inner = /^["']([A-Za-z_][\w.]*)["']$/.exec(n.text.trim());
+      if (inner) c.edge(from, inner[1]!, 'references', n);
     }
   }, (n) => n.type === 'class_definition');
 }
@@ -97,11 +132,13 @@ function definition(c: Collector, node: Node, container: string | undefined): vo
   const qualified = container ? `${container}.${name}` : name;
   const exported = !name.startsWith('_') || /^__\w+__$/.test(name);
   if (inner.type === 'function_definition') {
-    c.symbol(node, name, container ? 'method' : 'function', exported, signatureOf(inner, body), container, docstring(body),
+    // At the `def` line, not the decorator's: map lines and tool answers point at the declaration.
+    c.symbol(inner, name, container ? 'method' : 'function', exported, signatureOf(inner, body), container, docstring(body),
       typeName(field(inner, 'return_type')?.text));
-    bodyEdges(c, inner, qualified, localTypes(inner));
+    bodyEdges(c, node, qualified, localTypes(inner));
   } else if (inner.type === 'class_definition') {
-    c.symbol(node, name, 'class', exported, signatureOf(inner, body), container, docstring(body));
+    if (node !== inner) for (const d of named(node).filter((x) => x.type === 'decorator')) bodyEdges(c, d, qualified);
+    c.symbol(inner, name, 'class', exported, signatureOf(inner, body), container, docstring(body));
     fields(c, inner, qualified);
     for (const base of named(field(inner, 'superclasses'))) {
       const baseName = calleeName(base);
@@ -109,6 +146,7 @@ function definition(c: Collector, node: Node, container: string | undefined): vo
     }
     for (const st of named(body)) {
       if (st.type === 'function_definition' || st.type === 'class_definition' || st.type === 'decorated_definition') definition(c, st, qualified);
+      else bodyEdges(c, st, qualified);
     }
   }
 }
@@ -150,7 +188,8 @@ function fields(c: Collector, cls: Node, qualified: string): void {
   }
 }
 
-function importStatement(c: Collector, node: Node): void {
+/** `from`: the symbol a nested import sits in (imports inside functions and `if TYPE_CHECKING:` blocks count too). */
+function importStatement(c: Collector, node: Node, from = ''): void {
   if (node.type === 'import_statement') {
     for (const n of named(node)) {
       const dotted = n.type === 'aliased_import' ? field(n, 'name') : n;
@@ -170,8 +209,9 @@ function importStatement(c: Collector, node: Node): void {
       if (orig && alias) names[alias] = orig;
     } else names[n.text] = n.text;
   }
-  c.imports.push({ source: module.text, names });
-  for (const local of Object.keys(names)) c.edge('', local, 'imports', node);
+  // A name imported into a module is an attribute of it: other modules can import it from there.
+  c.imports.push({ source: module.text, names, reexport: true });
+  for (const local of Object.keys(names)) c.edge(from, local, 'imports', node);
 }
 
 function extract(root: Node): ReturnType<Collector['result']> {
@@ -215,5 +255,5 @@ export function resolvePythonImport(fromFile: string, source: string, ctx: Impor
 }
 
 export const pythonPlugin = treeSitterPlugin({
-  name: 'python', version: '2', grammar: 'python', extensions: ['.py', '.pyi'], extract, resolveImport: resolvePythonImport,
+  name: 'python', version: '5', grammar: 'python', extensions: ['.py', '.pyi'], extract, resolveImport: resolvePythonImport,
 });

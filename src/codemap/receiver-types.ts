@@ -27,6 +27,8 @@ export interface ReceiverTypes {
   valueType(file: string, from: string, via: string): number | undefined;
   /** `rest` looked up member by member from the type `type`. */
   chain(file: string, type: number, rest: readonly string[]): number | undefined;
+  /** `rest` looked up from the bases of `type` (what `super()` sees). */
+  inBases(file: string, type: number, rest: readonly string[]): number | undefined;
   /** The type of a symbol's value: a class is itself; a field or variable its declared type; a function what it returns. */
   typeOfValue(file: string, id: number, called: boolean): number | undefined;
 }
@@ -132,5 +134,12 @@ export function createReceiverTypes(ctx: ReceiverContext): ReceiverTypes {
     },
     chain,
     typeOfValue,
+    inBases(file, type, rest) {
+      for (const base of bases(file, ctx.symbols[type]!)) {
+        const found = chain(file, base, rest);
+        if (found !== undefined) return found;
+      }
+      return undefined;
+    },
   };
 }

@@ -232,6 +232,12 @@ export function createNameResolver(input: ResolverInput): NameResolver {
   const typedResolve = (file: string, from: string, name: string, via: string): number | undefined => {
     if (via === '?') return undefined;
     const parts = name.split('.');
+    if (via === 'super()') {
+      // The member as the enclosing class's bases have it.
+      const ownerName = from.split('.').slice(0, -1).join('.');
+      const owner = ownerName ? local(file, ownerName) ?? resolve(file, '', ownerName) : undefined;
+      return owner === undefined ? undefined : receivers.inBases(file, owner, parts.slice(1));
+    }
     const type = receivers.valueType(file, from, via);
     if (type === undefined || parts.length < 2) return undefined;
     return receivers.chain(file, type, parts.slice(1));
