@@ -139,8 +139,10 @@ function resolveOne(file: string, files: ReadonlyMap<string, IndexedFile>, t: Ta
   const push = (from: number, to: number, kind: GraphEdgeKind, line: number): void => {
     // Plugins list raw edges once per line; two names on a line that meet in one symbol are adjacent.
     if (last && last.from === from && last.to === to && last.kind === kind && last.line === line) return;
-    last = { from, to, kind, line };
     const target = t.symbols[to]!;
+    // The name on its own declaration line (`self.x = ...` declaring the field x) is not a use of it.
+    if (kind === 'references' && target.file === file && target.startLine === line) return;
+    last = { from, to, kind, line };
     edges.push(from >= 0 ? from - base : -1, to - t.start.get(target.file)!, EDGE_KIND_INDEX.get(kind)!, line);
     targets.push(target.file);
   };

@@ -209,7 +209,14 @@ function statements(w: Walk, list: readonly TS.Statement[], container: string | 
       addSymbol(w, st, name, kind, isExported(name), container, declarationSignature(ts, sf, st));
       if (ts.isInterfaceDeclaration(st)) {
         heritage(w, st, qualify(name));
-        for (const m of st.members) collectEdges(ts, sf, m, qualify(name), w.sink);
+        for (const m of st.members) {
+          // Members are symbols too: `router.add()` on a Router is a use of Router.add.
+          const mName = ts.isMethodSignature(m) || ts.isPropertySignature(m) ? memberName(ts, m.name) : undefined;
+          if (mName !== undefined) {
+            addSymbol(w, m, mName, ts.isMethodSignature(m) ? 'method' : 'property', isExported(name), qualify(name), declarationSignature(ts, sf, m));
+            collectEdges(ts, sf, m, `${qualify(name)}.${mName}`, w.sink);
+          } else collectEdges(ts, sf, m, qualify(name), w.sink);
+        }
       } else collectEdges(ts, sf, st, qualify(name), w.sink);
     } else if (ts.isModuleDeclaration(st) && ts.isIdentifier(st.name)) {
       const name = st.name.text;

@@ -20,7 +20,7 @@ function loadTypeScript(): Promise<typeof TS> {
 
 export const typescriptPlugin: LanguagePlugin = {
   name: 'typescript',
-  version: '2',
+  version: '3',
   extensions: ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'],
   indexFile(path: string, source: string): FileIndex | Promise<FileIndex> {
     if (loaded) return indexTypeScriptSource(loaded, path, source);
