@@ -56,7 +56,7 @@ export function firstFrameRows(state: SessionState, columns: number, rows: numbe
 
 function statusLine(state: SessionState, columns: number): StyledLine {
   const segments: Segment[] = [...meterSegments(state.context, meterBarWidth(columns))];
-  segments.push({ text: usageText(state.lastUsage, state.sessionCost), style: theme.dim });
+  segments.push({ text: usageText(state.lastUsage, state.sessionCost, state.sessionUsage.unreported ?? 0), style: theme.dim });
   if (state.indexing) segments.push({ text: indexingText(state.indexing), style: theme.dim });
   // The busy timer has not ticked yet in a first frame.
   if (state.starting) segments.push({ text: STARTING_TEXT, style: theme.dim });

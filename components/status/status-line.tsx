@@ -8,6 +8,7 @@ import { BUSY_STYLE, HINT_STYLE, STARTING_TEXT, busyText, indexingText, meterBar
 const selectContext = (s: SessionState) => s.context;
 const selectLastUsage = (s: SessionState) => s.lastUsage;
 const selectCost = (s: SessionState) => s.sessionCost;
+const selectUnreported = (s: SessionState) => s.sessionUsage.unreported ?? 0;
 const selectBusy = (s: SessionState) => s.busy;
 const selectIndexing = (s: SessionState) => s.indexing ?? null;
 const selectStarting = (s: SessionState) => s.starting === true;
@@ -29,7 +30,8 @@ export const ContextMeter = memo(function ContextMeter({ barWidth }: { readonly 
 const UsageFigures = memo(function UsageFigures() {
   const last = useEngineState(selectLastUsage);
   const cost = useEngineState(selectCost);
-  return <Text dimColor wrap="truncate-end">{usageText(last, cost)}</Text>;
+  const unreported = useEngineState(selectUnreported);
+  return <Text dimColor wrap="truncate-end">{usageText(last, cost, unreported)}</Text>;
 });
 
 /** The code map's index while it builds; gone once the map is ready. */

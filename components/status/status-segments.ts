@@ -22,10 +22,15 @@ export function meterSegments(gauge: ContextGauge, barWidth: number): Segment[] 
   ];
 }
 
-export function usageText(last: SessionState['lastUsage'], cost: number | null): string {
+/**
+ * `unreported`: requests of the session whose server sent no usage. Their tokens are unknown, so
+ * they are said to be, never shown as 0 or folded silently into a cost that looks complete.
+ */
+export function usageText(last: SessionState['lastUsage'], cost: number | null, unreported = 0): string {
   const parts: string[] = [];
-  if (last !== null) parts.push(`last ${formatTokens(last.input + last.cacheRead + last.cacheWrite)} in · ${formatTokens(last.output)} out`);
-  if (cost !== null) parts.push(formatCost(cost));
+  if (last?.unreported) parts.push('last: usage not reported');
+  else if (last !== null) parts.push(`last ${formatTokens(last.input + last.cacheRead + last.cacheWrite)} in · ${formatTokens(last.output)} out`);
+  if (cost !== null) parts.push(unreported > 0 ? `${formatCost(cost)} + usage not reported` : formatCost(cost));
   return parts.length > 0 ? ` · ${parts.join(' · ')}` : '';
 }
 

@@ -20,7 +20,7 @@ import { savedSessionIds } from '../sessions/saved-ids.js';
 import { createSessionStore } from '../sessions/session-store.js';
 import type { SessionRecord, SessionStore } from '../sessions/types.js';
 import type { ToolDefinition } from '../tools/types.js';
-import { createEngine, newSessionData, type LindwyrmEngine, type SessionData, type SessionRuntime } from './engine.js';
+import { createEngine, newSessionData, type LindwyrmEngine, type SessionData, type SessionRuntime, type ToolDelegates } from './engine.js';
 import { loadInstructions } from './instructions.js';
 import type { CodeMapPort, ToolRunner } from './ports.js';
 import { recordOf, recordToData } from './session-record.js';
@@ -67,6 +67,8 @@ export interface SessionDeps {
   readonly log?: (line: string) => void;
   /** Test knobs for the client (small retry backoff). */
   readonly clientOptions?: Partial<ModelClientOptions>;
+  /** File and command access owned by an editor (ACP); absent: the disk and local processes. */
+  readonly delegates?: ToolDelegates;
 }
 
 /** Map budget: scales with the window (a 64th), within sensible bounds. */
@@ -115,6 +117,9 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
   const apiKey = await resolveApiKey(preset, env);
   if (!apiKey && !preset.keyOptional) throw new ConfigError(missingKeyMessage(preset));
   secrets.add(apiKey);
+  // Retries are told to the transcript (and machine interfaces) once the engine exists.
+  let retryNotice = (note: string): void => void note;
+  let retries = 0;
   const makeClient = (p: Preset, key: string | undefined) =>
     createModelClient(p, {
       ...(key ? { apiKey: key } : {}),
@@ -123,7 +128,9 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
       globalProxy: config.proxy,
       maxRetries: config.maxRetries,
       idleTimeoutMs: config.streamIdleTimeoutMs,
+      maxReplyBytes: config.maxReplyBytes,
       ...(log ? { log } : {}),
+      onRetry: (note: string) => retryNotice(note),
       env,
       ...deps.clientOptions,
     });
@@ -290,6 +297,7 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
     ...(deps.takeDenialNote ? { takeDenialNote: deps.takeDenialNote } : {}),
     costOf: computeCost,
     describe: deps.describe,
+    ...(deps.delegates ? { delegates: deps.delegates } : {}),
     ...(log ? { log } : {}),
     ...(config.codeMap.enabled && deps.openCodeMap
       ? { onFileChanged: (path: string) => (codeMap ? void codeMap.fileChanged(path).catch(() => undefined) : void changedEarly.add(path)) }
@@ -374,6 +382,7 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
   progress.attach((p) => engine.store.dispatch({ type: 'indexing', progress: p }));
   let later = 0;
   storeNotice = (text) => engine.store.dispatch({ type: 'notice', blockId: `store-notice-${++later}`, level: 'warning', text });
+  retryNotice = (text) => engine.store.dispatch({ type: 'notice', blockId: `retry-${++retries}`, level: 'warning', text, kind: 'retry' });
   engine.store.flush();
   return engine;
 }

@@ -5,8 +5,8 @@
 import type { Config, Preset, ToolKind } from '../config/types.js';
 import type { ContextManager, OffloadStore } from '../context/types.js';
 import type { ApprovalDecision, Approver } from '../policy/types.js';
-import type { Message, ModelClient, ThinkingEffort, ToolSchema, Usage } from '../providers/types.js';
-import type { ToolContext } from '../tools/types.js';
+import type { ImageData, Message, ModelClient, ThinkingEffort, ToolSchema, Usage } from '../providers/types.js';
+import type { CommandRunner, FileAccess, ToolContext } from '../tools/types.js';
 import { createApprovalQueue } from './approvals.js';
 import type { ToolRunner } from './ports.js';
 import { repairHistory } from './history.js';
@@ -75,6 +75,13 @@ export interface EngineServices {
   readonly onDispose?: () => Promise<void>;
   /** Rebuilds rt.system with fresh snapshots (the code map): only where the prefix changes anyway. */
   readonly refreshPrompt?: (runtime: SessionRuntime) => void;
+  /** File and command access owned by someone else (an ACP client); see ToolContext. */
+  readonly delegates?: ToolDelegates;
+}
+
+export interface ToolDelegates {
+  readonly files?: FileAccess;
+  readonly commands?: CommandRunner;
 }
 
 export interface LindwyrmEngine extends Engine {
@@ -165,13 +172,15 @@ export function createEngine(rt: SessionRuntime, services: EngineServices): Lind
     onOutput,
     ...(services.onFileChanged ? { onFileChanged: services.onFileChanged } : {}),
     vision: rt.preset.vision,
+    ...(services.delegates?.files ? { files: services.delegates.files } : {}),
+    ...(services.delegates?.commands ? { commands: services.delegates.commands } : {}),
   });
 
   const onUsage = (usage: Usage): void => {
     const s = rt.session;
     s.usage = addUsage(s.usage, usage);
     s.cost = addCost(s.cost, services.costOf(usage, rt.preset.prices, rt.preset));
-    rt.context.recordUsage(usage, s.history.length, s.history);
+    if (!usage.unreported) rt.context.recordUsage(usage, s.history.length, s.history); // unreported zeros are no measurement
     store.dispatch({ type: 'usage', lastUsage: usage, sessionUsage: s.usage, sessionCost: s.cost });
     const window = rt.preset.contextWindow;
     const gauge = rt.context.gauge?.(s.history, rt.system) ?? {
@@ -183,7 +192,7 @@ export function createEngine(rt: SessionRuntime, services: EngineServices): Lind
     store.dispatch({ type: 'context', gauge });
   };
 
-  const turn = async (text: string, signal: AbortSignal): Promise<TurnOutcome> => {
+  const turn = async (text: string, signal: AbortSignal, images?: readonly ImageData[]): Promise<TurnOutcome> => {
     const s = rt.session;
     if (!s.firstPrompt) s.firstPrompt = text;
     const before = { usage: s.usage, cost: s.cost };
@@ -218,6 +227,7 @@ export function createEngine(rt: SessionRuntime, services: EngineServices): Lind
           ...(services.takeDenialNote ? { takeDenialNote: services.takeDenialNote } : {}),
         },
         text,
+        images,
       );
     } catch (err) {
       // A bug below must not leave a tool call without a result in the saved history.
@@ -226,7 +236,7 @@ export function createEngine(rt: SessionRuntime, services: EngineServices): Lind
     }
     s.turns++;
     const usage = subtractUsage(s.usage, before.usage);
-    const cost = s.cost === null ? null : s.cost - (before.cost ?? 0);
+    const cost = s.cost === null || usage.unreported ? null : s.cost - (before.cost ?? 0); // unreported usage: unknown, not smaller
     outcome = { ...outcome, usage, cost };
     services.log?.(`turn: ${outcome.status}, ${outcome.steps} steps, ${formatUsage(usage)}${cost === null ? '' : `, $${cost.toFixed(4)}`}`);
     await persist();
@@ -244,10 +254,10 @@ export function createEngine(rt: SessionRuntime, services: EngineServices): Lind
     runtime: rt,
     subscribe: store.subscribe,
     getSnapshot: store.getSnapshot,
-    async submit(text) {
+    async submit(text, extra) {
       if (running) return { status: 'error', result: '', detail: 'A turn is already running.', steps: 0 };
       controller = new AbortController();
-      running = turn(text, controller.signal);
+      running = turn(text, controller.signal, extra?.images);
       try {
         return await running;
       } finally {

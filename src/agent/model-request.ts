@@ -6,7 +6,14 @@ import { ProviderError, type AssistantMessage, type ModelClient, type ModelReque
 import type { EngineEvent } from './events.js';
 
 export type RequestOutcome =
-  | { readonly kind: 'done'; readonly message: AssistantMessage; readonly reason: StopReason; readonly usage: Usage }
+  | {
+      readonly kind: 'done';
+      readonly message: AssistantMessage;
+      readonly reason: StopReason;
+      readonly usage: Usage;
+      /** With reason 'refusal': the provider's explanation, when it gave one. */
+      readonly explanation?: string;
+    }
   | { readonly kind: 'interrupted'; readonly partialText: string; readonly usage?: Usage }
   /** The provider failed: the text that had streamed, and the usage it had reported, if any. */
   | { readonly kind: 'failed'; readonly error: unknown; readonly partialText: string; readonly usage?: Usage };
@@ -64,7 +71,13 @@ export async function streamRequest(env: RequestEnv, request: ModelRequest & { s
         case 'stop':
           endText();
           endReasoning();
-          return { kind: 'done', message: event.message, reason: event.reason, usage: event.usage };
+          return {
+            kind: 'done',
+            message: event.message,
+            reason: event.reason,
+            usage: event.usage,
+            ...(event.explanation ? { explanation: event.explanation } : {}),
+          };
         default: {
           const unhandled: never = event;
           void unhandled;

@@ -6,11 +6,13 @@ import type { PriceSource } from '../providers/cost.js';
 export { addUsage } from '../providers/cost.js';
 
 export function subtractUsage(a: Usage, b: Usage): Usage {
+  const unreported = (a.unreported ?? 0) - (b.unreported ?? 0);
   return {
     input: a.input - b.input,
     cacheRead: a.cacheRead - b.cacheRead,
     cacheWrite: a.cacheWrite - b.cacheWrite,
     output: a.output - b.output,
+    ...(unreported > 0 ? { unreported } : {}),
   };
 }
 
@@ -26,7 +28,10 @@ export function addCost(a: number | null, b: number | null): number | null {
 }
 
 export function formatUsage(u: Usage): string {
-  return `in ${u.input} · cache read ${u.cacheRead} · cache write ${u.cacheWrite} · out ${u.output}`;
+  const counts = `in ${u.input} · cache read ${u.cacheRead} · cache write ${u.cacheWrite} · out ${u.output}`;
+  if (!u.unreported) return counts;
+  const requests = u.unreported === 1 ? '1 request' : `${u.unreported} requests`;
+  return `${counts} · usage not reported for ${requests}`;
 }
 
 /** `source` (the preset) decides price fallbacks, e.g. the cache-write rate when none is set. */

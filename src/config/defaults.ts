@@ -72,6 +72,8 @@ export const DEFAULTS = {
   maxToolOutputChars: 30_000,
   bashTimeoutMs: 120_000,
   streamIdleTimeoutMs: 120_000,
+  /** 8 MiB: far beyond any real answer, small enough that a runaway stream cannot exhaust memory. */
+  maxReplyBytes: 8 * 1024 * 1024,
   loopDetectionWindow: 6,
   markdown: true,
   codeMapEnabled: true,

@@ -1,5 +1,5 @@
 /** What one config file contributes, validated but not yet merged (camelCase, paths resolved). */
-import type { CodeMapSettings, Level, PathRule, ProxySetting, WireFormat } from './types.js';
+import type { CacheTtl, CodeMapSettings, Level, PathRule, ProxySetting, WireFormat } from './types.js';
 import type { ThinkingEffort } from '../providers/types.js';
 
 export interface PresetLayer {
@@ -22,6 +22,8 @@ export interface PresetLayer {
   readonly priceCacheWrite?: number;
   readonly priceOutput?: number;
   readonly proxy?: ProxySetting;
+  readonly promptCache?: boolean;
+  readonly cacheTtl?: CacheTtl;
 }
 
 export interface PolicyLayer {
@@ -54,6 +56,7 @@ export interface ConfigLayer {
   readonly maxToolOutputChars?: number;
   readonly bashTimeoutMs?: number;
   readonly streamIdleTimeoutMs?: number;
+  readonly maxReplyBytes?: number;
   readonly loopDetectionWindow?: number;
   readonly offloadEagerTokens?: number;
   readonly offloadThresholdTokens?: number;

@@ -43,7 +43,8 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<Config> {
   /** True when warnings[0] is the one warning listing what the project file tried. */
   let refusedWarning = false;
   if (rawProject) {
-    const outcome = restrictProjectLayer(rawProject, { trusted, projectRoot, userPolicy });
+    const userLimits = { maxReplyBytes: user?.maxReplyBytes ?? DEFAULTS.maxReplyBytes };
+    const outcome = restrictProjectLayer(rawProject, { trusted, projectRoot, userPolicy, userLimits });
     project = outcome.layer;
     needsFloor = outcome.needsFloor;
     if (outcome.refused.length > 0) {
@@ -94,6 +95,7 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<Config> {
     maxToolOutputChars: pick('maxToolOutputChars', user, project) ?? DEFAULTS.maxToolOutputChars,
     bashTimeoutMs: pick('bashTimeoutMs', user, project) ?? DEFAULTS.bashTimeoutMs,
     streamIdleTimeoutMs: pick('streamIdleTimeoutMs', user, project) ?? DEFAULTS.streamIdleTimeoutMs,
+    maxReplyBytes: pick('maxReplyBytes', user, project) ?? DEFAULTS.maxReplyBytes,
     loopDetectionWindow: pick('loopDetectionWindow', user, project) ?? DEFAULTS.loopDetectionWindow,
     offloadEagerTokens: pick('offloadEagerTokens', user, project),
     offloadThresholdTokens: pick('offloadThresholdTokens', user, project),

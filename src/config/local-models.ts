@@ -1,4 +1,5 @@
 /** Asks an OpenAI-compatible server (Ollama, LM Studio, vLLM …) which models it serves. */
+import { userAgent } from '../providers/user-agent.js';
 
 export class LocalServerError extends Error {
   /** A runtime problem, not a usage error. */
@@ -13,7 +14,7 @@ export async function firstServedModel(baseUrl: string, opts: { timeoutMs?: numb
   const url = `${baseUrl.replace(/\/+$/, '')}/models`;
   let response: Response;
   try {
-    response = await fetch(url, { signal: AbortSignal.timeout(opts.timeoutMs ?? 3000) });
+    response = await fetch(url, { headers: { 'user-agent': userAgent() }, signal: AbortSignal.timeout(opts.timeoutMs ?? 3000) });
   } catch {
     throw new LocalServerError(
       `cannot reach ${url} to find a model for preset "${opts.presetName}": is the server running? ` +

@@ -59,6 +59,8 @@ function overlayPreset(base: Preset | undefined, entry: PresetLayer, file: strin
   const apiKeyEnv = entry.apiKeyEnv ?? base?.apiKeyEnv ?? [];
   const keyFile = entry.keyFile ?? base?.keyFile;
   const prices = overlayPrices(base?.prices, entry, file);
+  const promptCache = entry.promptCache ?? base?.promptCache;
+  const cacheTtl = entry.cacheTtl ?? base?.cacheTtl;
   const preset: Preset = {
     name: entry.name,
     format: entry.format ?? base?.format ?? 'openai',
@@ -75,7 +77,15 @@ function overlayPreset(base: Preset | undefined, entry: PresetLayer, file: strin
     echoReasoning: entry.echoReasoning ?? base?.echoReasoning ?? CUSTOM_PRESET_DEFAULTS.echoReasoning,
     ...(prices ? { prices } : {}),
     proxy: entry.proxy ?? base?.proxy,
+    ...(promptCache !== undefined ? { promptCache } : {}),
+    ...(cacheTtl !== undefined ? { cacheTtl } : {}),
   };
+  if (preset.promptCache === true && preset.format !== 'anthropic') {
+    throw new ConfigError(
+      `${file}: key "${entry.where}.prompt_cache": expected it only on a preset with format = "anthropic" (cache breakpoints are an Anthropic Messages field; OpenAI-format servers cache by themselves)`,
+      { file, key: `${entry.where}.prompt_cache` },
+    );
+  }
   if (preset.maxTokens >= preset.contextWindow) {
     throw new ConfigError(
       `${file}: key "${entry.where}.max_tokens": expected less than context_window (${preset.contextWindow}), got the number ${preset.maxTokens}`,

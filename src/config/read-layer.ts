@@ -8,6 +8,9 @@ import type { CodeMapSettings, Level, PathRule, ProxySetting } from './types.js'
 const LEVELS: readonly Level[] = ['allow', 'confirm', 'deny'];
 const EFFORTS = ['minimal', 'low', 'medium', 'high', 'xhigh', 'max'] as const;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const CACHE_TTLS = ['5m', '1h'] as const;
+/** Below this a reply cap would cut off ordinary answers. */
+const MIN_REPLY_BYTES = 1024;
 /** Keys that would hold a secret: refused, because a config file gets committed and shared. */
 const SECRET_KEYS = new Set(['api_key', 'apikey', 'key', 'token', 'api_token', 'access_token', 'auth_token', 'secret', 'secret_key', 'password', 'bearer']);
 
@@ -48,6 +51,7 @@ export function readLayer(table: Table, ctx: LayerContext, warnings: string[]): 
     maxToolOutputChars: r.integer('max_tool_output_chars'),
     bashTimeoutMs: r.integer('bash_timeout_ms'),
     streamIdleTimeoutMs: r.integer('stream_idle_timeout_ms'),
+    maxReplyBytes: r.integer('max_reply_bytes', MIN_REPLY_BYTES),
     loopDetectionWindow: r.integer('loop_detection_window', 0),
     offloadEagerTokens: r.integer('offload_eager_tokens'),
     offloadThresholdTokens: r.integer('offload_threshold_tokens'),
@@ -62,14 +66,14 @@ export function readLayer(table: Table, ctx: LayerContext, warnings: string[]): 
 const KNOWN_TOP = [
   'default_preset', 'trusted_projects', 'presets', 'policy', 'proxy', 'no_proxy', 'audit_log',
   'session_retention_days', 'context_file', 'commit_trailer', 'plugins', 'max_tool_steps', 'max_retries',
-  'max_file_size_bytes', 'max_tool_output_chars', 'bash_timeout_ms', 'stream_idle_timeout_ms',
+  'max_file_size_bytes', 'max_tool_output_chars', 'bash_timeout_ms', 'stream_idle_timeout_ms', 'max_reply_bytes',
   'loop_detection_window', 'offload_eager_tokens', 'offload_threshold_tokens', 'protected_tokens', 'markdown',
   'code_map',
 ];
 const KNOWN_PRESET = [
   'name', 'format', 'base_url', 'model', 'api_key_env', 'key_file', 'thinking', 'thinking_effort', 'vision',
   'context_window', 'max_tokens', 'echo_reasoning', 'price_input', 'price_cache_read', 'price_cache_write',
-  'price_output', 'proxy',
+  'price_output', 'proxy', 'prompt_cache', 'cache_ttl',
 ];
 const KNOWN_POLICY = ['read', 'write', 'delete', 'bash', 'read_outside', 'bash_allowlist', 'bash_denylist', 'rules'];
 const KNOWN_RULE = ['path', 'read', 'write', 'delete'];
@@ -96,7 +100,7 @@ function readPreset(r: TableReader, ctx: LayerContext, warnings: string[]): Pres
     }
   });
   const baseUrl = r.nonEmptyString('base_url');
-  if (baseUrl !== undefined && !/^https?:\/\/[^/]/.test(baseUrl)) r.fail('base_url', 'an http:// or https:// URL', baseUrl);
+  if (baseUrl !== undefined) checkBaseUrl(r, baseUrl);
   const keyFile = r.nonEmptyString('key_file');
   const echo = r.raw('echo_reasoning');
   if (echo !== undefined && echo !== 'auto' && typeof echo !== 'boolean') r.fail('echo_reasoning', '"auto", true or false', echo);
@@ -119,9 +123,33 @@ function readPreset(r: TableReader, ctx: LayerContext, warnings: string[]): Pres
     priceCacheWrite: r.amount('price_cache_write'),
     priceOutput: r.amount('price_output'),
     proxy: readProxy(r, 'proxy'),
+    promptCache: r.boolean('prompt_cache'),
+    cacheTtl: r.oneOf('cache_ttl', CACHE_TTLS),
   };
   warnUnknown(r, warnings, KNOWN_PRESET);
   return preset;
+}
+
+/**
+ * An http(s) URL without user info. `https://key@host/` looks like a way to pass a key, but the
+ * part before "@" is sent to whatever host follows it — and `https://api.example.com@evil.test/`
+ * is a URL for evil.test. The value is not quoted back: it may hold the key.
+ */
+function checkBaseUrl(r: TableReader, baseUrl: string): void {
+  if (!/^https?:\/\/[^/]/i.test(baseUrl)) r.fail('base_url', 'an http:// or https:// URL', baseUrl);
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return r.fail('base_url', 'an http:// or https:// URL', baseUrl);
+  }
+  if (url.username !== '' || url.password !== '' || /^https?:\/\/[^/?#]*@/i.test(baseUrl)) {
+    r.fail(
+      'base_url',
+      `a URL without user info before "@" (it would send what precedes "@" to the host ${url.host}); ` +
+        'put the API key in an environment variable named in api_key_env, or in key_file',
+    );
+  }
 }
 
 function readPolicy(r: TableReader | undefined, ctx: LayerContext, warnings: string[]): PolicyLayer | undefined {

@@ -21,7 +21,13 @@ export function isTrustedProject(projectRoot: string, trustedProjects: readonly 
 
 export function restrictProjectLayer(
   project: ConfigLayer,
-  opts: { trusted: boolean; projectRoot: string; userPolicy: PolicySettings },
+  opts: {
+    trusted: boolean;
+    projectRoot: string;
+    userPolicy: PolicySettings;
+    /** The user's own limits (their file, else the defaults): an untrusted project may only lower them. */
+    userLimits?: { readonly maxReplyBytes: number };
+  },
 ): TrustOutcome {
   const refused: string[] = [];
   // A project can never vouch for itself, trusted or not.
@@ -51,6 +57,10 @@ export function restrictProjectLayer(
   drop('plugins', 'plugins');
   if (layer.contextFile !== undefined && !isInside(layer.contextFile, opts.projectRoot)) {
     drop('contextFile', `context_file outside the project (${layer.contextFile})`);
+  }
+  const cap = opts.userLimits?.maxReplyBytes;
+  if (cap !== undefined && layer.maxReplyBytes !== undefined && layer.maxReplyBytes > cap) {
+    drop('maxReplyBytes', `max_reply_bytes above your own (${layer.maxReplyBytes} > ${cap})`);
   }
   if (layer.policy) refused.push(...looserPolicy(layer.policy, opts.userPolicy));
   return { layer, refused, needsFloor: layer.policy !== undefined };

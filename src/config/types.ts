@@ -20,6 +20,9 @@ export interface Prices {
  */
 export type ProxySetting = string | false | 'system' | undefined;
 
+/** How long Anthropic keeps a cached prefix: 5 minutes (the default) or an hour (writes cost more). */
+export type CacheTtl = '5m' | '1h';
+
 export interface Preset {
   readonly name: string;
   readonly format: WireFormat;
@@ -38,6 +41,13 @@ export interface Preset {
   readonly echoReasoning: 'auto' | boolean;
   readonly prices?: Prices;
   readonly proxy: ProxySetting;
+  /**
+   * Anthropic-format cache breakpoints (cache_control): true or false as the preset says, absent
+   * to decide by model and endpoint (Claude models yes; DeepSeek, which caches by itself, no).
+   */
+  readonly promptCache?: boolean;
+  /** The TTL the breakpoints ask for; absent means 5 minutes. */
+  readonly cacheTtl?: CacheTtl;
 }
 
 export type Level = 'allow' | 'confirm' | 'deny';
@@ -98,6 +108,8 @@ export interface Config {
   readonly maxToolOutputChars: number;
   readonly bashTimeoutMs: number;
   readonly streamIdleTimeoutMs: number;
+  /** A reply's text, reasoning and tool arguments beyond this many bytes are cut off. */
+  readonly maxReplyBytes: number;
   readonly loopDetectionWindow: number;
   /** Undefined: a thirty-second of the window, floor 1,000. */
   readonly offloadEagerTokens?: number;

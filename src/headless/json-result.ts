@@ -5,13 +5,24 @@
 import type { LindwyrmEngine } from '../agent/engine.js';
 import type { TurnOutcome, TurnStatus } from '../agent/state.js';
 
-/** The --json object, exactly as the contract names it. */
-export function jsonResult(outcome: TurnOutcome | undefined, engine: LindwyrmEngine | undefined, status: TurnStatus): Record<string, unknown> {
+/**
+ * The --json object, exactly as the contract names it. Every status but "finished" carries
+ * `error`: the message stderr showed (`error` when given, else the turn's own detail), so a
+ * script learns why without parsing stderr.
+ */
+export function jsonResult(
+  outcome: TurnOutcome | undefined,
+  engine: LindwyrmEngine | undefined,
+  status: TurnStatus,
+  error?: string,
+): Record<string, unknown> {
   const rt = engine?.runtime;
   const usage = rt?.session.usage;
+  const unreported = (usage?.unreported ?? 0) > 0;
   return {
     status,
     result: outcome?.result ?? '',
+    ...(status === 'finished' ? {} : { error: error ?? outcome?.detail ?? `The run ended as ${status}.` }),
     session_id: rt?.session.id ?? null,
     preset: rt?.preset.name ?? null,
     model: rt?.preset.model ?? null,
@@ -22,6 +33,8 @@ export function jsonResult(outcome: TurnOutcome | undefined, engine: LindwyrmEng
       cache_write: usage?.cacheWrite ?? 0,
       output: usage?.output ?? 0,
     },
-    cost: rt?.session.cost ?? null,
+    // A request whose server reported no usage leaves the cost unknown: null, never a low figure.
+    ...(unreported ? { usage_reported: false } : {}),
+    cost: unreported ? null : (rt?.session.cost ?? null),
   };
 }

@@ -20,6 +20,13 @@ export interface PrinterIo {
 /** The full screen's advice; one-shot mode has no prompt to send it to. */
 const SEND_CONTINUE = /\s*Send "continue" to pick up where it stopped\./;
 
+/** A turn's detail as one-shot mode words it (no prompt to send "continue" to: the command instead). */
+export function oneShotDetail(detail: string, resumeCommand?: string): string {
+  const said = detail.replace(SEND_CONTINUE, '');
+  const hint = said !== detail && resumeCommand ? ` To pick up where it stopped: ${resumeCommand}` : '';
+  return `${said}${hint}`;
+}
+
 const DIM = '\x1b[2m';
 const UNDIM = '\x1b[22m';
 
@@ -83,13 +90,13 @@ export function createPrinter(io: PrinterIo): OneShotPrinter {
           break;
         }
         case 'notice':
+          // A retry is news for the verbose log (-v) and machine interfaces; the plain output stays as it was.
+          if (event.kind === 'retry') break;
           errLine(`lwyrm: ${event.level === 'info' ? '' : `${event.level}: `}${escapeForDisplay(event.text)}`);
           break;
         case 'turn.end':
           if (event.status !== 'finished' && event.detail) {
-            const said = event.detail.replace(SEND_CONTINUE, '');
-            const hint = said !== event.detail && io.resumeCommand ? ` To pick up where it stopped: ${io.resumeCommand}` : '';
-            errLine(`lwyrm: ${event.status}: ${escapeForDisplay(said)}${hint}`);
+            errLine(`lwyrm: ${event.status}: ${escapeForDisplay(oneShotDetail(event.detail, io.resumeCommand))}`);
           }
           break;
         default:

@@ -3,6 +3,8 @@
  * replayed exactly as received — thinking blocks with their signatures, redacted_thinking
  * untouched — because DeepSeek's endpoint rejects a history without them.
  */
+import { createHash } from 'node:crypto';
+import { addCacheBreakpoints, type CacheSettings } from './anthropic-cache.js';
 import { claudeThinking, effortFor, isDeepSeek, type ClaudeThinking } from './anthropic-models.js';
 import type { ContentBlock, ImageData, Message, ModelRequest, ThinkingEffort } from './types.js';
 
@@ -27,8 +29,9 @@ export function anthropicEffort(effort: ThinkingEffort): string {
  * server that is not Claude, keep the shape DeepSeek documents — enabled/disabled, a budget it
  * ignores, and output_config.effort only when an effort was asked for. A server that rejects
  * output_config gets a 400 that errors.ts turns into "remove thinking_effort".
+ * `cache` (promptCacheFor) adds the prompt-cache breakpoints; without it the body has none.
  */
-export function buildAnthropicBody(model: string, req: ModelRequest, baseUrl = ''): Json {
+export function buildAnthropicBody(model: string, req: ModelRequest, baseUrl = '', cache?: CacheSettings): Json {
   const body: Json = { model, max_tokens: req.maxTokens, stream: true };
   if (req.system.length > 0) body['system'] = req.system;
   body['messages'] = toAnthropicMessages(req.messages);
@@ -44,6 +47,7 @@ export function buildAnthropicBody(model: string, req: ModelRequest, baseUrl = '
     // Explicit: DeepSeek thinks unless told not to.
     body['thinking'] = { type: 'disabled' };
   }
+  if (cache) addCacheBreakpoints(body, cache);
   return body;
 }
 
@@ -73,6 +77,17 @@ function claudeThinkingFields(c: ClaudeThinking, req: ModelRequest): Json {
   return out;
 }
 
+/**
+ * The Messages API takes tool ids of letters, digits, "_" and "-" only. A session begun on an
+ * OpenAI-format server may hold others (Kimi's "functions.read_file:0"); those are mapped to a
+ * stable id derived from them, so the call and its result still match and the prefix stays
+ * byte-identical from one request to the next.
+ */
+export function wireToolId(id: string): string {
+  if (/^[A-Za-z0-9_-]{1,256}$/.test(id)) return id;
+  return `toolu_${createHash('sha256').update(id).digest('hex').slice(0, 24)}`;
+}
+
 export function toAnthropicMessages(messages: readonly Message[]): Json[] {
   const out: Json[] = [];
   for (const m of messages) {
@@ -95,7 +110,7 @@ function userContent(blocks: readonly ContentBlock[]): Json[] {
   for (const b of blocks) {
     switch (b.type) {
       case 'tool_result': {
-        const r: Json = { type: 'tool_result', tool_use_id: b.toolUseId };
+        const r: Json = { type: 'tool_result', tool_use_id: wireToolId(b.toolUseId) };
         if (b.images && b.images.length > 0) {
           const parts: Json[] = b.content.length > 0 ? [{ type: 'text', text: b.content }] : [];
           r['content'] = [...parts, ...b.images.map(image)];
@@ -134,7 +149,7 @@ function assistantContent(blocks: readonly ContentBlock[]): Json[] {
         if (b.text.length > 0) out.push({ type: 'text', text: b.text });
         break;
       case 'tool_use':
-        out.push({ type: 'tool_use', id: b.id, name: b.name, input: b.input });
+        out.push({ type: 'tool_use', id: wireToolId(b.id), name: b.name, input: b.input });
         break;
       default:
         break;

@@ -1,21 +1,37 @@
 /**
  * Assembles an Anthropic Messages event stream into neutral events and the final assistant
  * message, keeping thinking, signatures and redacted_thinking exactly as they arrived.
+ *
+ * Proxies do not always send the stream the API does: a block index used twice (a replayed
+ * block, or every block numbered 0), deltas repeated after a block's stop, tool ids repeated or
+ * kilobytes long. Blocks are kept in arrival order, a replay of a block already shown is neither
+ * printed again nor kept twice, and ids are fixed as they arrive (tool-ids.ts).
  */
-import type { StreamAssembler } from './stream-runner.js';
+import type { AssemblerOptions, StreamAssembler } from './stream-runner.js';
 import type { SseMessage } from './sse-reader.js';
 import { clip, unreadableEvent } from './errors.js';
-import { generateToolId, parseToolInput } from './tool-input.js';
+import { parseToolInput } from './tool-input.js';
+import { ToolIds } from './tool-ids.js';
 import { ProviderError, ZERO_USAGE, type AssistantMessage, type ContentBlock, type StopReason, type StreamEvent, type Usage } from './types.js';
-import { mergeAnthropicUsage } from './usage.js';
-
-type Block =
-  | { kind: 'text'; text: string }
-  | { kind: 'thinking'; thinking: string; signature?: string }
-  | { kind: 'redacted'; data: string }
-  | { kind: 'tool'; ordinal: number; id: string; name: string; json: string; done?: ContentBlock };
+import { mergeAnthropicUsage, UNREPORTED_USAGE } from './usage.js';
 
 type Obj = Record<string, unknown>;
+
+type Body =
+  | { kind: 'text'; text: string }
+  | { kind: 'thinking'; text: string; signature?: string }
+  | { kind: 'redacted'; data: string }
+  | { kind: 'tool'; ordinal: number; wireId: string; id: string; name: string; json: string; done?: ContentBlock };
+
+type Block = Body & {
+  stopped: boolean;
+  /** A second block under an index whose block was already streamed: shown only once it differs. */
+  replayOf?: Block;
+  /** The replay turned out to be new content (it stopped repeating its predecessor). */
+  diverged?: boolean;
+  /** Left out of the message: a replay that only repeated, or the original a longer replay replaced. */
+  dropped?: boolean;
+};
 
 const STOP: Record<string, StopReason> = {
   end_turn: 'end_turn',
@@ -27,11 +43,19 @@ const STOP: Record<string, StopReason> = {
 };
 
 export class AnthropicAssembler implements StreamAssembler {
-  private readonly blocks = new Map<number, Block>();
+  private readonly blocks: Block[] = [];
+  private readonly byIndex = new Map<number, Block>();
   private usage: Usage = ZERO_USAGE;
+  private sawUsage = false;
   private stopReason: string | undefined;
+  private explanation: string | undefined;
   private stopped = false;
   private tools = 0;
+  private readonly ids: ToolIds;
+
+  constructor(private readonly opts: AssemblerOptions = {}) {
+    this.ids = new ToolIds(opts.usedIds, opts.note);
+  }
 
   feed(msg: SseMessage): readonly StreamEvent[] {
     if (this.stopped) return [];
@@ -44,11 +68,8 @@ export class AnthropicAssembler implements StreamAssembler {
     }
     const type = msg.event === 'error' ? 'error' : typeof data['type'] === 'string' ? data['type'] : msg.event;
     switch (type) {
-      case 'message_start': {
-        const message = data['message'] as Obj | undefined;
-        this.usage = mergeAnthropicUsage(this.usage, message?.['usage']);
-        return [{ type: 'usage', usage: this.usage }];
-      }
+      case 'message_start':
+        return this.readUsage((data['message'] as Obj | undefined)?.['usage']);
       case 'content_block_start':
         return this.start(Number(data['index']), (data['content_block'] ?? {}) as Obj);
       case 'content_block_delta':
@@ -58,13 +79,18 @@ export class AnthropicAssembler implements StreamAssembler {
       case 'message_delta': {
         const delta = data['delta'] as Obj | undefined;
         if (typeof delta?.['stop_reason'] === 'string') this.stopReason = delta['stop_reason'];
-        if (data['usage'] === undefined) return [];
-        this.usage = mergeAnthropicUsage(this.usage, data['usage']);
-        return [{ type: 'usage', usage: this.usage }];
+        // A refusal says why in stop_details (type "refusal", with an explanation).
+        const details = delta?.['stop_details'] as Obj | undefined;
+        if (typeof details?.['explanation'] === 'string' && details['explanation'].trim()) this.explanation = clip(details['explanation'], 1000);
+        return this.readUsage(data['usage']);
       }
-      case 'message_stop':
+      case 'message_stop': {
         this.stopped = true;
-        return [{ type: 'stop', reason: STOP[this.stopReason ?? ''] ?? 'other', message: this.message(), usage: this.usage }];
+        const usage = this.sawUsage ? this.usage : UNREPORTED_USAGE;
+        const reason = STOP[this.stopReason ?? ''] ?? 'other';
+        const explanation = reason === 'refusal' && this.explanation ? { explanation: this.explanation } : {};
+        return [{ type: 'stop', reason, message: this.message(), usage, ...explanation }];
+      }
       case 'error': {
         const err = (data['error'] ?? {}) as Obj;
         const errType = typeof err['type'] === 'string' ? err['type'] : 'error';
@@ -79,12 +105,7 @@ export class AnthropicAssembler implements StreamAssembler {
 
   finish(): readonly StreamEvent[] {
     if (this.stopped) return [];
-    throw new ProviderError(
-      'truncated',
-      'The answer was cut off: the stream ended before message_stop.',
-      undefined,
-      this.partial(),
-    );
+    throw new ProviderError('truncated', 'The answer was cut off: the stream ended before message_stop.', undefined, this.partial());
   }
 
   partial(): AssistantMessage | undefined {
@@ -92,48 +113,80 @@ export class AnthropicAssembler implements StreamAssembler {
     return m.content.length > 0 ? m : undefined;
   }
 
+  private readUsage(raw: unknown): StreamEvent[] {
+    if (typeof raw !== 'object' || raw === null) return [];
+    this.sawUsage = true;
+    this.usage = mergeAnthropicUsage(this.usage, raw, this.opts.note);
+    return [{ type: 'usage', usage: this.usage }];
+  }
+
   private start(index: number, cb: Obj): StreamEvent[] {
+    const prev = this.byIndex.get(index);
+    const body = this.bodyOf(cb, prev);
+    if (!body) return [];
+    const block: Block = { ...body, stopped: false };
+    if (prev && prev.kind === block.kind && prev.kind !== 'redacted') {
+      // Same index, same kind: a replay unless it turns out to say something new.
+      if (prev.kind === 'tool' && block.kind === 'tool' && prev.wireId !== block.wireId) this.claimTool(block);
+      else block.replayOf = prev;
+    } else if (block.kind === 'tool') this.claimTool(block);
+    this.byIndex.set(index, block);
+    this.blocks.push(block);
+    if (block.kind === 'tool' && !block.replayOf) return [{ type: 'tool_call_start', index: block.ordinal, id: block.id, name: block.name }];
+    if (block.kind !== 'text' && block.kind !== 'thinking') return [];
+    const initial = block.text;
+    block.text = '';
+    return this.appendText(block, initial);
+  }
+
+  private bodyOf(cb: Obj, prev: Block | undefined): Body | undefined {
     switch (cb['type']) {
       case 'text':
-        this.blocks.set(index, { kind: 'text', text: str(cb['text']) });
-        return cb['text'] ? [{ type: 'text_delta', text: str(cb['text']) }] : [];
+        return { kind: 'text', text: str(cb['text']) };
       case 'thinking': {
-        const b: Block = { kind: 'thinking', thinking: str(cb['thinking']) };
-        if (typeof cb['signature'] === 'string') b.signature = cb['signature'];
-        this.blocks.set(index, b);
-        return b.thinking ? [{ type: 'thinking_delta', text: b.thinking }] : [];
+        const signature = typeof cb['signature'] === 'string' ? { signature: cb['signature'] } : {};
+        return { kind: 'thinking', text: str(cb['thinking']), ...signature };
       }
       case 'redacted_thinking':
-        this.blocks.set(index, { kind: 'redacted', data: str(cb['data']) });
-        return [];
+        // A byte-identical redacted block under the same index is the same block sent twice.
+        if (prev?.kind === 'redacted' && prev.data === str(cb['data'])) return undefined;
+        return { kind: 'redacted', data: str(cb['data']) };
       case 'tool_use': {
-        const b: Block = { kind: 'tool', ordinal: this.tools++, id: str(cb['id']) || generateToolId(), name: str(cb['name']), json: '' };
-        this.blocks.set(index, b);
-        return [{ type: 'tool_call_start', index: b.ordinal, id: b.id, name: b.name }];
+        const wireId = str(cb['id']);
+        return { kind: 'tool', ordinal: -1, wireId, id: wireId, name: str(cb['name']), json: '' };
       }
       default:
-        return [];
+        return undefined;
     }
   }
 
+  private claimTool(block: Block & { kind: 'tool' }): void {
+    block.ordinal = this.tools++;
+    block.id = this.ids.claim(block.wireId);
+  }
+
   private delta(index: number, d: Obj): StreamEvent[] {
-    const b = this.blocks.get(index);
+    let b = this.byIndex.get(index);
     if (!b) return [];
+    if (b.stopped && (b.kind === 'text' || b.kind === 'thinking')) {
+      // Deltas for a block already closed: the block is being sent again.
+      const replay: Block = { kind: b.kind, text: '', stopped: false, replayOf: b };
+      this.byIndex.set(index, replay);
+      this.blocks.push(replay);
+      b = replay;
+    }
     switch (d['type']) {
       case 'text_delta':
-        if (b.kind !== 'text') return [];
-        b.text += str(d['text']);
-        return [{ type: 'text_delta', text: str(d['text']) }];
+        return b.kind === 'text' ? this.appendText(b, str(d['text'])) : [];
       case 'thinking_delta':
-        if (b.kind !== 'thinking') return [];
-        b.thinking += str(d['thinking']);
-        return [{ type: 'thinking_delta', text: str(d['thinking']) }];
+        return b.kind === 'thinking' ? this.appendText(b, str(d['thinking'])) : [];
       case 'signature_delta':
         // Assigned, not appended: the signature arrives whole.
         if (b.kind === 'thinking') b.signature = str(d['signature']);
         return [];
       case 'input_json_delta': {
-        if (b.kind !== 'tool') return [];
+        // A replayed tool block (same index, same id) repeats arguments already taken.
+        if (b.kind !== 'tool' || b.replayOf || b.stopped) return [];
         const fragment = str(d['partial_json']);
         b.json += fragment;
         return fragment ? [{ type: 'tool_call_delta', index: b.ordinal, fragment }] : [];
@@ -143,21 +196,48 @@ export class AnthropicAssembler implements StreamAssembler {
     }
   }
 
+  /** Appends streamed text, showing only what the user has not already seen. */
+  private appendText(b: Block & { kind: 'text' | 'thinking' }, piece: string): StreamEvent[] {
+    if (!piece) return [];
+    const type = b.kind === 'text' ? 'text_delta' : 'thinking_delta';
+    b.text += piece;
+    const orig = b.replayOf;
+    if (!orig || b.diverged || (orig.kind !== 'text' && orig.kind !== 'thinking')) return [{ type, text: piece }];
+    if (orig.text.startsWith(b.text)) return []; // still repeating what was shown
+    b.diverged = true;
+    if (b.text.startsWith(orig.text)) {
+      // The replay went on past the original: it replaces it, and only the rest is new.
+      orig.dropped = true;
+      const rest = b.text.slice(orig.text.length);
+      return rest ? [{ type, text: rest }] : [];
+    }
+    return [{ type, text: b.text }];
+  }
+
   private stop(index: number): StreamEvent[] {
-    const b = this.blocks.get(index);
-    if (!b || b.kind !== 'tool' || b.done) return [];
+    const b = this.byIndex.get(index);
+    if (!b || b.stopped) return [];
+    b.stopped = true;
+    if (b.replayOf && !b.diverged) {
+      b.dropped = true; // it only repeated (part of) what was already there
+      if (b.kind === 'thinking' && b.replayOf.kind === 'thinking' && b.signature && b.replayOf.signature === undefined) b.replayOf.signature = b.signature;
+      return [];
+    }
+    if (b.kind !== 'tool' || b.done) return [];
     const parsed = parseToolInput(b.json);
-    b.done = { type: 'tool_use', id: b.id, name: b.name, input: parsed.input, ...(parsed.inputError ? { inputError: parsed.inputError } : {}) };
-    return [{ type: 'tool_call_end', index: b.ordinal, id: b.id, name: b.name, input: parsed.input, ...(parsed.inputError ? { inputError: parsed.inputError } : {}) }];
+    const extra = parsed.inputError ? { inputError: parsed.inputError } : {};
+    b.done = { type: 'tool_use', id: b.id, name: b.name, input: parsed.input, ...extra };
+    return [{ type: 'tool_call_end', index: b.ordinal, id: b.id, name: b.name, input: parsed.input, ...extra }];
   }
 
   private message(): AssistantMessage {
     const content: ContentBlock[] = [];
-    for (const [, b] of [...this.blocks].sort((x, y) => x[0] - y[0])) {
+    for (const b of this.blocks) {
+      if (b.dropped || (b.replayOf && !b.diverged)) continue;
       if (b.kind === 'text') {
         if (b.text.length > 0) content.push({ type: 'text', text: b.text });
       } else if (b.kind === 'thinking') {
-        content.push(b.signature !== undefined ? { type: 'thinking', thinking: b.thinking, signature: b.signature } : { type: 'thinking', thinking: b.thinking });
+        content.push(b.signature !== undefined ? { type: 'thinking', thinking: b.text, signature: b.signature } : { type: 'thinking', thinking: b.text });
       } else if (b.kind === 'redacted') content.push({ type: 'redacted_thinking', data: b.data });
       else if (b.done) content.push(b.done);
       else if (this.stopped) {

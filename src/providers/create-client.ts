@@ -16,11 +16,15 @@ export interface ModelClientOptions {
   readonly maxRetries: number;
   readonly idleTimeoutMs: number;
   readonly log?: (line: string) => void;
+  /** Told before each retry of a request (see RunnerOptions.onRetry). */
+  readonly onRetry?: (note: string) => void;
   /** Environment for proxy = "system" (default process.env). */
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** First backoff step in ms (default 500); tests make it small. */
   readonly retryBaseMs?: number;
   readonly connectTimeoutMs?: number;
+  /** max_reply_bytes: a reply's answer, reasoning and arguments past this are cut off (default 8 MiB). */
+  readonly maxReplyBytes?: number;
 }
 
 export function createModelClient(preset: Preset, opts: ModelClientOptions): ModelClient {
@@ -41,6 +45,8 @@ export function createModelClient(preset: Preset, opts: ModelClientOptions): Mod
     retryBaseMs: opts.retryBaseMs ?? 500,
     keySent: Boolean(opts.apiKey),
     log: opts.log,
+    ...(opts.onRetry ? { onRetry: opts.onRetry } : {}),
+    ...(opts.maxReplyBytes !== undefined ? { maxReplyBytes: opts.maxReplyBytes } : {}),
   };
   return preset.format === 'anthropic' ? createAnthropicClient(preset, opts.apiKey, runner) : createOpenAiClient(preset, opts.apiKey, runner);
 }

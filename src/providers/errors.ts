@@ -139,6 +139,25 @@ export function networkError(err: unknown, url: string, partial?: AssistantMessa
   return new ProviderError('network', `Could not reach ${url} (${what}).`, undefined, partial);
 }
 
+/**
+ * A connection that failed after the provider began answering (status and headers received):
+ * a reset, a closed socket, a broken chunk. "Could not reach" would send the user to check a
+ * URL that worked.
+ */
+export function midAnswerError(err: unknown, url: string, partial?: AssistantMessage): ProviderError {
+  const code = errorCode(err);
+  const detail = err instanceof Error ? err.message : String(err);
+  const what = code ? `${code}: ${detail}` : detail;
+  let host = url;
+  try {
+    host = new URL(url).host;
+  } catch {
+    // keep the URL as given
+  }
+  const kept = partial ? ' What had arrived is kept.' : '';
+  return new ProviderError('network', `The connection to ${host} broke mid-answer (${what}).${kept}`, undefined, partial);
+}
+
 export function errorCode(err: unknown): string | undefined {
   for (let e: unknown = err, depth = 0; e && depth < 4; depth++) {
     const code = (e as { code?: unknown }).code;

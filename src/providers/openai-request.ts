@@ -92,6 +92,8 @@ function assistantMessage(m: AssistantMessage, echo: 'auto' | boolean): Json {
       id: c.id,
       type: 'function',
       function: { name: c.name, arguments: JSON.stringify(c.input) },
+      // Gemini's thought_signature lives here; its endpoint rejects the next request without it.
+      ...(c.extraContent ? { extra_content: c.extraContent } : {}),
     }));
   }
   const r = m.reasoningEcho;

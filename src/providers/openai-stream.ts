@@ -1,27 +1,40 @@
 /**
  * Assembles an OpenAI chat-completions stream into neutral events, tolerating what compatible
  * servers actually send (WIRE.md §4.2): calls by index or whole in one chunk, arguments as an
- * object, missing or empty ids, empty `choices`, usage on any chunk, no [DONE].
+ * object, missing or empty ids, empty `choices`, usage on any chunk (or inside the choice, as
+ * Moonshot puts it) or on none, content as an array of parts (Mistral), a refusal in its own
+ * field, and Gemini's per-call `extra_content`, which must go back with the call.
  */
-import type { StreamAssembler } from './stream-runner.js';
+import type { AssemblerOptions, StreamAssembler } from './stream-runner.js';
 import type { SseMessage } from './sse-reader.js';
 import { clip, messageOf, unreadableEvent } from './errors.js';
-import { generateToolId, parseToolInput } from './tool-input.js';
+import { parseToolInput } from './tool-input.js';
+import { ToolIds } from './tool-ids.js';
 import { ProviderError, ZERO_USAGE, type AssistantMessage, type ContentBlock, type ReasoningEcho, type StopReason, type StreamEvent, type Usage } from './types.js';
-import { openaiUsage } from './usage.js';
+import { openaiUsage, UNREPORTED_USAGE } from './usage.js';
+import { contentParts } from './openai-parts.js';
 
 type Obj = Record<string, unknown>;
 
 interface Slot {
   readonly ordinal: number;
+  /** The index the server gave the call, when it gave one. */
+  wireIndex?: number;
+  /** The id as the server sent it: later fragments of the call are matched by it. */
+  wireId?: string;
+  /** The id the call is kept under (tool-ids.ts: unique in the conversation, of sane length). */
   id?: string;
   name?: string;
   args: string;
   started: boolean;
+  extra?: Record<string, unknown>;
 }
 
 export class OpenAiAssembler implements StreamAssembler {
   private text = '';
+  private refusal = '';
+  private sawUsage = false;
+  private readonly ids: ToolIds;
   private readonly reasoning = { reasoning_content: undefined as string | undefined, reasoning: undefined as string | undefined };
   private details: Obj[] | undefined;
   private readonly slots: Slot[] = [];
@@ -29,6 +42,10 @@ export class OpenAiAssembler implements StreamAssembler {
   private usage: Usage = ZERO_USAGE;
   private finishReason: string | undefined;
   private done = false;
+
+  constructor(private readonly opts: AssemblerOptions = {}) {
+    this.ids = new ToolIds(opts.usedIds, opts.note);
+  }
 
   feed(msg: SseMessage): readonly StreamEvent[] {
     if (this.done) return [];
@@ -52,19 +69,35 @@ export class OpenAiAssembler implements StreamAssembler {
     if (choice) {
       const delta = (choice['delta'] ?? {}) as Obj;
       this.readReasoning(delta, out);
-      if (typeof delta['content'] === 'string' && delta['content'].length > 0) {
-        this.text += delta['content'];
-        out.push({ type: 'text_delta', text: delta['content'] });
+      if (typeof delta['content'] === 'string') this.addText(delta['content'], out);
+      else if (Array.isArray(delta['content'])) {
+        for (const part of contentParts(delta['content'])) {
+          if (part.kind === 'text') this.addText(part.text, out);
+          else out.push({ type: 'thinking_delta', text: part.text });
+        }
+      }
+      if (typeof delta['refusal'] === 'string' && delta['refusal'].length > 0) {
+        // The refusal is what the model said instead of an answer: shown, and kept as its reply.
+        this.refusal += delta['refusal'];
+        out.push({ type: 'text_delta', text: delta['refusal'] });
       }
       if (Array.isArray(delta['tool_calls'])) for (const tc of delta['tool_calls'] as Obj[]) this.readToolCall(tc, out);
       if (typeof choice['finish_reason'] === 'string' && choice['finish_reason'].length > 0) this.finishReason = choice['finish_reason'];
     }
-    const usage = chunk['usage'] === null ? undefined : openaiUsage(chunk['usage']);
+    const raw = chunk['usage'] ?? choice?.['usage'];
+    const usage = raw === null || raw === undefined ? undefined : openaiUsage(raw, this.opts.note);
     if (usage) {
+      this.sawUsage = true;
       this.usage = usage;
       out.push({ type: 'usage', usage });
     }
     return out;
+  }
+
+  private addText(text: string, out: StreamEvent[]): void {
+    if (text.length === 0) return;
+    this.text += text;
+    out.push({ type: 'text_delta', text });
   }
 
   finish(): readonly StreamEvent[] {
@@ -74,7 +107,11 @@ export class OpenAiAssembler implements StreamAssembler {
     const out: StreamEvent[] = [];
     const message = this.message(true, out);
     const reason = this.stopReason(message);
-    out.push({ type: 'stop', reason, message, usage: this.usage });
+    // A server that ignores stream_options sends no usage at all: unknown, not zero.
+    const usage = this.sawUsage ? this.usage : UNREPORTED_USAGE;
+    const why = this.refusal.trim() ? clip(this.refusal.trim(), 1000) : this.finishReason === 'content_filter' ? "the provider's content filter stopped the answer (finish_reason content_filter)" : undefined;
+    const explanation = reason === 'refusal' && why ? { explanation: why } : {};
+    out.push({ type: 'stop', reason, message, usage, ...explanation });
     return out;
   }
 
@@ -110,12 +147,16 @@ export class OpenAiAssembler implements StreamAssembler {
     const fn = (tc['function'] ?? {}) as Obj;
     const id = typeof tc['id'] === 'string' && tc['id'].length > 0 ? tc['id'] : undefined;
     const name = typeof fn['name'] === 'string' && fn['name'].length > 0 ? fn['name'] : undefined;
-    const slot = this.slotFor(typeof tc['index'] === 'number' ? tc['index'] : undefined, id, name);
-    if (id) slot.id = id;
+    const index = typeof tc['index'] === 'number' ? tc['index'] : undefined;
+    const slot = this.slotFor(index, id, name);
+    if (index !== undefined) slot.wireIndex ??= index;
+    if (id && !slot.started) slot.wireId = id;
     if (name) slot.name = name;
+    const extra = tc['extra_content'];
+    if (typeof extra === 'object' && extra !== null && !Array.isArray(extra)) slot.extra = { ...slot.extra, ...(extra as Obj) };
     if (!slot.started && slot.name) {
       slot.started = true;
-      slot.id ??= generateToolId();
+      slot.id = this.ids.claim(slot.wireId);
       out.push({ type: 'tool_call_start', index: slot.ordinal, id: slot.id, name: slot.name });
     }
     const args = fn['arguments'];
@@ -132,12 +173,14 @@ export class OpenAiAssembler implements StreamAssembler {
 
   /** WIRE.md §4.2 rule 3: index when numeric; otherwise a known id, a new id or name opens a slot. */
   private slotFor(index: number | undefined, id: string | undefined, name: string | undefined): Slot {
-    const known = id ? this.slots.find((s) => s.id === id) : undefined;
+    // A known id continues its call, unless the server numbered this fragment as another call:
+    // then two calls share one id, and the second gets its own slot (and a fresh id on claim).
+    const known = id ? this.slots.find((s) => s.wireId === id && (index === undefined || s.wireIndex === undefined || s.wireIndex === index)) : undefined;
     if (known) return known;
     if (index !== undefined) {
       const existing = this.byIndex.get(index);
       // Servers that number every parallel call 0: a new id, or a second name, is a new call.
-      const clash = existing && ((id && existing.id && existing.id !== id) || (name && existing.name && !id));
+      const clash = existing && ((id && existing.wireId && existing.wireId !== id) || (name && existing.name && !id));
       if (existing && !clash) return existing;
       const slot = this.newSlot();
       this.byIndex.set(index, slot);
@@ -156,15 +199,17 @@ export class OpenAiAssembler implements StreamAssembler {
 
   private message(final: boolean, out: StreamEvent[]): AssistantMessage {
     const content: ContentBlock[] = [];
-    if (this.text.length > 0) content.push({ type: 'text', text: this.text });
+    const text = this.text + this.refusal;
+    if (text.length > 0) content.push({ type: 'text', text });
     for (const s of this.slots) {
       if (!s.name) continue;
-      s.id ??= generateToolId();
+      const id = (s.id ??= this.ids.claim(s.wireId));
       const parsed = parseToolInput(s.args);
       if (!final && parsed.inputError) continue; // half-streamed arguments are not a call
       const extra = parsed.inputError ? { inputError: parsed.inputError } : {};
-      content.push({ type: 'tool_use', id: s.id, name: s.name, input: parsed.input, ...extra });
-      if (final) out.push({ type: 'tool_call_end', index: s.ordinal, id: s.id, name: s.name, input: parsed.input, ...extra });
+      const wire = s.extra ? { extraContent: s.extra } : {};
+      content.push({ type: 'tool_use', id, name: s.name, input: parsed.input, ...extra, ...wire });
+      if (final) out.push({ type: 'tool_call_end', index: s.ordinal, id, name: s.name, input: parsed.input, ...extra });
     }
     const echo = this.echo();
     return echo ? { role: 'assistant', content, reasoningEcho: echo } : { role: 'assistant', content };
@@ -181,6 +226,7 @@ export class OpenAiAssembler implements StreamAssembler {
   private stopReason(message: AssistantMessage): StopReason {
     const f = this.finishReason;
     if (f === 'length') return 'max_tokens';
+    if (this.refusal.trim() && !message.content.some((b) => b.type === 'tool_use')) return 'refusal';
     // Some servers say "stop" after tool calls (LiteLLM over Ollama): the calls decide.
     if (message.content.some((b) => b.type === 'tool_use')) return 'tool_use';
     if (f === 'stop' || f === 'tool_calls' || f === undefined) return 'end_turn';

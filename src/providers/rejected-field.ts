@@ -33,9 +33,21 @@ const THINKING_FIX = (p: string, body: Record<string, unknown>): string =>
     ? `This model cannot turn thinking off: set thinking = true in preset "${p}"`
     : `Set thinking = false in preset "${p}" (or run with --no-thinking)`;
 const ECHO_FIX = (p: string): string => `Set echo_reasoning = false in preset "${p}"`;
+const CACHE_FIX = (p: string): string => `Set prompt_cache = false in preset "${p}" (the server does not take prompt-cache breakpoints)`;
+const TTL_FIX = (p: string): string => `Remove cache_ttl from preset "${p}" (the 5-minute cache needs no ttl field), or set prompt_cache = false`;
+
+/** Whether any object in the body (system, tools, message blocks) carries `key`. */
+const anywhere = (key: string) => (value: unknown): boolean => {
+  if (Array.isArray(value)) return value.some(anywhere(key));
+  if (typeof value !== 'object' || value === null) return false;
+  return Object.entries(value).some(([k, v]) => k === key || anywhere(key)(v));
+};
+const cacheTtlSent = (body: Record<string, unknown>): boolean => JSON.stringify(body).includes('"cache_control":{"type":"ephemeral","ttl"');
 
 // Most specific first: "output_config.effort" must name output_config, not thinking.
 const HINTS: readonly FieldHint[] = [
+  { field: 'ttl', sent: cacheTtlSent, fix: TTL_FIX },
+  { field: 'cache_control', sent: anywhere('cache_control'), fix: CACHE_FIX },
   { field: 'output_config', sent: (b) => has(b, 'output_config'), fix: EFFORT_FIX },
   { field: 'effort', sent: (b) => has(b, 'output_config', 'effort'), fix: EFFORT_FIX },
   { field: 'reasoning_effort', sent: (b) => has(b, 'reasoning_effort'), fix: EFFORT_FIX },

@@ -41,6 +41,16 @@ export class SseParser {
     this.maxEventChars = opts.maxEventChars ?? MAX_EVENT_CHARS;
   }
 
+  /**
+   * Characters of an event still arriving (its data lines so far, and an unfinished line that is
+   * not a comment). A caller watching for a silent server counts growth here as progress, so a
+   * huge event arriving slowly is not "idle" — while comments alone never are progress.
+   */
+  get pendingEventChars(): number {
+    const comment = this.pending.length > 0 && (this.pending[0] ?? '').startsWith(':');
+    return this.dataChars + (comment ? 0 : this.pendingChars);
+  }
+
   /** Feeds raw bytes; returns the events completed by them. */
   push(chunk: Uint8Array): readonly SseMessage[] {
     return this.pushText(this.decoder.decode(chunk, { stream: true }));

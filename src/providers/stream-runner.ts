@@ -1,16 +1,20 @@
 /**
- * The part both wire formats share: POST a JSON body, check the status, read the SSE stream
- * through a format-specific assembler, watch for a silent server (idle timeout), follow the
- * caller's abort signal, and retry transient failures — but only while nothing of the answer
- * has reached the caller.
+ * The part both wire formats share: POST a JSON body, check the status, read the (decoded) SSE
+ * stream through a format-specific assembler, watch for a silent server (idle timeout: comments
+ * and pings are not progress), cut off a runaway reply (max_reply_bytes), follow the caller's
+ * abort signal, and retry transient failures — but only while nothing of the answer has reached
+ * the caller.
  */
+import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { request } from './undici-parts.js';
 import type { Preset } from '../config/types.js';
-import { errorCode, htmlPage, httpError, messageOf, networkError, redactSecrets } from './errors.js';
+import { bodyText, contentEncodings, decodeBody, isDecodeError, UnsupportedEncodingError } from './body-decoding.js';
+import { errorCode, htmlPage, httpError, messageOf, midAnswerError, networkError, redactSecrets } from './errors.js';
 import { isLoopback } from './proxy.js';
 import { isRetryableStatus, retryDelayMs, sleep, type HeaderBag } from './retry.js';
-import { SseParser, type SseMessage } from './sse-reader.js';
+import { DEFAULT_MAX_REPLY_BYTES, isPing, replyBytes, tooLarge } from './reply-limits.js';
+import { MAX_EVENT_CHARS, SseParser, type SseMessage } from './sse-reader.js';
 import { ProviderError, type AssistantMessage, type StreamEvent } from './types.js';
 
 /** Format-specific turning of SSE messages into neutral events. Throws ProviderError on stream errors. */
@@ -22,6 +26,12 @@ export interface StreamAssembler {
   partial(): AssistantMessage | undefined;
 }
 
+/** What every assembler is told: the tool ids already in the conversation, and the -v log. */
+export interface AssemblerOptions {
+  readonly usedIds?: Iterable<string>;
+  readonly note?: (line: string) => void;
+}
+
 export interface RunnerOptions {
   readonly preset: Preset;
   readonly dispatcher: Dispatcher;
@@ -30,7 +40,12 @@ export interface RunnerOptions {
   readonly retryBaseMs: number;
   readonly keySent: boolean;
   readonly log?: (line: string) => void;
+  /** Told before each retry, in the same words as the log (machine interfaces report it). */
+  readonly onRetry?: (note: string) => void;
+  /** Bytes of answer, reasoning and tool arguments one reply may stream (max_reply_bytes). */
+  readonly maxReplyBytes?: number;
 }
+
 
 /** The credentials a request carries (x-api-key, the bearer token), to keep out of messages. */
 function sentSecrets(headers: Readonly<Record<string, string>>): string[] {
@@ -72,7 +87,9 @@ export async function* runStream(call: StreamCall, opts: RunnerOptions): AsyncGe
       if (delivered.content || call.signal?.aborted) throw err.error;
       if (attempt >= opts.maxRetries) throw gaveUp(err.error, attempt);
       const wait = retryDelayMs(attempt, err.headers, { baseMs: opts.retryBaseMs });
-      opts.log?.(`${err.error.message} Retrying in ${(wait / 1000).toFixed(1)} s (retry ${attempt + 1} of ${opts.maxRetries}).`);
+      const note = `${err.error.message} Retrying in ${(wait / 1000).toFixed(1)} s (retry ${attempt + 1} of ${opts.maxRetries}).`;
+      opts.log?.(note);
+      opts.onRetry?.(note);
       try {
         await sleep(wait, call.signal);
       } catch {
@@ -110,9 +127,12 @@ async function* attempt1(call: StreamCall, opts: RunnerOptions, delivered: { con
   call.signal?.addEventListener('abort', onAbort, { once: true });
   const assembler = call.newAssembler();
 
+  /** Set once the status line and headers arrived: a failure after that broke a started answer. */
+  let answering = false;
   const fail = (err: unknown): Error => {
     const partial = assembler.partial();
     if (err instanceof ProviderError || err instanceof Transient) return err;
+    if (err instanceof UnsupportedEncodingError) return new ProviderError('malformed', `Could not read the answer: ${err.message}.`, undefined, partial);
     if (call.signal?.aborted) return new ProviderError('aborted', 'Request cancelled.', undefined, partial);
     if (timedOut) {
       const e = new ProviderError(
@@ -123,6 +143,11 @@ async function* attempt1(call: StreamCall, opts: RunnerOptions, delivered: { con
       );
       return new Transient(e);
     }
+    if (answering && isDecodeError(err)) {
+      return new ProviderError('malformed', `The provider's compressed answer could not be decoded (${errorCode(err) ?? 'error'}: ${err instanceof Error ? err.message : String(err)}).`, undefined, partial);
+    }
+    // After the answer began, a reset or a broken chunk is a connection lost mid-answer, not one never made.
+    if (answering) return new Transient(midAnswerError(err, call.url, partial));
     const error = networkError(err, call.url, partial);
     // A refused connection to this machine means no server is running: retrying only makes the
     // user wait through the backoff for the same answer.
@@ -132,7 +157,9 @@ async function* attempt1(call: StreamCall, opts: RunnerOptions, delivered: { con
     return new Transient(error);
   };
 
-  let body: (AsyncIterable<Uint8Array> & { destroy?: () => void }) | undefined;
+  let body: Readable | undefined;
+  let decoded: Readable | undefined;
+  const maxReply = opts.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES;
   try {
     arm();
     let res: Dispatcher.ResponseData;
@@ -148,16 +175,22 @@ async function* attempt1(call: StreamCall, opts: RunnerOptions, delivered: { con
       throw fail(err);
     }
     body = res.body;
+    answering = true;
     const headers = res.headers as HeaderBag;
+    try {
+      decoded = decodeBody(res.body, contentEncodings(headers));
+    } catch (err) {
+      throw fail(err);
+    }
     if (res.statusCode < 200 || res.statusCode >= 300) {
-      const text = await res.body.text().catch(() => '');
+      const text = await bodyText(decoded);
       const error = httpError(res.statusCode, text, { preset: opts.preset, url: call.url, keySent: opts.keySent, sentBody: call.body, secrets: sentSecrets(call.headers) });
       if (isRetryableStatus(res.statusCode, headers)) throw new Transient(error, headers);
       throw error;
     }
     const type = String(headers['content-type'] ?? '');
     if (!type.includes('text/event-stream')) {
-      const text = await res.body.text().catch(() => '');
+      const text = await bodyText(decoded);
       const said = messageOf(safeJson(redactSecrets(text, sentSecrets(call.headers))));
       const page = said ? '' : htmlPage(text);
       throw new ProviderError(
@@ -168,7 +201,8 @@ async function* attempt1(call: StreamCall, opts: RunnerOptions, delivered: { con
         res.statusCode,
       );
     }
-    const parser = new SseParser();
+    // One event may carry a whole reply's text, JSON-escaped; anything far beyond is a runaway.
+    const parser = new SseParser({ maxEventChars: Math.min(MAX_EVENT_CHARS, maxReply * 4 + 1024 * 1024) });
     const feed = (msg: SseMessage): readonly StreamEvent[] => {
       try {
         return assembler.feed(msg);
@@ -176,18 +210,25 @@ async function* attempt1(call: StreamCall, opts: RunnerOptions, delivered: { con
         throw streamFailure(err);
       }
     };
+    let replied = 0;
     try {
-      for await (const chunk of res.body) {
-        arm();
+      for await (const chunk of decoded) {
+        const before = parser.pendingEventChars;
+        let progress = false;
         for (const msg of parser.push(chunk as Uint8Array)) {
+          if (!isPing(msg)) progress = true;
           for (const ev of feed(msg)) {
+            replied += replyBytes(ev);
+            if (replied > maxReply) throw tooLarge(maxReply, assembler.partial());
             if (CONTENT_EVENTS.has(ev.type)) delivered.content = true;
             consuming = true;
             yield ev;
             consuming = false;
           }
         }
-        lastActivity = Date.now();
+        // Keep-alive comments and pings alone never reset the idle timer: a stalled server that
+        // sends them forever is still stalled.
+        if (progress || parser.pendingEventChars > before) arm();
       }
     } catch (err) {
       throw fail(err);
@@ -213,9 +254,14 @@ async function* attempt1(call: StreamCall, opts: RunnerOptions, delivered: { con
     clearTimeout(timer);
     call.signal?.removeEventListener('abort', onAbort);
     // A consumer that stops early must not leave the connection streaming in the background.
-    if (body?.destroy) body.destroy();
+    // Destroying a body nobody reads any more makes it emit an abort error: nobody is to hear it.
+    for (const stream of [body, decoded]) {
+      stream?.on('error', () => undefined);
+      stream?.destroy();
+    }
   }
 }
+
 
 function gaveUp(err: ProviderError, retries: number): ProviderError {
   if (retries === 0) return err;

@@ -23,6 +23,11 @@ export type ContentBlock =
       readonly input: Readonly<Record<string, unknown>>;
       /** Set when the streamed arguments were not valid JSON; the engine answers with a tool error. */
       readonly inputError?: string;
+      /**
+       * OpenAI format: the call's `extra_content`, exactly as it arrived. Gemini's endpoint puts
+       * `google.thought_signature` there and rejects the next request unless it comes back.
+       */
+      readonly extraContent?: Readonly<Record<string, unknown>>;
     }
   | {
       readonly type: 'tool_result';
@@ -75,6 +80,11 @@ export interface Usage {
   readonly cacheRead: number;
   readonly cacheWrite: number;
   readonly output: number;
+  /**
+   * Requests whose server reported no usage at all (one that ignores stream_options): their
+   * tokens are not in the counts above, so a cost computed from them would be a guess.
+   */
+  readonly unreported?: number;
 }
 
 export const ZERO_USAGE: Usage = Object.freeze({ input: 0, cacheRead: 0, cacheWrite: 0, output: 0 });
@@ -108,7 +118,14 @@ export type StreamEvent =
   /** Cumulative usage of this request so far (overwrite, never add). */
   | { readonly type: 'usage'; readonly usage: Usage }
   /** Always last on success: the whole assistant message, ready to append to history verbatim. */
-  | { readonly type: 'stop'; readonly reason: StopReason; readonly message: AssistantMessage; readonly usage: Usage };
+  | {
+      readonly type: 'stop';
+      readonly reason: StopReason;
+      readonly message: AssistantMessage;
+      readonly usage: Usage;
+      /** With reason 'refusal': what the provider said about it (Anthropic stop_details, OpenAI refusal). */
+      readonly explanation?: string;
+    };
 
 export interface ModelClient {
   /** Streams one request. Throws ProviderError on failure (after retries, where retrying is safe). */
@@ -125,6 +142,8 @@ export type ProviderErrorKind =
   | 'timeout'
   | 'truncated'
   | 'malformed'
+  /** The reply outgrew max_reply_bytes: cut off, never retried. */
+  | 'too_large'
   | 'aborted';
 
 export class ProviderError extends Error {

@@ -54,6 +54,7 @@ describe('resolvePreset', () => {
       const preset = await resolvePreset(await load(), 'ollama');
       expect(preset.model).toBe('llama-local');
       expect(fake.requests.map((r) => `${r.method} ${r.path}`)).toContain('GET /models');
+      expect(fake.requests[0]?.headers['user-agent']).toMatch(/^lindwyrm\/\d+\.\d+\.\d+/);
     } finally {
       await fake.close();
     }

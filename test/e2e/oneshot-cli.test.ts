@@ -77,6 +77,9 @@ describe.each<FakeFormat>(['anthropic', 'openai'])('lwyrm -p over %s', (format) 
     expect(Object.keys(obj).sort()).toEqual(['cost', 'model', 'preset', 'result', 'session_id', 'status', 'steps', 'usage']);
     expect(obj).toMatchObject({ status: 'finished', result: 'Forty-two.', preset: 'fake', model: 'fake-model', steps: 0, cost: null });
     expect(obj['usage']).toMatchObject({ input: 12, output: 4 });
+    // The built CLI names itself to the server (CDN-fronted gateways refuse requests without it).
+    const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(fake!.requests[0]?.headers['user-agent']).toBe(`lindwyrm/${pkg.version}`);
     const out = join(env.root, 'answer.txt');
     const r2 = await run(env, ['-p', 'again', '--out', out]);
     expect(r2.status).toBe(0);
@@ -106,7 +109,7 @@ describe.each<FakeFormat>(['anthropic', 'openai'])('lwyrm -p over %s', (format) 
     expect(api.stderr).toMatch(/broken request|400/);
     const cut = await run(env, ['-p', 'write a lot', '--json']);
     expect(cut.status).toBe(3);
-    expect(JSON.parse(cut.stdout)).toMatchObject({ status: 'incomplete', result: 'cut off mid' });
+    expect(JSON.parse(cut.stdout)).toMatchObject({ status: 'incomplete', result: 'cut off mid', error: 'The reply was cut off at max_tokens.' });
     const usage = await run(env, ['-p', 'hi', '--resume', 'zzzzzz']);
     expect(usage.status).toBe(2);
     expect(usage.stderr).toMatch(/no session 'zzzzzz'/);

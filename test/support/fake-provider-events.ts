@@ -47,6 +47,23 @@ function toolId(reply: ScriptedReply, i: number, prefix: string): string {
 
 export function anthropicEvents(reply: ScriptedReply, model: string): SseEvent[] {
   const usage = fullUsage(reply.usage);
+  const startUsage = reply.omitUsage
+    ? undefined
+    : (reply.wireUsage ?? {
+        input_tokens: usage.input,
+        cache_creation_input_tokens: usage.cacheWrite,
+        cache_read_input_tokens: usage.cacheRead,
+        output_tokens: 1,
+      });
+  const endUsage = reply.omitUsage
+    ? undefined
+    : (reply.wireUsage ?? {
+        input_tokens: usage.input,
+        cache_creation_input_tokens: usage.cacheWrite,
+        cache_read_input_tokens: usage.cacheRead,
+        output_tokens: usage.output,
+      });
+  const zero = reply.duplicateBlocks === 'zero';
   const ev = (type: string, body: Record<string, unknown>, terminal = false): SseEvent => ({
     event: type,
     data: JSON.stringify({ type, ...body }),
@@ -63,20 +80,18 @@ export function anthropicEvents(reply: ScriptedReply, model: string): SseEvent[]
         content: [],
         stop_reason: null,
         stop_sequence: null,
-        usage: {
-          input_tokens: usage.input,
-          cache_creation_input_tokens: usage.cacheWrite,
-          cache_read_input_tokens: usage.cacheRead,
-          output_tokens: 1,
-        },
+        ...(startUsage ? { usage: startUsage } : {}),
       },
     }),
   );
   let index = 0;
+  const next = (): void => {
+    if (!zero) index++;
+  };
   if (reply.redactedThinking !== undefined) {
     out.push(ev('content_block_start', { index, content_block: { type: 'redacted_thinking', data: reply.redactedThinking } }));
     out.push(ev('content_block_stop', { index }));
-    index++;
+    next();
   }
   if (reply.thinking !== undefined) {
     out.push(ev('content_block_start', { index, content_block: { type: 'thinking', thinking: '', signature: '' } }));
@@ -87,13 +102,15 @@ export function anthropicEvents(reply: ScriptedReply, model: string): SseEvent[]
     const signature = reply.signature ?? 'fakeSig+/0123456789abcdef==';
     if (signature !== '') out.push(ev('content_block_delta', { index, delta: { type: 'signature_delta', signature } }));
     out.push(ev('content_block_stop', { index }));
-    index++;
+    next();
   }
   if (reply.text !== undefined) {
-    out.push(ev('content_block_start', { index, content_block: { type: 'text', text: '' } }));
-    for (const p of pieces(reply.text)) out.push(ev('content_block_delta', { index, delta: { type: 'text_delta', text: p } }));
-    out.push(ev('content_block_stop', { index }));
-    index++;
+    const deltas = pieces(reply.text).map((p) => ev('content_block_delta', { index, delta: { type: 'text_delta', text: p } }));
+    out.push(ev('content_block_start', { index, content_block: { type: 'text', text: '' } }), ...deltas, ev('content_block_stop', { index }));
+    // Proxies seen replaying a block: whole under the same index, or only its deltas after the stop.
+    if (reply.duplicateBlocks === 'replay') out.push(ev('content_block_start', { index, content_block: { type: 'text', text: '' } }), ...deltas, ev('content_block_stop', { index }));
+    if (reply.duplicateBlocks === 'late_deltas') out.push(...deltas);
+    next();
   }
   (reply.toolCalls ?? []).forEach((call, i) => {
     const id = toolId(reply, i, 'toolu_fake');
@@ -103,21 +120,16 @@ export function anthropicEvents(reply: ScriptedReply, model: string): SseEvent[]
       out.push(ev('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: p } }));
     }
     out.push(ev('content_block_stop', { index }));
-    index++;
+    next();
   });
   // Cumulative totals, input repeated as some servers do: a client that adds instead of
   // overwriting double-counts and its tests fail.
-  out.push(
-    ev('message_delta', {
-      delta: { stop_reason: stopOf(reply), stop_sequence: null },
-      usage: {
-        input_tokens: usage.input,
-        cache_creation_input_tokens: usage.cacheWrite,
-        cache_read_input_tokens: usage.cacheRead,
-        output_tokens: usage.output,
-      },
-    }),
-  );
+  // A refusal (documented shape): stop_reason "refusal" with stop_details saying why.
+  const delta =
+    reply.refusal !== undefined
+      ? { stop_reason: 'refusal', stop_sequence: null, stop_details: { type: 'refusal', category: 'policy', explanation: reply.refusal } }
+      : { stop_reason: stopOf(reply), stop_sequence: null };
+  out.push(ev('message_delta', { delta, ...(endUsage ? { usage: endUsage } : {}) }));
   out.push(ev('message_stop', {}, true));
   return out;
 }
@@ -137,41 +149,57 @@ export function openaiEvents(
   const out: SseEvent[] = [];
   if (q.emptyChoicesFirst) out.push({ data: JSON.stringify({ ...base, id: '', model: '', choices: [], prompt_filter_results: [] }) });
   out.push(chunk({ role: 'assistant', content: '' }));
-  if (reply.thinking !== undefined) {
+  if (reply.contentParts) {
+    // Mistral's reasoning models: content arrays; the last thinking part shares a chunk with the
+    // first text part, and the rest of the answer comes as plain strings.
+    const thoughts = pieces(reply.thinking ?? '');
+    const words = pieces(reply.text ?? '');
+    const thinkingPart = (p: string) => ({ type: 'thinking', thinking: [{ type: 'text', text: p }], closed: true });
+    thoughts.slice(0, -1).forEach((p) => out.push(chunk({ content: [thinkingPart(p)] })));
+    const lastThought = thoughts.at(-1);
+    const firstWord = words[0];
+    const mixed = [...(lastThought ? [thinkingPart(lastThought)] : []), ...(firstWord ? [{ type: 'text', text: firstWord }] : [])];
+    if (mixed.length > 0) out.push(chunk({ content: mixed }));
+    words.slice(1).forEach((p) => out.push(chunk({ content: p })));
+  } else if (reply.thinking !== undefined) {
     for (const p of pieces(reply.thinking)) {
       if (reasoningField === 'reasoning_details') {
         out.push(chunk({ content: null, reasoning: p, reasoning_details: [{ type: 'reasoning.text', text: p, format: 'unknown', index: 0 }] }));
       } else out.push(chunk({ content: null, [reasoningField]: p }));
     }
   }
-  if (reply.text !== undefined) for (const p of pieces(reply.text)) out.push(chunk({ content: p }));
+  if (reply.text !== undefined && !reply.contentParts) for (const p of pieces(reply.text)) out.push(chunk({ content: p }));
+  if (reply.refusal !== undefined) for (const p of pieces(reply.refusal)) out.push(chunk({ content: null, refusal: p }));
   (reply.toolCalls ?? []).forEach((call, i) => {
     const id = q.omitToolIds ? undefined : toolId(reply, i, 'call_fake');
     const args = argumentText(call.input);
+    const extra = call.extraContent ? { extra_content: call.extraContent } : {};
     if (q.wholeToolCalls || q.argumentsAsObject) {
       const argValue = q.argumentsAsObject && typeof call.input !== 'string' ? call.input : args;
-      out.push(chunk({ tool_calls: [{ index: i, id, type: 'function', function: { name: call.name, arguments: argValue } }] }));
+      out.push(chunk({ tool_calls: [{ index: i, id, type: 'function', function: { name: call.name, arguments: argValue }, ...extra }] }));
       return;
     }
-    out.push(chunk({ tool_calls: [{ index: i, id, type: 'function', function: { name: call.name, arguments: '' } }] }));
+    out.push(chunk({ tool_calls: [{ index: i, id, type: 'function', function: { name: call.name, arguments: '' }, ...extra }] }));
     for (const p of pieces(args)) out.push(chunk({ tool_calls: [{ index: i, function: { arguments: p } }] }));
   });
   const stop = stopOf(reply);
   const finish = stop === 'tool_use' ? 'tool_calls' : stop === 'max_tokens' ? 'length' : 'stop';
   const prompt = usage.input + usage.cacheRead + usage.cacheWrite;
-  const wireUsage: Record<string, unknown> = {
+  const wireUsage: Record<string, unknown> = reply.wireUsage ?? {
     prompt_tokens: prompt,
     completion_tokens: usage.output,
     total_tokens: prompt + usage.output,
     prompt_tokens_details: { cached_tokens: usage.cacheRead, ...(usage.cacheWrite ? { cache_write_tokens: usage.cacheWrite } : {}) },
   };
-  if (q.deepseekUsage) {
-    wireUsage['prompt_cache_hit_tokens'] = usage.cacheRead;
-    wireUsage['prompt_cache_miss_tokens'] = usage.input + usage.cacheWrite;
+  if (q.deepseekUsage && !reply.omitUsage) {
+    if (!reply.wireUsage) {
+      wireUsage['prompt_cache_hit_tokens'] = usage.cacheRead;
+      wireUsage['prompt_cache_miss_tokens'] = usage.input + usage.cacheWrite;
+    }
     out.push({ ...chunk({ content: '', reasoning_content: null }, finish, { usage: wireUsage }), terminal: true });
   } else {
     out.push({ ...chunk({}, finish), terminal: true });
-    if (includeUsage) out.push({ data: JSON.stringify({ ...base, choices: [], usage: wireUsage }), terminal: true });
+    if (includeUsage && !reply.omitUsage) out.push({ data: JSON.stringify({ ...base, choices: [], usage: wireUsage }), terminal: true });
   }
   if (!q.omitDone) out.push({ data: '[DONE]', terminal: true });
   return out;

@@ -20,7 +20,18 @@
  * Usage defaults to {input: 10, cacheRead: 0, cacheWrite: 0, output: 5}. OpenAI sends the usage-only
  * final chunk only when the request asks for it (stream_options.include_usage), as real servers do.
  * Server-wide options: openaiReasoningField, lineEnding ('\r\n' / '\r'), keepAliveComments,
- * splitWritesBytes (cut every event into tiny TCP writes), models (GET /models ids).
+ * splitWritesBytes (cut every event into tiny TCP writes), models (GET /models ids),
+ * promptCache (anthropic: model Anthropic's prompt caching and bill what it computes — see
+ * fake-provider-cache.ts; fake.cache.log has each request's outcome), rejectCacheControl (a
+ * strict gateway: any cache_control is a 400 "Extra inputs are not permitted").
+ *
+ * Real-server shapes a reply can ask for: refusal (openai delta.refusal; anthropic stop_reason
+ * "refusal" with stop_details), contentParts (openai: Mistral's content arrays), omitUsage (a
+ * server that never reports usage), wireUsage (the usage object verbatim), duplicateBlocks
+ * (anthropic: a block replayed under its index, deltas repeated after its stop, or every block
+ * numbered 0), toolCalls[].extraContent (openai: Gemini's extra_content), contentEncoding
+ * (the body compressed: gzip, deflate, deflate-raw, br; or labelled with an encoding nobody
+ * decodes).
  *
  * A POST after the scripted list is used up gets HTTP 500 (x-should-retry: false) naming the
  * request number, so a test that makes one call too many fails at once instead of hanging.
@@ -28,7 +39,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import * as zlib from 'node:zlib';
 import type { Usage } from '../../src/providers/types.js';
+import { CacheRejection, PromptCacheModel, type PromptCacheOptions } from './fake-provider-cache.js';
 import { anthropicEvents, openaiEvents, type SseEvent } from './fake-provider-events.js';
 
 export type FakeFormat = 'anthropic' | 'openai';
@@ -39,8 +52,15 @@ export type FaultSpec =
   | { kind: 'status'; status: number; body?: unknown; headers?: Record<string, string> }
   /** Reset the TCP connection: before any byte when afterEvents is 0/absent, else after that many events. */
   | { kind: 'reset'; afterEvents?: number }
-  /** Stop sending after that many events and keep the connection open (idle-timeout tests). */
-  | { kind: 'stall'; afterEvents: number }
+  /**
+   * Stop sending after that many events and keep the connection open (idle-timeout tests); with
+   * keepAliveMs, go on sending `: keep-alive` comments (and, with pings, Anthropic ping events).
+   */
+  | { kind: 'stall'; afterEvents: number; keepAliveMs?: number; pings?: boolean }
+  /** After that many events, send text deltas forever (until the client hangs up). */
+  | { kind: 'endless'; afterEvents: number; piece?: string }
+  /** After that many events, write bytes that break the HTTP chunked framing. */
+  | { kind: 'bad_chunk'; afterEvents: number }
   /** Write a `data:` line that is not JSON after that many events, then end normally. */
   | { kind: 'malformed'; afterEvents: number }
   /** Send the format's mid-stream error event after that many events, then close. */
@@ -66,10 +86,32 @@ export interface OpenAiQuirks {
   readonly omitDone?: boolean;
 }
 
+export type ContentEncoding = 'gzip' | 'deflate' | 'deflate-raw' | 'br' | 'zstd-unsupported' | 'compress';
+
 export interface ScriptedReply {
   readonly thinking?: string;
   readonly text?: string;
-  readonly toolCalls?: readonly { readonly name: string; readonly input: unknown; readonly id?: string }[];
+  readonly toolCalls?: readonly {
+    readonly name: string;
+    readonly input: unknown;
+    readonly id?: string;
+    /** OpenAI: sent as the call's extra_content (Gemini: {google: {thought_signature}}). */
+    readonly extraContent?: Record<string, unknown>;
+  }[];
+  /** The model declines: openai delta.refusal pieces; anthropic stop_reason "refusal" + stop_details.explanation. */
+  readonly refusal?: string;
+  /** OpenAI: thinking and text as content-part arrays (Mistral), one chunk carrying both. */
+  readonly contentParts?: boolean;
+  /** No usage anywhere in the stream, whatever the request asked. */
+  readonly omitUsage?: boolean;
+  /** The wire usage object, sent verbatim (both formats). */
+  readonly wireUsage?: Record<string, unknown>;
+  /** Anthropic: 'replay' resends the text block under its index; 'late_deltas' resends its deltas after its stop; 'zero' numbers every block 0. */
+  readonly duplicateBlocks?: 'replay' | 'late_deltas' | 'zero';
+  /** Compress the response body (stream or error body) this way, with a matching content-encoding header. */
+  readonly contentEncoding?: ContentEncoding;
+  /** A recorded stream (SSE text, e.g. a file under test/fixtures/streams/) sent verbatim instead of a generated one. */
+  readonly rawSse?: string;
   readonly stop?: 'end_turn' | 'tool_use' | 'max_tokens';
   readonly usage?: Partial<Usage>;
   readonly delayMs?: number;
@@ -108,11 +150,17 @@ export interface FakeProviderOptions {
   readonly splitWritesBytes?: number;
   /** Ids returned by GET /models (openai; default ['fake-model']). */
   readonly models?: readonly string[];
+  /** Anthropic: compute cache reads and writes from the requests' cache_control breakpoints. */
+  readonly promptCache?: PromptCacheOptions;
+  /** Anthropic: refuse any request carrying cache_control, as a strict gateway does. */
+  readonly rejectCacheControl?: boolean;
 }
 
 export interface FakeProvider {
   readonly baseUrl: string;
   readonly requests: RecordedRequest[];
+  /** The prompt-cache model, when promptCache was given. */
+  readonly cache?: PromptCacheModel;
   close(): Promise<void>;
 }
 
@@ -120,6 +168,7 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 
 export async function startFakeProvider(opts: FakeProviderOptions): Promise<FakeProvider> {
   const requests: RecordedRequest[] = [];
+  const cache = opts.promptCache && opts.format === 'anthropic' ? new PromptCacheModel(opts.promptCache) : undefined;
   const sockets = new Set<Socket>();
   let posts = 0;
   let closed = false;
@@ -173,7 +222,47 @@ export async function startFakeProvider(opts: FakeProviderOptions): Promise<Fake
       return;
     }
     if (reply.delayMs) await sleep(reply.delayMs);
-    await serveReply(req, res, reply, body);
+    const rejected = cacheRejection(body);
+    if (rejected) {
+      sendJson(res, 400, errorBody(opts.format, 'invalid_request_error', rejected));
+      return;
+    }
+    await serveReply(req, res, withCacheUsage(reply, body), body);
+  }
+
+  function cacheRejection(body: unknown): string | undefined {
+    if (opts.format !== 'anthropic' || typeof body !== 'object' || body === null) return undefined;
+    if (opts.rejectCacheControl && JSON.stringify(body).includes('"cache_control"')) {
+      return 'messages.0.content.0.text.cache_control: Extra inputs are not permitted';
+    }
+    if (!cache) return undefined;
+    try {
+      pendingOutcome = cache.account(body as Record<string, unknown>);
+    } catch (err) {
+      if (err instanceof CacheRejection) return err.message;
+      throw err;
+    }
+    return undefined;
+  }
+
+  let pendingOutcome: ReturnType<PromptCacheModel['account']> | undefined;
+  /** With the cache model on, the reply bills what the model computed for this request. */
+  function withCacheUsage(reply: ScriptedReply, body: unknown): ScriptedReply {
+    const outcome = pendingOutcome;
+    pendingOutcome = undefined;
+    if (!outcome || typeof body !== 'object' || body === null) return reply;
+    const output = reply.usage?.output ?? 5;
+    return {
+      ...reply,
+      usage: { input: outcome.inputTokens, cacheRead: outcome.readTokens, cacheWrite: outcome.writeTokens, output },
+      wireUsage: reply.wireUsage ?? {
+        input_tokens: outcome.inputTokens,
+        cache_creation_input_tokens: outcome.writeTokens,
+        cache_read_input_tokens: outcome.readTokens,
+        cache_creation: { ephemeral_5m_input_tokens: outcome.write5mTokens, ephemeral_1h_input_tokens: outcome.write1hTokens },
+        output_tokens: output,
+      },
+    };
   }
 
   async function serveReply(req: IncomingMessage, res: ServerResponse, reply: ScriptedReply, body: unknown): Promise<void> {
@@ -181,8 +270,13 @@ export async function startFakeProvider(opts: FakeProviderOptions): Promise<Fake
     if (fault?.kind === 'status') {
       const payload = fault.body ?? errorBody(opts.format, 'api_error', `fake provider: scripted status ${fault.status}`);
       const text = typeof payload === 'string' ? payload : JSON.stringify(payload);
-      res.writeHead(fault.status, { 'content-type': 'application/json', ...fault.headers });
-      res.end(text);
+      const encoded = reply.contentEncoding ? compressWhole(reply.contentEncoding, text) : undefined;
+      res.writeHead(fault.status, {
+        'content-type': 'application/json',
+        ...(reply.contentEncoding ? { 'content-encoding': encodingHeader(reply.contentEncoding) } : {}),
+        ...fault.headers,
+      });
+      res.end(encoded ?? text);
       return;
     }
     if (fault?.kind === 'reset' && !fault.afterEvents) {
@@ -190,13 +284,31 @@ export async function startFakeProvider(opts: FakeProviderOptions): Promise<Fake
       return;
     }
     const model = typeof body === 'object' && body !== null && 'model' in body ? String((body as { model: unknown }).model) : 'fake-model';
+    if (reply.rawSse !== undefined) {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      // Event by event, so the client reads it as a stream rather than one buffer.
+      for (const piece of reply.rawSse.split(/(?<=\n\n)/)) {
+        if (closed || res.destroyed) return;
+        await writePlain(res, piece);
+      }
+      res.end();
+      return;
+    }
     const events: SseEvent[] =
       opts.format === 'anthropic'
         ? anthropicEvents(reply, model)
         : openaiEvents(reply, model, reply.openaiReasoningField ?? opts.openaiReasoningField ?? 'reasoning_content', wantsUsage(body));
 
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    const encoding = reply.contentEncoding;
+    res.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+      ...(encoding ? { 'content-encoding': encodingHeader(encoding) } : {}),
+    });
     res.flushHeaders();
+    const sink = encoding ? compressingSink(res, encoding) : undefined;
+    const write = (r: ServerResponse, text: string): Promise<void> => (sink ? sink.write(text) : writePlain(r, text));
     const eol = opts.lineEnding ?? '\n';
     let limit = fault && 'afterEvents' in fault && fault.afterEvents !== undefined ? fault.afterEvents : Infinity;
     if (fault?.kind === 'no_end' && fault.afterEvents === undefined) limit = events.filter((e) => !e.terminal).length;
@@ -210,7 +322,8 @@ export async function startFakeProvider(opts: FakeProviderOptions): Promise<Fake
       if (reply.chunkDelayMs) await sleep(reply.chunkDelayMs);
     }
     if (fault === undefined || written < limit) {
-      res.end();
+      if (sink) await sink.end();
+      else res.end();
       return;
     }
     switch (fault.kind) {
@@ -218,7 +331,29 @@ export async function startFakeProvider(opts: FakeProviderOptions): Promise<Fake
         resetSocket(req.socket);
         return;
       case 'stall':
-        return; // keep the socket open; close() or the client ends it
+        if (fault.keepAliveMs === undefined) return; // keep the socket open; close() or the client ends it
+        while (!closed && !res.destroyed) {
+          await sleep(fault.keepAliveMs);
+          await write(res, `: keep-alive${eol}${eol}`);
+          if (fault.pings && !res.destroyed) await write(res, frame({ event: 'ping', data: '{"type": "ping"}' }, eol));
+        }
+        return;
+      case 'endless': {
+        const piece = fault.piece ?? 'all work and no play makes jack a dull boy. ';
+        const ev: SseEvent =
+          opts.format === 'anthropic'
+            ? { event: 'content_block_delta', data: JSON.stringify({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: piece } }) }
+            : { data: JSON.stringify({ id: 'chatcmpl-fake01', object: 'chat.completion.chunk', created: 0, model, choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] }) };
+        const line = frame(ev, eol).repeat(64);
+        while (!closed && !res.destroyed) await write(res, line);
+        return;
+      }
+      case 'bad_chunk':
+        // A chunk-size line that is not hex breaks the HTTP/1.1 chunked framing mid-body.
+        req.socket.write('zz\r\nnot a chunk\r\n');
+        await sleep(20);
+        req.socket.destroy();
+        return;
       case 'malformed':
         await write(res, `data: {"type": "content_block_delta", "index": 0, "delta": {${eol}${eol}`);
         res.end();
@@ -240,7 +375,7 @@ export async function startFakeProvider(opts: FakeProviderOptions): Promise<Fake
     }
   }
 
-  function write(res: ServerResponse, text: string): Promise<void> {
+  function writePlain(res: ServerResponse, text: string): Promise<void> {
     const size = opts.splitWritesBytes;
     const bytes = Buffer.from(text, 'utf8');
     if (!size || size >= bytes.length) return writeBytes(res, bytes);
@@ -262,11 +397,71 @@ export async function startFakeProvider(opts: FakeProviderOptions): Promise<Fake
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     requests,
+    ...(cache ? { cache } : {}),
     async close() {
       closed = true;
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
+  };
+}
+
+function encodingHeader(encoding: ContentEncoding): string {
+  if (encoding === 'deflate-raw') return 'deflate';
+  if (encoding === 'zstd-unsupported') return 'zstd';
+  return encoding;
+}
+
+function compressWhole(encoding: ContentEncoding, text: string): Buffer {
+  switch (encoding) {
+    case 'gzip':
+      return zlib.gzipSync(text);
+    case 'deflate':
+      return zlib.deflateSync(text);
+    case 'deflate-raw':
+      return zlib.deflateRawSync(text);
+    case 'br':
+      return zlib.brotliCompressSync(text);
+    default:
+      return Buffer.from(text, 'latin1'); // labelled but not really encoded: the client must name it, not decode it
+  }
+}
+
+/** A body written through a compressor that flushes after every event, so the stream stays live. */
+function compressingSink(res: ServerResponse, encoding: ContentEncoding): { write(text: string): Promise<void>; end(): Promise<void> } {
+  const z =
+    encoding === 'gzip'
+      ? zlib.createGzip()
+      : encoding === 'deflate'
+        ? zlib.createDeflate()
+        : encoding === 'deflate-raw'
+          ? zlib.createDeflateRaw()
+          : encoding === 'br'
+            ? zlib.createBrotliCompress()
+            : undefined;
+  if (!z) {
+    return {
+      write: (text) => new Promise((resolve) => (res.destroyed ? resolve() : res.write(Buffer.from(text), () => resolve()))),
+      end: () => new Promise((resolve) => res.end(() => resolve())),
+    };
+  }
+  z.on('data', (chunk: Buffer) => {
+    if (!res.destroyed) res.write(chunk);
+  });
+  z.on('error', () => {});
+  const flushKind = encoding === 'br' ? zlib.constants.BROTLI_OPERATION_FLUSH : zlib.constants.Z_SYNC_FLUSH;
+  return {
+    write: (text) =>
+      new Promise((resolve) => {
+        if (res.destroyed) return resolve();
+        z.write(text);
+        z.flush(flushKind, () => resolve());
+      }),
+    end: () =>
+      new Promise((resolve) => {
+        z.once('end', () => res.end(() => resolve()));
+        z.end();
+      }),
   };
 }
 

@@ -23,6 +23,7 @@ export function makeConfig(projectRoot: string, overrides: Partial<Config> = {})
     maxToolOutputChars: 30_000,
     bashTimeoutMs: 120_000,
     streamIdleTimeoutMs: 60_000,
+    maxReplyBytes: 8 * 1024 * 1024,
     loopDetectionWindow: 6,
     markdown: true,
     codeMap: { enabled: false },

@@ -2,6 +2,14 @@
 import type { AssistantMessage, Message, UserMessage } from '../../../src/providers/types.js';
 import { SESSION_FORMAT_VERSION, type SessionRecord } from '../../../src/sessions/types.js';
 
+/**
+ * Yesterday at 10:00 UTC: the same in every process of a test (a child writer's record must equal
+ * the parent's), and recent. A fixed date became "idle for more than 30 days" once the calendar
+ * passed it, and the retention sweep then removed the very session the test was about.
+ */
+const DAY_MS = 86_400_000;
+const RECENT = Math.floor(Date.now() / DAY_MS) * DAY_MS - DAY_MS + 10 * 3_600_000;
+
 const PNG_1PX = 'iVBORw0KGGoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 
 export function userText(text: string): UserMessage {
@@ -44,8 +52,8 @@ export function makeRecord(id: string, projectRoot: string, messages: readonly M
     projectRoot,
     preset: 'flash',
     model: 'deepseek-chat',
-    createdAt: '2026-11-01T10:00:00.000Z',
-    updatedAt: '2026-11-01T10:05:00.000Z',
+    createdAt: new Date(RECENT).toISOString(),
+    updatedAt: new Date(RECENT + 5 * 60_000).toISOString(),
     firstPrompt: 'fix the rounding in prices.py',
     turns,
     messages,
