@@ -5,6 +5,9 @@
  * reading whole files, over every exported symbol of this project's src/.
  *
  *   node --import tsx scripts/bench-codemap.ts [--files 5000] [--worker dist/codemap-worker.js]
+ *   node --import tsx scripts/bench-codemap.ts --checker PROJECT [--symbol Class.method]   (the TypeScript checker's figures)
+ *
+ * The checker on 5,000 files: --checker on a corpus directory kept with KEEP=1 from the first form.
  */
 import { execFile } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -243,7 +246,72 @@ async function warmChild(root: string, cacheDir: string, worker?: string): Promi
 }
 
 const child = process.argv.indexOf('--warm-child');
-(child >= 0 ? warmChild(process.argv[child + 1]!, process.argv[child + 2]!, process.argv[child + 3]) : main()).catch((err: unknown) => {
+const checkerArg = process.argv.indexOf('--checker');
+const symbolArg = process.argv.indexOf('--symbol');
+(child >= 0 ? warmChild(process.argv[child + 1]!, process.argv[child + 2]!, process.argv[child + 3])
+  : checkerArg >= 0 ? checkerFigures(resolve(process.argv[checkerArg + 1]!), symbolArg >= 0 ? process.argv[symbolArg + 1] : undefined)
+    : main()).catch((err: unknown) => {
   console.error(err);
   process.exitCode = 1;
 });
+
+/**
+ * `--checker PROJECT [--symbol NAME]`: the TypeScript checker behind find_references on a real
+ * project (fresh process, nothing cached): first find_references with the checker cold, the same
+ * warm, an edit then the next query, and the process's peak RSS (the worker thread's memory included).
+ */
+async function checkerFigures(root: string, symbol?: string): Promise<void> {
+  const work = await mkdtemp(join(tmpdir(), 'lwyrm-bench-checker-'));
+  const env = { HOME: join(work, 'home'), XDG_CACHE_HOME: join(work, 'cache'), XDG_CONFIG_HOME: join(work, 'config') };
+  const workerArg = process.argv.indexOf('--worker');
+  const distWorker = workerArg > 0 ? resolve(process.argv[workerArg + 1]!) : join(repo, 'dist', 'codemap-worker.js');
+  const hasWorker = await stat(distWorker).then(() => true, () => false);
+  let peak = process.memoryUsage().rss;
+  const sample = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 20);
+  try {
+    const config = await loadConfig({ cwd: root, env });
+    let m = mark();
+    const map = await openCodeMap({ projectRoot: root, cacheDir: join(work, 'map'), config, worker: hasWorker ? { url: new URL(`file://${distWorker}`) } : 'off' });
+    map.mapText(8000);
+    const ts = map.symbols().filter((s) => /\.(ts|tsx|js|mts)$/.test(s.file));
+    console.log(`checker bench on ${root}: ${new Set(ts.map((s) => s.file)).size} TS/JS files, ${ts.length} symbols; open + map ${since(m)} (no checker yet), `
+      + `${hasWorker ? 'checker in the index worker' : 'checker in this thread (run npm run build for the worker)'}`);
+    const refs = map.tools().find((t) => t.name === 'find_references')!;
+    const ctx = toolContext(config);
+    // The most referenced class by default: the heaviest ordinary question.
+    const target = symbol ? ts.find((s) => s.qualified === symbol) : ts.filter((s) => s.kind === 'method').at(Math.floor(ts.filter((s) => s.kind === 'method').length / 2));
+    if (!target) throw new Error('no symbol to ask about');
+    const ask = { name: target.qualified, file: target.file, line: target.startLine };
+    m = mark();
+    let r = await refs.run(ask, ctx);
+    console.log(`first find_references ${target.qualified} (checker cold: program built): ${since(m)}; ${r.summary}`);
+    const warm: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const t0 = performance.now();
+      r = await refs.run(ask, ctx);
+      warm.push(performance.now() - t0);
+    }
+    console.log(`find_references warm: median ${median(warm).toFixed(0)} ms of 5`);
+    const other = ts.filter((s) => s.kind === 'class' || s.kind === 'function').slice(0, 20);
+    const t1 = performance.now();
+    for (const s of other) await refs.run({ name: s.qualified, file: s.file, line: s.startLine }, ctx);
+    console.log(`find_references warm, 20 other symbols: ${((performance.now() - t1) / other.length).toFixed(0)} ms each on average`);
+    const edited = join(root, target.file);
+    const original = await readFile(edited, 'utf8');
+    try {
+      await writeFile(edited, `${original}\nexport const benchEdit = 1;\n`);
+      m = mark();
+      await map.fileChanged(edited);
+      r = await refs.run(ask, ctx);
+      console.log(`edit of ${target.file} -> next find_references: ${since(m)}`);
+    } finally {
+      await writeFile(edited, original);
+    }
+    await map.close();
+    clearInterval(sample);
+    console.log(`peak RSS with the checker built: ${(Math.max(peak, process.resourceUsage().maxRSS * 1024) / 1e6).toFixed(0)} MB`);
+  } finally {
+    clearInterval(sample);
+    await rm(work, { recursive: true, force: true });
+  }
+}
