@@ -3,19 +3,17 @@
  * built on the first question for a project root, kept for the ones after (the language service
  * then re-parses only files that changed on disk).
  */
-import type * as TS from 'typescript';
 import type { CheckerAnswer, CheckerRequest } from './checker-protocol.js';
+import { loadTypeScript } from './load-typescript.js';
 import { createTsChecker, type TsChecker } from './ts-checker.js';
 
-let ts: Promise<typeof TS> | undefined;
 const checkers = new Map<string, TsChecker>();
 /** One project per session; a second root (tests, benchmarks) replaces the first rather than adding memory. */
 const MAX_PROJECTS = 1;
 
 export async function answerCheckerRequest(request: CheckerRequest): Promise<CheckerAnswer> {
   try {
-    ts ??= import('typescript').then((m) => m.default as unknown as typeof TS);
-    const api = await ts;
+    const api = loadTypeScript();
     let checker = checkers.get(request.root);
     if (!checker) {
       if (checkers.size >= MAX_PROJECTS) checkers.clear();

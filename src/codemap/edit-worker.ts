@@ -70,6 +70,9 @@ export function createEditIndexer(choice: WorkerChoice, plugins: PluginSet, time
   let broken = false;
   let idle: NodeJS.Timeout | undefined;
   let queue: Promise<unknown> = Promise.resolve();
+  /** True while the worker builds the checker for questions to come (nobody waits for the answer). */
+  let warming = false;
+  let closing = false;
   const stop = (): void => {
     clearTimeout(idle);
     void worker?.terminate();
@@ -90,10 +93,12 @@ export function createEditIndexer(choice: WorkerChoice, plugins: PluginSet, time
   const queryWorker = (request: CheckerRequest): Promise<CheckerAnswer> => new Promise((resolve, reject) => {
     const w = ensureWorker();
     const id = nextId++;
-    w.ref();
+    // A question holds the process up until answered; a warm-up never does.
+    const held = request.op !== 'warm';
+    if (held) w.ref();
     const finish = (fn: () => void): void => {
       clearTimeout(timer);
-      w.unref();
+      if (held) w.unref();
       w.off('message', onMessage);
       w.off('error', onError);
       w.off('exit', onExit);
@@ -178,18 +183,23 @@ export function createEditIndexer(choice: WorkerChoice, plugins: PluginSet, time
 
   const query = (request: CheckerRequest): Promise<CheckerAnswer> => {
     const run = queue.then(async (): Promise<CheckerAnswer> => {
+      // Warming is for questions to come: none come once closing, and without a worker it would stop this thread.
+      if (request.op === 'warm' && (closing || broken)) return { ok: true, results: [] };
       if (broken) return answerCheckerRequest(request);
       clearTimeout(idle);
+      warming = request.op === 'warm';
       try {
         const answer = await queryWorker(request);
         checkerBuilt = true;
         return answer;
       } catch {
+        if (closing) return { ok: false, error: 'the code map is closing' };
         stop();
         broken = true;
         generation++;
         return answerCheckerRequest(request);
       } finally {
+        warming = false;
         idleLater();
       }
     });
@@ -203,6 +213,9 @@ export function createEditIndexer(choice: WorkerChoice, plugins: PluginSet, time
     query,
     generation: () => generation,
     async close() {
+      closing = true;
+      // A warm-up under way is not waited for (a one-shot run that asked no question exits now).
+      if (warming) stop();
       await queue;
       stop();
     },

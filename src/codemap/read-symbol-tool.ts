@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import type { ToolDefinition } from '../tools/types.js';
 import type { CodeGraph, ProjectSymbol } from './graph-types.js';
+import { checkerTarget } from './symbol-answers.js';
 import { lookupSymbol } from './symbol-lookup.js';
 import { describe, failure, fileLines, lookupFailure, numbered, parseArgs, gateRead, SYMBOL_ARG_PROPERTIES, type SymbolSource } from './tool-support.js';
 
@@ -107,7 +108,7 @@ export function readSymbolTool(source: SymbolSource): ToolDefinition {
         }
         // Reading a symbol is often the step before asking who uses it: get the checker going meanwhile.
         if (found.kind === 'found' && source.askChecker && source.checked?.(found.symbol.file)) {
-          void source.askChecker({ op: 'warm', targets: [] }).catch(() => undefined);
+          void source.askChecker({ op: 'warm', targets: [checkerTarget(found.symbol)] }).catch(() => undefined);
         }
         const graph = source.graph();
         if (found.kind !== 'found') return lookupFailure(graph, 'read_symbol', parsed.name, found);

@@ -9,6 +9,7 @@ import type * as TS from 'typescript';
 import { skipReason } from './index-file.js';
 import type { CheckerAnswer, CheckerHit, CheckerRequest, CheckerTarget, TargetResult } from './checker-protocol.js';
 import { createTsProgram, type TsProgram } from './ts-program.js';
+import { createScope, moduleWord } from './ts-scope.js';
 import type { EdgeKind } from './types.js';
 
 type Ts = typeof TS;
@@ -78,6 +79,15 @@ function namePosition(ts: Ts, sf: TS.SourceFile, d: TS.Node): number {
   return (kw ?? d).getStart(sf);
 }
 
+/**
+ * Expressions that declare a name in JavaScript: `exports.f = …`, `X.prototype.m = function`
+ * (assignments the checker binds as declarations) and named function or class values
+ * (`module.exports = function build() {}`).
+ */
+function declaresInJs(ts: Ts, n: TS.Node): boolean {
+  return ts.isBinaryExpression(n) || ((ts.isFunctionExpression(n) || ts.isClassExpression(n)) && n.name !== undefined);
+}
+
 /** The outermost declarations named `t.name` whose name lies in the target's lines (overloads: several). */
 function findDeclarations(ts: Ts, sf: TS.SourceFile, t: CheckerTarget): TS.Node[] {
   const out: TS.Node[] = [];
@@ -86,7 +96,7 @@ function findDeclarations(ts: Ts, sf: TS.SourceFile, t: CheckerTarget): TS.Node[
     const end = lineOf(sf, n.getEnd());
     if (end < t.line || start > t.endLine) return;
     const name = declaredName(ts, n as TS.Declaration);
-    if (name === t.name && !ts.isParameter(n) && !ts.isImportSpecifier(n) && !ts.isExportSpecifier(n) && !ts.isExpression(n)) {
+    if (name === t.name && !ts.isParameter(n) && !ts.isImportSpecifier(n) && !ts.isExportSpecifier(n) && (!ts.isExpression(n) || declaresInJs(ts, n))) {
       const at = lineOf(sf, namePosition(ts, sf, n));
       if (at >= t.line && at <= t.endLine) {
         out.push(n);
@@ -99,8 +109,34 @@ function findDeclarations(ts: Ts, sf: TS.SourceFile, t: CheckerTarget): TS.Node[
   return out;
 }
 
+const DEFAULT_EXPORT = (name: string): RegExp =>
+  new RegExp(`export\\s+default\\s+(?:(?:abstract\\s+)?class|(?:async\\s+)?function\\*?)?\\s*${name.replace(/\$/g, '\\$')}\\b|export\\s*=\\s*${name.replace(/\$/g, '\\$')}\\b|module\\.exports\\s*=\\s*${name.replace(/\$/g, '\\$')}\\b`);
+
+/**
+ * The name uses of a declaration are written with (a constructor: its class's), and whether its
+ * module exports it as a default (imported under any name, found by the module's path).
+ */
+function searchedName(ts: Ts, sf: TS.SourceFile, decl: TS.Node, name: string): { name: string; defaultExported: boolean } {
+  let owner: TS.Node = decl;
+  let word = name;
+  if (ts.isConstructorDeclaration(decl) && ts.isClassLike(decl.parent)) {
+    owner = decl.parent;
+    word = decl.parent.name?.text ?? 'default';
+  }
+  const modifiers = ts.canHaveModifiers(owner) ? ts.getModifiers(owner) ?? [] : [];
+  const defaultExported = word === 'default' || modifiers.some((m) => m.kind === ts.SyntaxKind.DefaultKeyword)
+    || (/^[\w$]+$/.test(word) && DEFAULT_EXPORT(word).test(sf.text));
+  return { name: word === 'default' ? moduleWord(sf.fileName) : word, defaultExported };
+}
+
 /** The answer to a request without files to a checker that never got any (a new worker): send them. */
 export const NEEDS_FILES = 'the checker needs the project\'s file list';
+
+interface Located {
+  readonly prog: TS.Program;
+  readonly sf: TS.SourceFile;
+  readonly decls: TS.Node[];
+}
 
 export interface TsChecker {
   answer(request: CheckerRequest): CheckerAnswer;
@@ -115,17 +151,36 @@ export function createTsChecker(ts: Ts, root: string): TsChecker {
     return rel !== undefined && !isGenerated(generated, fileName) ? rel : undefined;
   };
 
-  const references = (t: CheckerTarget): TargetResult => {
-    const ls = program.service();
-    const prog = ls.getProgram();
+  const scope = createScope(program);
+  /** The program with `t`'s file in it, and the target's declarations there. */
+  const locate = (t: CheckerTarget): Located | undefined => {
+    program.include([t.file, ...scope.alwaysIn()]);
+    const prog = program.service().getProgram();
     const sf = prog?.getSourceFile(program.abs(t.file));
-    if (!prog || !sf) return { found: false, hits: [] };
+    if (!prog || !sf) return undefined;
     const decls = findDeclarations(ts, sf, t);
-    if (decls.length === 0) return { found: false, hits: [] };
+    return decls.length > 0 ? { prog, sf, decls } : undefined;
+  };
+  /** Brings every file that can reference `t` into the program (the declarations are looked up again in it). */
+  const widen = (t: CheckerTarget): Located | undefined => {
+    let at = locate(t);
+    if (!at) return undefined;
+    const { name, defaultExported } = searchedName(ts, at.sf, at.decls[0]!, t.name);
+    const inProgram = (prog: TS.Program) => (rel: string): boolean => prog.getSourceFile(program.abs(rel)) !== undefined;
+    // A file brought in can import others that were not: those are in the program too, nothing to search again.
+    if (program.include(scope.users(name, t.file, defaultExported, inProgram(at.prog)))) at = locate(t);
+    return at;
+  };
+
+  const collect = (at: Located): { hits: CheckerHit[]; aliases: Set<string> } => {
+    const ls = program.service();
+    const { prog, sf, decls } = at;
     const hits: CheckerHit[] = [];
+    const aliases = new Set<string>();
     const seen = new Set<string>();
     for (const decl of decls) {
       for (const group of ls.findReferences(sf.fileName, namePosition(ts, sf, decl)) ?? []) {
+        if (group.definition.kind === ts.ScriptElementKind.alias) aliases.add(group.definition.name);
         for (const r of group.references) {
           if (r.isDefinition) continue;
           const rel = keep(r.fileName);
@@ -143,16 +198,25 @@ export function createTsChecker(ts: Ts, root: string): TsChecker {
       // Overloads share one symbol: the first declaration's references are all of them.
       if (!ts.isFunctionLike(decl)) break;
     }
-    return { found: true, hits };
+    return { hits, aliases };
+  };
+
+  const references = (t: CheckerTarget): TargetResult => {
+    const at = widen(t);
+    if (!at) return { found: false, hits: [] };
+    const first = collect(at);
+    // An alias the text did not show (a rename the pattern missed): files using it join, and the question is asked again.
+    const inProgram = (rel: string): boolean => at.prog.getSourceFile(program.abs(rel)) !== undefined;
+    const more = [...first.aliases].filter((a) => a !== t.name).flatMap((a) => scope.users(a, t.file, false, inProgram));
+    if (!program.include(more)) return { found: true, hits: first.hits };
+    const again = locate(t);
+    return again ? { found: true, hits: collect(again).hits } : { found: false, hits: [] };
   };
 
   const dependencies = (t: CheckerTarget): TargetResult => {
-    const ls = program.service();
-    const prog = ls.getProgram();
-    const sf = prog?.getSourceFile(program.abs(t.file));
-    if (!prog || !sf) return { found: false, hits: [] };
-    const decls = findDeclarations(ts, sf, t);
-    if (decls.length === 0) return { found: false, hits: [] };
+    const at = locate(t);
+    if (!at) return { found: false, hits: [] };
+    const { prog, decls } = at;
     const checker = prog.getTypeChecker();
     const inside = (d: TS.Node): boolean => decls.some((o) => o.getSourceFile() === d.getSourceFile() && d.pos >= o.pos && d.end <= o.end);
     const hits: CheckerHit[] = [];
@@ -163,7 +227,10 @@ export function createTsChecker(ts: Ts, root: string): TsChecker {
       if (!sym) return;
       if (sym.flags & ts.SymbolFlags.Alias) sym = checker.getAliasedSymbol(sym);
       const kind = usageKind(ts, id);
-      for (const d of sym.declarations ?? []) {
+      for (const decl of sym.declarations ?? []) {
+        // `module.exports = function build() {}`: the module's value is declared by the function.
+        const d = ts.isBinaryExpression(decl) && (ts.isFunctionExpression(decl.right) || ts.isClassExpression(decl.right))
+          && decl.right.name && declaredName(ts, decl) === undefined ? decl.right : decl;
         if (inside(d)) continue;
         const dsf = d.getSourceFile();
         const rel = keep(dsf.fileName);
@@ -208,6 +275,9 @@ export function createTsChecker(ts: Ts, root: string): TsChecker {
           hasFiles = true;
         } else if (!hasFiles) return { ok: false, error: NEEDS_FILES };
         if (request.op === 'warm') {
+          // The program a question about these targets needs (or the libs and global files), parsed and bound.
+          program.include(scope.alwaysIn());
+          for (const t of request.targets) widen(t);
           program.service().getProgram()?.getTypeChecker();
           return { ok: true, results: [] };
         }

@@ -1,5 +1,6 @@
 /** Turns one TS/JS source file into symbols, raw edges and imports (syntax only, no type check). */
 import type * as TS from 'typescript';
+import { assignedDeclaration, moduleObjects } from './ts-commonjs.js';
 import { annotatedType, collectEdges, dottedName, valueType, type EdgeSink } from './ts-references.js';
 import type { EdgeKind, FileIndex, ImportInfo, RawEdge, SymbolInfo, SymbolKind } from './types.js';
 import { declarationSignature, docFirstLine, headerUntil } from './ts-signature.js';
@@ -13,6 +14,8 @@ interface Walk {
   readonly imports: ImportInfo[];
   readonly sink: EdgeSink;
   readonly exportedNames: Set<string>;
+  /** JavaScript only: the top-level objects the module exports (their assigned methods are exported). */
+  readonly moduleObjects?: ReadonlySet<string>;
 }
 
 function hasModifier(ts: Ts, node: TS.Node, kind: TS.SyntaxKind): boolean {
@@ -234,10 +237,23 @@ function statements(w: Walk, list: readonly TS.Statement[], container: string | 
     } else if (ts.isImportEqualsDeclaration(st) && ts.isExternalModuleReference(st.moduleReference)
       && ts.isStringLiteral(st.moduleReference.expression)) {
       w.imports.push({ source: st.moduleReference.expression.text, names: { [st.name.text]: '*' } });
+    } else if (w.moduleObjects && !container && ts.isExpressionStatement(st) && assigned(w, st)) {
+      continue;
     } else {
       collectEdges(ts, sf, st, container ?? '', w.sink);
     }
   }
+}
+
+/** A JavaScript assignment that declares something (module.exports, prototype methods): a symbol. */
+function assigned(w: Walk, st: TS.ExpressionStatement): boolean {
+  const { ts, sf } = w;
+  const d = assignedDeclaration(ts, sf, st, w.moduleObjects!);
+  if (!d) return false;
+  addSymbol(w, st, d.name, d.kind, d.exported, d.container, d.signature);
+  if (d.isDefault) w.symbols[w.symbols.length - 1] = { ...w.symbols[w.symbols.length - 1]!, isDefault: true };
+  collectEdges(ts, sf, d.value, d.container ? `${d.container}.${d.name}` : d.name, w.sink);
+  return true;
 }
 
 export function scriptKindFor(ts: Ts, path: string): TS.ScriptKind {
@@ -267,7 +283,8 @@ export function indexTypeScriptSource(ts: Ts, path: string, source: string): Fil
     }
     if (ts.isExportAssignment(st) && ts.isIdentifier(st.expression)) exportedNames.add(st.expression.text);
   }
-  const w: Walk = { ts, sf, symbols: [], imports: [], sink, exportedNames };
+  const js = /\.(js|jsx|mjs|cjs)$/i.test(path);
+  const w: Walk = { ts, sf, symbols: [], imports: [], sink, exportedNames, ...(js ? { moduleObjects: moduleObjects(ts, sf) } : {}) };
   statements(w, sf.statements, undefined, true);
   for (const st of sf.statements) {
     if (!ts.isExportAssignment(st) || !ts.isIdentifier(st.expression)) continue;
@@ -276,6 +293,6 @@ export function indexTypeScriptSource(ts: Ts, path: string, source: string): Fil
     if (i >= 0) w.symbols[i] = { ...w.symbols[i]!, isDefault: true };
   }
   const moduleScoped = w.imports.length > 0 || w.symbols.some((s) => s.exported) || exportedNames.size > 0
-    || sf.statements.some((s) => ts.isExportAssignment(s));
+    || sf.statements.some((s) => ts.isExportAssignment(s)) || (w.moduleObjects?.size ?? 0) > 0;
   return { symbols: w.symbols, edges, imports: w.imports, moduleScoped };
 }

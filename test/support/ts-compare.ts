@@ -2,7 +2,7 @@
  * The code map's find_references and get_dependencies (depth 1) scored against the TypeScript
  * language service, by symbol kind (scripts/compare-codemap.ts on any project, and the test suite).
  *
- * The truth is a language service of its own (the project's tsconfig, as the code map reads it):
+ * The truth is language services of its own, one per tsconfig as an editor opens them (ts-truth.ts):
  * - references of a symbol: findReferences at its declaration, minus the declarations, in the
  *   project's indexed files, as file:line pairs;
  * - dependencies of a symbol: every project symbol one of whose references (not an import) lies
@@ -12,7 +12,7 @@
  * Symbols are sampled evenly per kind (--per-kind); the dependency truth needs every symbol's references.
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type * as TS from 'typescript';
 import tsModule from 'typescript';
 import type { CodeMap } from '../../src/codemap/code-map.js';
@@ -20,9 +20,9 @@ import { skipReason } from '../../src/codemap/index-file.js';
 import { walkProject } from '../../src/codemap/walk-project.js';
 import type { ProjectSymbol } from '../../src/codemap/graph-types.js';
 import { usageKind } from '../../src/codemap/ts-checker.js';
-import { createTsProgram } from '../../src/codemap/ts-program.js';
 import type { Config } from '../../src/config/types.js';
 import type { ToolContext } from '../../src/tools/types.js';
+import { buildTruth } from './ts-truth.js';
 
 
 // typescript is CommonJS: its API is the default export.
@@ -94,55 +94,66 @@ export async function compareWithLanguageService(root: string, map: CodeMap, con
     const fileSet = new Set(tsFiles);
     log(`project: ${root}: ${tsFiles.length} TS/JS files, ${symbols.length} symbols (indexed in ${(performance.now() - t0).toFixed(0)} ms)`);
 
-    // The truth: a language service of its own over the same files.
+    // The truth: language services of its own, one per tsconfig, over the same files.
     t0 = performance.now();
-    const program = createTsProgram(ts, root);
-    program.setFiles(tsFiles);
-    const ls = program.service();
-    const prog = ls.getProgram()!;
+    const truth = buildTruth(root, tsFiles.map((f) => join(root, f)));
+    const prefix = resolve(root) + '/';
+    const relOf = (fileName: string): string | undefined => {
+      const r = resolve(fileName);
+      const rel = r.startsWith(prefix) ? r.slice(prefix.length) : undefined;
+      return rel !== undefined && fileSet.has(rel) ? rel : undefined;
+    };
     const truthRefs = new Map<number, Set<string>>();
     /** For the dependency truth: where each symbol is used, with how (calls or not). */
     const uses = new Map<number, { file: string; line: number; call: boolean }[]>();
     let unlocated = 0;
     for (const s of symbols) {
       if (!fileSet.has(s.file)) continue;
-      const sf = prog.getSourceFile(program.abs(s.file));
-      const pos = sf ? declarationPosition(sf, s) : undefined;
-      if (!sf || pos === undefined) { unlocated++; continue; }
       const refs = new Set<string>();
-      const where: { file: string; line: number; call: boolean }[] = [];
-      const groups = ls.findReferences(sf.fileName, pos) ?? [];
-      // Uses of the symbol itself: its own group, not the groups of the members it overrides or implements.
-      // (Groups whose definition is an import or export alias are the symbol's uses under another name.)
-      const own = groups.filter((g) => g.definition.kind === ts.ScriptElementKind.alias || (g.definition.fileName === sf.fileName
-        && g.definition.textSpan.start <= pos && pos < g.definition.textSpan.start + Math.max(1, g.definition.textSpan.length)));
-      for (const group of groups) {
-        for (const r of group.references) {
-          if (r.isDefinition) continue;
-          const rel = program.rel(r.fileName);
-          const rsf = rel === undefined ? undefined : prog.getSourceFile(r.fileName);
-          if (rel === undefined || !rsf) continue;
-          const line = rsf.getLineAndCharacterOfPosition(r.textSpan.start).line + 1;
-          refs.add(`${rel}:${line}`);
-          let node: TS.Node | undefined;
-          const find = (n: TS.Node): void => {
-            if (r.textSpan.start < n.getStart(rsf) || r.textSpan.start >= n.getEnd()) return;
-            node = n;
-            ts.forEachChild(n, find);
-          };
-          find(rsf);
-          const kind = node ? usageKind(ts, node) : 'references';
-          // An overriding or merged declaration is listed by findReferences, but it is not a use.
-          const declares = !!node?.parent && !ts.isExpression(node.parent) && ts.getNameOfDeclaration(node.parent as TS.Declaration) === node;
-          if (kind !== 'imports' && (!declares || ts.isShorthandPropertyAssignment(node!.parent)) && (own.length === 0 || own.includes(group))) {
-            where.push({ file: rel, line, call: kind === 'calls' });
+      const where = new Map<string, { file: string; line: number; call: boolean }>();
+      let located = false;
+      for (const { service: ls, program: prog } of truth.servicesFor(join(root, s.file))) {
+        const sf = prog.getSourceFile(join(root, s.file)) ?? prog.getSourceFiles().find((f) => relOf(f.fileName) === s.file);
+        const pos = sf ? declarationPosition(sf, s) : undefined;
+        if (!sf || pos === undefined) continue;
+        located = true;
+        const groups = ls.findReferences(sf.fileName, pos) ?? [];
+        // Uses of the symbol itself: its own group, not the groups of the members it overrides or implements.
+        // (Groups whose definition is an import or export alias are the symbol's uses under another name.)
+        // (A constructor's uses are `new` and `super()` calls, listed under its class.)
+        const own = s.name === 'constructor' ? groups : groups.filter((g) => g.definition.kind === ts.ScriptElementKind.alias || (g.definition.fileName === sf.fileName
+          && g.definition.textSpan.start <= pos && pos < g.definition.textSpan.start + Math.max(1, g.definition.textSpan.length)));
+        for (const group of groups) {
+          for (const r of group.references) {
+            if (r.isDefinition) continue;
+            const rel = relOf(r.fileName);
+            const rsf = rel === undefined ? undefined : prog.getSourceFile(r.fileName);
+            if (rel === undefined || !rsf) continue;
+            const line = rsf.getLineAndCharacterOfPosition(r.textSpan.start).line + 1;
+            refs.add(`${rel}:${line}`);
+            let node: TS.Node | undefined;
+            const find = (n: TS.Node): void => {
+              if (r.textSpan.start < n.getStart(rsf) || r.textSpan.start >= n.getEnd()) return;
+              node = n;
+              ts.forEachChild(n, find);
+            };
+            find(rsf);
+            const kind = node ? usageKind(ts, node) : 'references';
+            // An overriding or merged declaration is listed by findReferences, but it is not a use.
+            const declares = !!node?.parent && !ts.isExpression(node.parent) && ts.getNameOfDeclaration(node.parent as TS.Declaration) === node;
+            if (kind !== 'imports' && (!declares || ts.isShorthandPropertyAssignment(node!.parent)) && (own.length === 0 || own.includes(group))) {
+              const call = kind === 'calls';
+              const key = `${rel}:${line}:${call}`;
+              if (!where.has(key)) where.set(key, { file: rel, line, call });
+            }
           }
         }
       }
+      if (!located) { unlocated++; continue; }
       truthRefs.set(s.id, refs);
-      uses.set(s.id, where);
+      uses.set(s.id, [...where.values()]);
     }
-    log(`truth: findReferences for ${truthRefs.size} symbols in ${((performance.now() - t0) / 1000).toFixed(1)} s (${unlocated} declarations not located, left out)`);
+    log(`truth: ${truth.services.length} language services (${truth.services.map((x) => x.label).join(', ')}); findReferences for ${truthRefs.size} symbols in ${((performance.now() - t0) / 1000).toFixed(1)} s (${unlocated} declarations not located, left out)`);
     const inside = (outer: ProjectSymbol, inner: ProjectSymbol): boolean =>
       outer.id === inner.id || (outer.file === inner.file && inner.startLine >= outer.startLine && inner.endLine <= outer.endLine);
     const truthDeps = (s: ProjectSymbol): Set<string> => {
