@@ -8,6 +8,18 @@ import { loadTypeScript } from './load-typescript.js';
 import { createTsChecker, type TsChecker } from './ts-checker.js';
 
 const checkers = new Map<string, TsChecker>();
+/** Set (non-zero) by the main thread when a request waits behind the one under way. */
+let waiting: Int32Array | undefined;
+
+/** The worker's flag for "a request waits": a warm-up under way stops when it is set. */
+export function useWaitingFlag(flag: Int32Array): void {
+  waiting = flag;
+}
+
+/** Called as a request starts: whatever waited is now being served. */
+export function clearWaiting(): void {
+  if (waiting) Atomics.store(waiting, 0, 0);
+}
 /** One project per session; a second root (tests, benchmarks) replaces the first rather than adding memory. */
 const MAX_PROJECTS = 1;
 
@@ -17,7 +29,7 @@ export async function answerCheckerRequest(request: CheckerRequest): Promise<Che
     let checker = checkers.get(request.root);
     if (!checker) {
       if (checkers.size >= MAX_PROJECTS) checkers.clear();
-      checker = createTsChecker(api, request.root);
+      checker = createTsChecker(api, request.root, () => waiting !== undefined && Atomics.load(waiting, 0) !== 0);
       checkers.set(request.root, checker);
     }
     return checker.answer(request);

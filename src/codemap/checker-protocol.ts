@@ -10,13 +10,21 @@ export interface CheckerTarget {
 }
 
 export interface CheckerRequest {
-  /** 'warm': build the program now (no targets), so a question soon after is answered quickly. */
+  /**
+   * 'warm': build the program the targets' questions need now (with no targets: the libs and global
+   * files), so a question soon after is answered quickly. A warm-up gives way to any other request.
+   */
   readonly op: 'references' | 'dependencies' | 'warm';
+  /** With 'warm': ask these questions too and drop the answers, so the checker has their types again after an edit. */
+  readonly replay?: 'references' | 'dependencies';
   readonly root: string;
   /** The project's TS/JS files, when they changed since the last request. */
   readonly files?: readonly string[];
   readonly targets: readonly CheckerTarget[];
 }
+
+/** A request as the symbol tools make it (the code map fills in the root and the file list). */
+export type CheckerQuestion = Pick<CheckerRequest, 'op' | 'targets' | 'replay'>;
 
 /** A reference (where it is written) or a dependency (where its declaration's name is). */
 export interface CheckerHit {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { appPaths } from '../config/paths.js';
 import type { Config } from '../config/types.js';
 import type { ToolDefinition } from '../tools/types.js';
-import type { CheckerAnswer, CheckerRequest } from './checker-protocol.js';
+import type { CheckerAnswer, CheckerQuestion } from './checker-protocol.js';
 import { createEditIndexer } from './edit-worker.js';
 import { findEntryFiles } from './entry-points.js';
 import { findReferencesTool } from './find-references-tool.js';
@@ -14,7 +14,7 @@ import type { ProjectSymbol } from './graph-types.js';
 import { renderMap } from './map-text.js';
 import { loadPlugins } from './load-plugins.js';
 import { MAP_RENDER_VERSION, openMapCache } from './map-cache.js';
-import { openProjectIndex, type OpenStats } from './project-index.js';
+import { openProjectIndex, toProjectPath, type OpenStats } from './project-index.js';
 import { scoreSymbols } from './rank.js';
 import { readSymbolTool } from './read-symbol-tool.js';
 import { NEEDS_FILES } from './ts-checker.js';
@@ -142,10 +142,13 @@ export async function openCodeMap(opts: OpenCodeMapOptions): Promise<CodeMap> {
   };
   // The checker gets the TS/JS file list when it changed since it was last sent, or when the worker is new.
   let sent: { key: string; generation: number } | undefined;
+  /** The last question asked, asked again in the background after an edit (its types are then warm for the next one). */
+  let lastQuestion: CheckerQuestion | undefined;
   const checkedFiles = (): string[] => [...index.files()].filter(([, f]) => f.plugin?.name === 'typescript').map(([rel]) => rel).sort();
-  const askChecker = async (q: Pick<CheckerRequest, 'op' | 'targets'>): Promise<CheckerAnswer> => {
+  const askChecker = async (q: CheckerQuestion): Promise<CheckerAnswer> => {
     // Warming in this thread would stop it for seconds; without a worker the first question builds it.
     if (q.op === 'warm' && !editor.usesWorker()) return { ok: true, results: [] };
+    if (q.op !== 'warm') lastQuestion = q;
     const files = checkedFiles();
     const key = files.join('\0');
     const generation = editor.generation();
@@ -185,6 +188,11 @@ export async function openCodeMap(opts: OpenCodeMapOptions): Promise<CodeMap> {
     async fileChanged(path) {
       await index.refresh(path);
       scheduleSave();
+      // An edit throws the checker's types away: work them out again while the model writes its next turn.
+      const rel = toProjectPath(opts.projectRoot, path);
+      if (lastQuestion && lastQuestion.op !== 'warm' && rel !== undefined && checked(rel)) {
+        void askChecker({ op: 'warm', targets: lastQuestion.targets, replay: lastQuestion.op }).catch(() => undefined);
+      }
     },
     async close() {
       if (saveTimer) clearTimeout(saveTimer);

@@ -79,9 +79,14 @@ export function createEditIndexer(choice: WorkerChoice, plugins: PluginSet, time
     worker = undefined;
   };
 
+  /** Raised with every request but a warm-up: a warm-up under way in the worker then stops. */
+  const waiting = new Int32Array(new SharedArrayBuffer(4));
+  const raise = (): void => {
+    Atomics.store(waiting, 0, 1);
+  };
   const ensureWorker = (): Worker => {
     if (!worker) {
-      const input: WorkerInput = { jobs: [], external: plugins.external, timeoutMs, serve: true };
+      const input: WorkerInput = { jobs: [], external: plugins.external, timeoutMs, serve: true, waiting: waiting.buffer as SharedArrayBuffer };
       worker = new Worker(url, { workerData: input, execArgv });
       worker.unref();
       generation++;
@@ -157,6 +162,7 @@ export function createEditIndexer(choice: WorkerChoice, plugins: PluginSet, time
   });
 
   const index = (job: IndexJob): Promise<FileOutcome> => {
+    raise();
     const run = queue.then(async (): Promise<FileOutcome> => {
       if (broken) return here(job);
       clearTimeout(idle);
@@ -182,6 +188,7 @@ export function createEditIndexer(choice: WorkerChoice, plugins: PluginSet, time
   };
 
   const query = (request: CheckerRequest): Promise<CheckerAnswer> => {
+    if (request.op !== 'warm') raise();
     const run = queue.then(async (): Promise<CheckerAnswer> => {
       // Warming is for questions to come: none come once closing, and without a worker it would stop this thread.
       if (request.op === 'warm' && (closing || broken)) return { ok: true, results: [] };

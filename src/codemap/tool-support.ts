@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { accessPath, displayPath, gatePath } from '../tools/path-access.js';
 import type { ToolContext, ToolResult } from '../tools/types.js';
-import type { CheckerAnswer, CheckerRequest } from './checker-protocol.js';
+import type { CheckerAnswer, CheckerQuestion } from './checker-protocol.js';
 import type { CodeGraph, ProjectSymbol } from './graph-types.js';
 import { suggestNames, type Lookup } from './symbol-lookup.js';
 
@@ -17,7 +17,7 @@ export interface SymbolSource {
   /** True when `rel` is answered by the TypeScript checker (a TS/JS file). */
   checked?(rel: string): boolean;
   /** Asks the TypeScript checker (root and file list are filled in). */
-  askChecker?(request: Pick<CheckerRequest, 'op' | 'targets'>): Promise<CheckerAnswer>;
+  askChecker?(request: CheckerQuestion): Promise<CheckerAnswer>;
 }
 
 export interface SymbolArgs {

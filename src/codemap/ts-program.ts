@@ -28,6 +28,8 @@ export interface TsProgram {
   rel(fileName: string): string | undefined;
   /** The version the host gives a file (size and mtime), 'missing' when it cannot be read. */
   version(fileName: string): string;
+  /** A new question: files are looked at again (an edit since the last one is seen). */
+  newQuestion(): void;
 }
 
 /** Options every checker program gets, whatever the project asks: nothing is emitted or reported. */
@@ -80,7 +82,8 @@ function splitRegistry(ts: Ts, root: string, isProject: (fileName: string) => bo
   };
 }
 
-export function createTsProgram(ts: Ts, root: string): TsProgram {
+/** `cancelled`: true when the work under way should stop (the service then throws OperationCanceledException). */
+export function createTsProgram(ts: Ts, root: string, cancelled: () => boolean = () => false): TsProgram {
   let files = new Set<string>();
   let roots = new Set<string>();
   let names: string[] = [];
@@ -98,16 +101,20 @@ export function createTsProgram(ts: Ts, root: string): TsProgram {
     return r !== undefined && files.has(r) ? r : undefined;
   };
   const libDir = dirname(ts.sys.getExecutingFilePath());
+  /** Each file is looked at once per question: the service asks for versions several times a program. */
+  const versions = new Map<string, string>();
   const version = (fileName: string): string => {
     // The compiler's own libs never change under a running process.
     if (fileName.startsWith(libDir)) return 'lib';
-    try {
-      const st = statSync(fileName);
-      return `${st.size}:${st.mtimeMs}`;
-    } catch {
-      return 'missing';
+    let v = versions.get(fileName);
+    if (v === undefined) {
+      const st = statSync(fileName, { throwIfNoEntry: false });
+      versions.set(fileName, (v = st ? `${st.size}:${st.mtimeMs}` : 'missing'));
     }
+    return v;
   };
+  /** The texts the service asks for again with each new program (every file, libs included), while their version holds. */
+  const snapshots = new Map<string, { version: string; snapshot: TS.IScriptSnapshot }>();
   const stampOf = (paths: readonly string[]): string => paths.map(version).join('|');
   /** Reads the configs again when the file list or a config file changed. */
   const ensureConfigs = (): ProjectConfigs => {
@@ -137,8 +144,17 @@ export function createTsProgram(ts: Ts, root: string): TsProgram {
     getScriptFileNames: () => names,
     getScriptVersion: version,
     getScriptSnapshot(fileName) {
-      const text = ts.sys.readFile(fileName);
-      return text === undefined ? undefined : ts.ScriptSnapshot.fromString(text);
+      const v = version(fileName);
+      const hit = snapshots.get(fileName);
+      if (hit?.version === v) return hit.snapshot;
+      const text = v === 'missing' ? undefined : ts.sys.readFile(fileName);
+      if (text === undefined) {
+        snapshots.delete(fileName);
+        return undefined;
+      }
+      const snapshot = ts.ScriptSnapshot.fromString(text);
+      snapshots.set(fileName, { version: v, snapshot });
+      return snapshot;
     },
     getCurrentDirectory: () => root,
     getDefaultLibFileName: (o) => join(libDir, ts.getDefaultLibFileName(o)),
@@ -149,6 +165,7 @@ export function createTsProgram(ts: Ts, root: string): TsProgram {
     getDirectories: (p) => ts.sys.getDirectories(p),
     realpath: (p) => ts.sys.realpath?.(p) ?? p,
     useCaseSensitiveFileNames: () => ts.sys.useCaseSensitiveFileNames,
+    getCancellationToken: () => ({ isCancellationRequested: cancelled }),
     // Each file's imports resolve with the options of the config it belongs to.
     resolveModuleNameLiterals(literals, containingFile, redirected, _options, containingSourceFile) {
       const own = forQueriesCached(ensureConfigs().optionsFor(containingFile));
@@ -193,5 +210,6 @@ export function createTsProgram(ts: Ts, root: string): TsProgram {
     abs,
     rel,
     version,
+    newQuestion: () => versions.clear(),
   };
 }

@@ -3,8 +3,9 @@
  * an identifier (or string, or JSDoc link) with its name, so only files whose text holds the name
  * can have one; under another name (`export { A as B }`, a default import) the alias is found in
  * those files and followed, and a default export is imported by a path that names its module.
- * Declaration files, scripts and files that augment modules are always in: they change what every
- * other file sees.
+ * Scripts (JS or TS files, declaration files too, with no import or export: their declarations
+ * are global) and files that augment modules or the global scope are always in: they change what
+ * every other file sees.
  */
 import { readFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
@@ -13,7 +14,6 @@ import type { TsProgram } from './ts-program.js';
 /** A text file's contents, kept while its version (size and mtime) holds. */
 interface Cached { readonly version: string; readonly text: string }
 
-const DECLARATION_FILE = /\.d\.(ts|mts|cts)$|\.d\.[^.]+\.ts$/i;
 const JS_FILE = /\.(js|jsx|mjs|cjs)$/i;
 const MODULE_SYNTAX = /^[ \t]*(?:import[\s{*'"]|export[\s{*=]|export\s+(?:default|const|let|var|function|class|async|type|interface|enum|declare|abstract|namespace)\b)/m;
 const COMMONJS = /\brequire\s*\(|\bmodule\.exports\b|\bexports\.[\w$]+\s*=/;
@@ -30,11 +30,12 @@ export function moduleWord(rel: string): string {
 }
 
 export interface Scope {
-  /** Files that are in every program: declaration files, global scripts, module augmentations. */
+  /** Files that are in every program: global scripts, module and global augmentations. */
   alwaysIn(): string[];
   /**
    * The files outside the program (`inProgram` false) that can use a declaration named `name` in
    * `file`, with the aliases they give it followed. `defaultExported`: imported under any name.
+   * (An alias given in a file of the program is in the checker's answer, which asks again.)
    */
   users(name: string, file: string, defaultExported: boolean, inProgram: (rel: string) => boolean): string[];
   /** The current text of a project file (cached by version). */
@@ -62,7 +63,6 @@ export function createScope(program: TsProgram): Scope {
     }
   };
   const isGlobal = (rel: string): boolean => {
-    if (DECLARATION_FILE.test(rel)) return true;
     const t = text(rel);
     if (t === undefined) return false;
     if (AUGMENTS.test(t)) return true;
@@ -79,9 +79,12 @@ export function createScope(program: TsProgram): Scope {
       if (defaultExported) words.add(moduleWord(file));
       const found = new Set<string>();
       let fresh = [...words];
+      // Files in the program are searched by the checker itself (renames there show as aliases in its answer).
+      const outside = [...program.files].filter((rel) => !inProgram(rel));
       for (let round = 0; round < MAX_ALIAS_ROUNDS && fresh.length > 0; round++) {
         const hits: string[] = [];
-        for (const rel of program.files) {
+        for (const rel of outside) {
+          if (found.has(rel)) continue;
           const t = text(rel);
           if (t !== undefined && fresh.some((w) => t.includes(w))) hits.push(rel);
         }
@@ -89,7 +92,7 @@ export function createScope(program: TsProgram): Scope {
         // `A as B` (import, export) and `default as B`: B is another name for the declaration.
         const alias = new RegExp(`(?:^|[^\\w$])(?:${fresh.map(escape).join('|')}|default)\\s+as\\s+([\\w$]+)`, 'g');
         for (const rel of hits) {
-          if (!inProgram(rel)) found.add(rel);
+          found.add(rel);
           for (const m of text(rel)!.matchAll(alias)) {
             // `X as default`: imported from this module under any name.
             const w = m[1] === 'default' ? moduleWord(rel) : m[1]!;

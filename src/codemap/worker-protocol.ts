@@ -10,6 +10,8 @@ export interface WorkerInput {
   readonly timeoutMs: number;
   /** Stay up after `jobs` and index each WorkerRequest's jobs as it comes (re-indexing edits). */
   readonly serve?: boolean;
+  /** One Int32: the main thread sets it when it sends a request, so a warm-up under way gives way. */
+  readonly waiting?: SharedArrayBuffer;
 }
 
 /**

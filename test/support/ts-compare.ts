@@ -19,7 +19,7 @@ import type { CodeMap } from '../../src/codemap/code-map.js';
 import { skipReason } from '../../src/codemap/index-file.js';
 import { walkProject } from '../../src/codemap/walk-project.js';
 import type { ProjectSymbol } from '../../src/codemap/graph-types.js';
-import { usageKind } from '../../src/codemap/ts-checker.js';
+import { usageKind } from '../../src/codemap/ts-locate.js';
 import type { Config } from '../../src/config/types.js';
 import type { ToolContext } from '../../src/tools/types.js';
 import { buildTruth } from './ts-truth.js';
