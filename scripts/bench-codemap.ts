@@ -5,9 +5,10 @@
  * reading whole files, over every exported symbol of this project's src/.
  *
  *   node --import tsx scripts/bench-codemap.ts [--files 5000] [--worker dist/codemap-worker.js]
- *   node --import tsx scripts/bench-codemap.ts --checker PROJECT [--symbol Class.method]   (the TypeScript checker's figures)
+ *   node --import tsx scripts/bench-codemap.ts --checker PROJECT [--symbol Class.method] [--pause 5000]   (the TypeScript checker's figures)
  *
- * The checker on 5,000 files: --checker on a corpus directory kept with KEEP=1 from the first form.
+ * The checker on 5,000 files: --checker on a corpus directory kept with KEEP=1 from the first form
+ * (the corpus has no tsconfig: every file is checked as JavaScript or loose TypeScript).
  */
 import { execFile } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -255,10 +256,23 @@ const symbolArg = process.argv.indexOf('--symbol');
   process.exitCode = 1;
 });
 
+/** A fixed CPU loop: its time tells how fast this machine's cores are now (about 70 ms on an idle modern core). */
+function calibration(): number {
+  const c0 = process.cpuUsage();
+  let x = 0;
+  for (let i = 0; i < 1e8; i++) x += i;
+  const c = process.cpuUsage(c0);
+  return (c.user + c.system) / 1000 + (x < 0 ? 1 : 0);
+}
+
 /**
- * `--checker PROJECT [--symbol NAME]`: the TypeScript checker behind find_references on a real
- * project (fresh process, nothing cached): first find_references with the checker cold, the same
- * warm, an edit then the next query, and the process's peak RSS (the worker thread's memory included).
+ * `--checker PROJECT [--symbol NAME] [--pause MS]`: the TypeScript checker behind find_references
+ * on a real project (fresh process, nothing cached): the first find_references with the checker
+ * cold, the same again warm, 20 other symbols, an edit then the next question (at once, and after
+ * a pause as long as a model's turn, while the checker works the last question out again in the
+ * background), and memory: the process's RSS before the first question and at its peak after (the
+ * difference is the checker: the worker thread, the compiler, its program). CPU times are of all
+ * threads; on a busy machine they are the steadier figure, and the calibration line scales them.
  */
 async function checkerFigures(root: string, symbol?: string): Promise<void> {
   const work = await mkdtemp(join(tmpdir(), 'lwyrm-bench-checker-'));
@@ -266,9 +280,14 @@ async function checkerFigures(root: string, symbol?: string): Promise<void> {
   const workerArg = process.argv.indexOf('--worker');
   const distWorker = workerArg > 0 ? resolve(process.argv[workerArg + 1]!) : join(repo, 'dist', 'codemap-worker.js');
   const hasWorker = await stat(distWorker).then(() => true, () => false);
+  const pauseArg = process.argv.indexOf('--pause');
+  const pauseMs = pauseArg > 0 ? Number(process.argv[pauseArg + 1]) : 5000;
   let peak = process.memoryUsage().rss;
   const sample = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 20);
+  const cpuMs = (c: NodeJS.CpuUsage): number => (c.user + c.system) / 1000;
   try {
+    const calib = calibration();
+    console.log(`cpu calibration: 1e8-step loop ${calib.toFixed(0)} ms cpu (about 70 ms on an idle modern core; cpu figures below scale with it)`);
     const config = await loadConfig({ cwd: root, env });
     let m = mark();
     const map = await openCodeMap({ projectRoot: root, cacheDir: join(work, 'map'), config, worker: hasWorker ? { url: new URL(`file://${distWorker}`) } : 'off' });
@@ -276,26 +295,37 @@ async function checkerFigures(root: string, symbol?: string): Promise<void> {
     const ts = map.symbols().filter((s) => /\.(ts|tsx|js|mts)$/.test(s.file));
     console.log(`checker bench on ${root}: ${new Set(ts.map((s) => s.file)).size} TS/JS files, ${ts.length} symbols; open + map ${since(m)} (no checker yet), `
       + `${hasWorker ? 'checker in the index worker' : 'checker in this thread (run npm run build for the worker)'}`);
+    // The main thread's own memory, settled: what the checker adds is measured from here.
+    await new Promise((r) => setTimeout(r, 3000));
+    const before = process.memoryUsage().rss;
+    peak = before;
     const refs = map.tools().find((t) => t.name === 'find_references')!;
     const ctx = toolContext(config);
-    // The most referenced class by default: the heaviest ordinary question.
-    const target = symbol ? ts.find((s) => s.qualified === symbol) : ts.filter((s) => s.kind === 'method').at(Math.floor(ts.filter((s) => s.kind === 'method').length / 2));
+    // By default a method from the middle of the list: an ordinary question.
+    const methods = ts.filter((s) => s.kind === 'method');
+    const target = symbol ? ts.find((s) => s.qualified === symbol) : methods.at(Math.floor(methods.length / 2));
     if (!target) throw new Error('no symbol to ask about');
     const ask = { name: target.qualified, file: target.file, line: target.startLine };
     m = mark();
     let r = await refs.run(ask, ctx);
-    console.log(`first find_references ${target.qualified} (checker cold: program built): ${since(m)}; ${r.summary}`);
-    const warm: number[] = [];
+    console.log(`first find_references ${target.qualified} (checker cold: compiler loaded, program built): ${since(m)}; ${r.summary}`);
+    const walls: number[] = [];
+    const cpus: number[] = [];
     for (let i = 0; i < 5; i++) {
       const t0 = performance.now();
+      const c0 = process.cpuUsage();
       r = await refs.run(ask, ctx);
-      warm.push(performance.now() - t0);
+      walls.push(performance.now() - t0);
+      cpus.push(cpuMs(process.cpuUsage(c0)));
     }
-    console.log(`find_references warm: median ${median(warm).toFixed(0)} ms of 5`);
+    console.log(`find_references warm: median ${median(walls).toFixed(0)} ms wall, ${median(cpus).toFixed(0)} ms cpu of 5`);
     const other = ts.filter((s) => s.kind === 'class' || s.kind === 'function').slice(0, 20);
-    const t1 = performance.now();
+    m = mark();
     for (const s of other) await refs.run({ name: s.qualified, file: s.file, line: s.startLine }, ctx);
-    console.log(`find_references warm, 20 other symbols: ${((performance.now() - t1) / other.length).toFixed(0)} ms each on average`);
+    const each = process.cpuUsage(m.cpu);
+    console.log(`find_references of 20 other symbols (each may bring more files into the program): `
+      + `${((performance.now() - m.wall) / other.length).toFixed(0)} ms wall, ${(cpuMs(each) / other.length).toFixed(0)} ms cpu each on average`);
+    await refs.run(ask, ctx);
     const edited = join(root, target.file);
     const original = await readFile(edited, 'utf8');
     try {
@@ -303,13 +333,24 @@ async function checkerFigures(root: string, symbol?: string): Promise<void> {
       m = mark();
       await map.fileChanged(edited);
       r = await refs.run(ask, ctx);
-      console.log(`edit of ${target.file} -> next find_references: ${since(m)}`);
+      console.log(`edit of ${target.file} -> next find_references at once: ${since(m)}`);
+      await writeFile(edited, `${original}\nexport const benchEdit = 2;\n`);
+      await map.fileChanged(edited);
+      // The model's turn: the checker asks the last question again in the background meanwhile.
+      const bg = process.cpuUsage();
+      await new Promise((res) => setTimeout(res, pauseMs));
+      const background = cpuMs(process.cpuUsage(bg));
+      m = mark();
+      r = await refs.run(ask, ctx);
+      console.log(`edit -> ${pauseMs} ms (the model's turn; ${background.toFixed(0)} ms cpu in the background) -> next find_references: ${since(m)}`);
     } finally {
       await writeFile(edited, original);
     }
     await map.close();
     clearInterval(sample);
-    console.log(`peak RSS with the checker built: ${(Math.max(peak, process.resourceUsage().maxRSS * 1024) / 1e6).toFixed(0)} MB`);
+    const top = Math.max(peak, process.resourceUsage().maxRSS * 1024);
+    console.log(`memory: RSS ${(before / 1e6).toFixed(0)} MB before the first question, peak ${(top / 1e6).toFixed(0)} MB after: `
+      + `the checker ${((top - before) / 1e6).toFixed(0)} MB`);
   } finally {
     clearInterval(sample);
     await rm(work, { recursive: true, force: true });

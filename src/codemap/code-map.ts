@@ -51,6 +51,12 @@ export interface OpenCodeMapOptions {
   readonly pluginTimeoutMs?: number;
   /** false: answer TS/JS symbol questions from the syntax index only (for comparisons). @default true */
   readonly typeChecker?: boolean;
+  /**
+   * Loads the checker's compiler and libraries in the index worker this long after opening, in the
+   * background (a session still open by then is likely to ask; a short one-shot run is gone before).
+   * Project files are parsed only when a question needs them. Off when absent.
+   */
+  readonly warmCheckerAfterMs?: number;
 }
 
 /** Files larger than this are not indexed (they are data or generated). */
@@ -160,6 +166,11 @@ export async function openCodeMap(opts: OpenCodeMapOptions): Promise<CodeMap> {
   };
   const checked = (rel: string): boolean => opts.typeChecker !== false && index.files().get(rel)?.plugin?.name === 'typescript';
   const symbolSource = { ...source, askChecker, checked };
+  let warmTimer: NodeJS.Timeout | undefined;
+  if (opts.warmCheckerAfterMs !== undefined && opts.typeChecker !== false && checkedFiles().length > 0) {
+    warmTimer = setTimeout(() => void askChecker({ op: 'warm', targets: [] }).catch(() => undefined), opts.warmCheckerAfterMs);
+    warmTimer.unref();
+  }
   const tools = [readSymbolTool(symbolSource), findReferencesTool(symbolSource), getDependenciesTool(symbolSource)];
   return {
     warnings,
@@ -195,6 +206,7 @@ export async function openCodeMap(opts: OpenCodeMapOptions): Promise<CodeMap> {
       }
     },
     async close() {
+      clearTimeout(warmTimer);
       if (saveTimer) clearTimeout(saveTimer);
       saveTimer = undefined;
       await saveAll();

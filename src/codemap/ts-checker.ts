@@ -5,6 +5,7 @@
  * Answers are positions; the caller maps them to code map symbols.
  */
 import { readFileSync } from 'node:fs';
+import { getHeapStatistics } from 'node:v8';
 import type * as TS from 'typescript';
 import { skipReason } from './index-file.js';
 import type { CheckerAnswer, CheckerHit, CheckerRequest, CheckerTarget, TargetResult } from './checker-protocol.js';
@@ -26,6 +27,9 @@ function isGenerated(cache: Map<string, boolean>, abs: string): boolean {
   }
   return hit;
 }
+
+/** The checker's heap past which a program sheds the files only earlier questions needed. */
+const HEAP_BUDGET_BYTES = 320 * 1024 * 1024;
 
 /** A warm-up's answer when it stopped because another request waited. */
 export const WARM_UP_STOPPED = 'warm-up stopped: a request waits';
@@ -106,6 +110,19 @@ export function createTsChecker(ts: Ts, root: string, yieldNow: () => boolean = 
     return { hits, aliases };
   };
 
+  /**
+   * Past the memory budget, the program keeps only what the question just answered needs: files
+   * earlier questions brought in leave it (they are parsed again if asked for).
+   */
+  const trim = (t: CheckerTarget, at: Located, aliases: Iterable<string>): void => {
+    if (getHeapStatistics().used_heap_size <= HEAP_BUDGET_BYTES) return;
+    const { name, defaultExported } = searchedName(ts, at.sf, at.decls[0]!, t.name);
+    const all = (): boolean => false;
+    program.retain([t.file, ...scope.alwaysIn(), ...scope.users(name, t.file, defaultExported, all),
+      ...[...aliases].flatMap((a) => scope.users(a, t.file, false, all))]);
+    program.service().getProgram();
+  };
+
   const references = (t: CheckerTarget): TargetResult => {
     const at = widen(t);
     if (!at) return { found: false, hits: [] };
@@ -113,9 +130,15 @@ export function createTsChecker(ts: Ts, root: string, yieldNow: () => boolean = 
     // An alias the text did not show (a rename the pattern missed): files using it join, and the question is asked again.
     const inProgram = (rel: string): boolean => at.prog.getSourceFile(program.abs(rel)) !== undefined;
     const more = [...first.aliases].filter((a) => a !== t.name).flatMap((a) => scope.users(a, t.file, false, inProgram));
-    if (!program.include(more)) return { found: true, hits: first.hits };
+    if (!program.include(more)) {
+      if (!warming) trim(t, at, first.aliases);
+      return { found: true, hits: first.hits };
+    }
     const again = locate(t);
-    return again ? { found: true, hits: collect(again).hits } : { found: false, hits: [] };
+    if (!again) return { found: false, hits: [] };
+    const second = collect(again);
+    if (!warming) trim(t, again, second.aliases);
+    return { found: true, hits: second.hits };
   };
 
   const dependencies = (t: CheckerTarget): TargetResult => {

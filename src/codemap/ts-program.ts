@@ -20,6 +20,8 @@ export interface TsProgram {
   readonly files: ReadonlySet<string>;
   /** Adds project files to the program's roots; true when one was not there yet. */
   include(rels: Iterable<string>): boolean;
+  /** Makes these project files the only roots (what only earlier questions needed leaves the program). */
+  retain(rels: Iterable<string>): void;
   /** The program's roots. */
   readonly roots: ReadonlySet<string>;
   service(): TS.LanguageService;
@@ -205,6 +207,10 @@ export function createTsProgram(ts: Ts, root: string, cancelled: () => boolean =
       }
       if (grew) rename();
       return grew;
+    },
+    retain(rels) {
+      roots = new Set([...rels].filter((r) => files.has(r)));
+      rename();
     },
     service: () => service,
     abs,
