@@ -3,8 +3,7 @@ import { join } from 'node:path';
 import type { ToolContext, ToolDefinition } from '../tools/types.js';
 import type { CodeGraph } from './graph-types.js';
 import { findReferences, type Reference } from './symbol-answers.js';
-import { lookupSymbol } from './symbol-lookup.js';
-import { failure, fileLines, lookupFailure, parseArgs, quietlyReadable, SYMBOL_ARG_PROPERTIES, type SymbolSource } from './tool-support.js';
+import { fileLines, quietlyReadable, SYMBOL_ARGS, symbolTool, type SymbolSource } from './tool-support.js';
 
 /** References shown with their line's text; past that, by place only (still every one, up to MAX_LISTED). */
 const MAX_REFERENCES = 200;
@@ -32,50 +31,29 @@ async function listing(source: SymbolSource, ctx: ToolContext, graph: CodeGraph,
 }
 
 export function findReferencesTool(source: SymbolSource): ToolDefinition {
-  return {
+  return symbolTool(source, {
     name: 'find_references',
     description: 'List every place in the project that calls, references, extends, implements or imports the named symbol, '
       + 'grouped by the symbol it sits in, with file:line and the text of that line. Use before changing a function\'s signature.',
-    inputSchema: {
-      type: 'object',
-      properties: SYMBOL_ARG_PROPERTIES,
-      required: ['name'],
-    },
-    kind: 'read',
-    bulk: true,
-    async run(args, ctx) {
-      try {
-        const parsed = parseArgs(args, 'find_references', false);
-        if (typeof parsed === 'string') return failure(parsed, 'find_references: bad arguments');
-        await source.prepare?.();
-        let graph = source.graph();
-        let found = lookupSymbol(graph, parsed.name, parsed.file, parsed.line);
-        if (found.kind === 'found') {
-          await source.ensureFresh(found.symbol.file);
-          graph = source.graph();
-          found = lookupSymbol(graph, parsed.name, parsed.file, parsed.line);
-        }
-        if (found.kind !== 'found') return lookupFailure(graph, 'find_references', parsed.name, found);
-        const s = found.symbol;
-        const refs = await findReferences(source, graph, found.definitions);
-        const defs = found.definitions.length > 1 ? `, ${found.definitions.length} definitions` : '';
-        const head = `${s.kind} ${s.qualified} (${s.file}:${s.startLine}${defs})`;
-        const note = refs.note ? `\n(${refs.note})` : '';
-        const parts: string[] = [];
-        if (refs.sure.length === 0) parts.push(`No references to ${head} found in the project (dynamic uses and external callers are not tracked).`);
-        else {
-          const users = new Set(refs.sure.map((r) => `${r.file}\0${r.from}`)).size;
-          parts.push(`${refs.sure.length} references to ${head}, in ${users} ${users === 1 ? 'symbol' : 'symbols'}:`, ...await listing(source, ctx, graph, refs.sure, MAX_REFERENCES, MAX_LISTED));
-        }
-        if (refs.possible.length > 0) {
-          parts.push(`Possible references (receiver type unknown; a call of a method named ${s.name} on a value the index could not type) (${refs.possible.length}):`,
-            ...await listing(source, ctx, graph, refs.possible, MAX_POSSIBLE, MAX_POSSIBLE));
-        }
-        const extra = refs.possible.length > 0 ? `, ${refs.possible.length} possible` : '';
-        return { ok: true, content: `${parts.join('\n')}${note}`, summary: `${s.qualified}: ${refs.sure.length} references${extra}` };
-      } catch (err) {
-        return failure(`find_references failed: ${(err as Error).message}`, 'find_references: error');
+    args: SYMBOL_ARGS,
+    async run(found, graph, _args, ctx) {
+      const s = found.symbol;
+      const refs = await findReferences(source, graph, found.definitions);
+      const defs = found.definitions.length > 1 ? `, ${found.definitions.length} definitions` : '';
+      const head = `${s.kind} ${s.qualified} (${s.file}:${s.startLine}${defs})`;
+      const note = refs.note ? `\n(${refs.note})` : '';
+      const parts: string[] = [];
+      if (refs.sure.length === 0) parts.push(`No references to ${head} found in the project (dynamic uses and external callers are not tracked).`);
+      else {
+        const users = new Set(refs.sure.map((r) => `${r.file}\0${r.from}`)).size;
+        parts.push(`${refs.sure.length} references to ${head}, in ${users} ${users === 1 ? 'symbol' : 'symbols'}:`, ...await listing(source, ctx, graph, refs.sure, MAX_REFERENCES, MAX_LISTED));
       }
+      if (refs.possible.length > 0) {
+        parts.push(`Possible references (receiver type unknown; a call of a method named ${s.name} on a value the index could not type) (${refs.possible.length}):`,
+          ...await listing(source, ctx, graph, refs.possible, MAX_POSSIBLE, MAX_POSSIBLE));
+      }
+      const extra = refs.possible.length > 0 ? `, ${refs.possible.length} possible` : '';
+      return { ok: true, content: `${parts.join('\n')}${note}`, summary: `${s.qualified}: ${refs.sure.length} references${extra}` };
     },
-  };
+  });
 }

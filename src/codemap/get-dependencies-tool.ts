@@ -2,8 +2,8 @@
 import type { ToolDefinition } from '../tools/types.js';
 import type { CodeGraph } from './graph-types.js';
 import { dependencyLevels, type Dependency } from './symbol-answers.js';
-import { lookupSymbol } from './symbol-lookup.js';
-import { describe, failure, lookupFailure, parseArgs, SYMBOL_ARG_PROPERTIES, type SymbolSource } from './tool-support.js';
+import { arg, optional } from '../tools/args.js';
+import { describe, SYMBOL_ARGS, symbolTool, type SymbolSource } from './tool-support.js';
 
 const DEFAULT_DEPTH = 3;
 const MAX_LINES = 300;
@@ -43,43 +43,22 @@ export function dependencyTree(graph: CodeGraph, root: number, depth: number,
 }
 
 export function getDependenciesTool(source: SymbolSource): ToolDefinition {
-  return {
+  return symbolTool(source, {
     name: 'get_dependencies',
     description: 'Show what a symbol depends on: the functions and methods it calls and the types it references '
       + '(for a class, what its members use), transitively, as a tree of signatures (cycles marked). '
       + 'depth limits how far to follow (default 3, at most 10).',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        ...SYMBOL_ARG_PROPERTIES,
-        depth: { type: 'integer', description: 'How many levels to follow (default 3, at most 10).' },
-      },
-      required: ['name'],
+    args: {
+      ...SYMBOL_ARGS,
+      depth: optional(arg.integer('How many levels to follow (default 3, at most 10).', { min: 1, clampTo: 10, minInSchema: false, expects: 'a positive integer' })),
     },
-    kind: 'read',
-    bulk: true,
-    async run(args) {
-      try {
-        const parsed = parseArgs(args, 'get_dependencies', true);
-        if (typeof parsed === 'string') return failure(parsed, 'get_dependencies: bad arguments');
-        await source.prepare?.();
-        let graph = source.graph();
-        let found = lookupSymbol(graph, parsed.name, parsed.file, parsed.line);
-        if (found.kind === 'found') {
-          await source.ensureFresh(found.symbol.file);
-          graph = source.graph();
-          found = lookupSymbol(graph, parsed.name, parsed.file, parsed.line);
-        }
-        if (found.kind !== 'found') return lookupFailure(graph, 'get_dependencies', parsed.name, found);
-        const depth = parsed.depth ?? DEFAULT_DEPTH;
-        const root = found.symbol;
-        const levels = await dependencyLevels(source, graph, found.definitions, depth);
-        const tree = dependencyTree(graph, root.id, depth, (id) => levels.children.get(id) ?? []);
-        const note = (tree.count === 0 ? '\n(no dependencies inside the project)' : '') + (levels.note ? `\n(${levels.note})` : '');
-        return { ok: true, content: `${tree.text}${note}`, summary: `${root.qualified}: ${tree.count} dependencies (depth ${depth})` };
-      } catch (err) {
-        return failure(`get_dependencies failed: ${(err as Error).message}`, 'get_dependencies: error');
-      }
+    async run(found, graph, args) {
+      const depth = args.depth ?? DEFAULT_DEPTH;
+      const root = found.symbol;
+      const levels = await dependencyLevels(source, graph, found.definitions, depth);
+      const tree = dependencyTree(graph, root.id, depth, (id) => levels.children.get(id) ?? []);
+      const note = (tree.count === 0 ? '\n(no dependencies inside the project)' : '') + (levels.note ? `\n(${levels.note})` : '');
+      return { ok: true, content: `${tree.text}${note}`, summary: `${root.qualified}: ${tree.count} dependencies (depth ${depth})` };
     },
-  };
+  });
 }

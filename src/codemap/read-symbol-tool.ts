@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import type { ToolDefinition } from '../tools/types.js';
 import type { CodeGraph, ProjectSymbol } from './graph-types.js';
 import { checkerTarget } from './symbol-answers.js';
-import { lookupSymbol } from './symbol-lookup.js';
-import { describe, failure, fileLines, lookupFailure, numbered, parseArgs, gateRead, SYMBOL_ARG_PROPERTIES, type SymbolSource } from './tool-support.js';
+import { failure } from '../tools/results.js';
+import { describe, fileLines, numbered, gateRead, SYMBOL_ARGS, symbolTool, type SymbolSource } from './tool-support.js';
 
 const MAX_SOURCE_LINES = 300;
 /** Containers longer than this are shown as an outline of their members. */
@@ -84,56 +84,36 @@ function sourceBlock(graph: CodeGraph, s: ProjectSymbol, lines: readonly string[
 }
 
 export function readSymbolTool(source: SymbolSource): ToolDefinition {
-  return {
+  return symbolTool(source, {
     name: 'read_symbol',
     description: 'Read one function, class, method, type or variable by name (from the code map) instead of its whole file: '
       + 'its source with line numbers, the symbols that use it, what it calls, and the types it references. '
-      + 'Use "Class.method" or pass file when a name is ambiguous.',
-    inputSchema: {
-      type: 'object',
-      properties: SYMBOL_ARG_PROPERTIES,
-      required: ['name'],
-    },
-    kind: 'read',
-    bulk: true,
-    async run(args, ctx) {
-      try {
-        const parsed = parseArgs(args, 'read_symbol', false);
-        if (typeof parsed === 'string') return failure(parsed, 'read_symbol: bad arguments');
-        await source.prepare?.();
-        let found = lookupSymbol(source.graph(), parsed.name, parsed.file, parsed.line);
-        if (found.kind === 'found') {
-          await source.ensureFresh(found.symbol.file);
-          found = lookupSymbol(source.graph(), parsed.name, parsed.file, parsed.line);
-        }
-        // Reading a symbol is often the step before asking who uses it: get the checker going meanwhile.
-        if (found.kind === 'found' && source.askChecker && source.checked?.(found.symbol.file)) {
-          void source.askChecker({ op: 'warm', targets: [checkerTarget(found.symbol)] }).catch(() => undefined);
-        }
-        const graph = source.graph();
-        if (found.kind !== 'found') return lookupFailure(graph, 'read_symbol', parsed.name, found);
-        const s = found.symbol;
-        const refused = await gateRead(ctx, 'read_symbol', join(source.root, s.file));
-        if (refused) return refused;
-        const lines = await fileLines(source.root, s.file);
-        if (!lines) return failure(`${s.file} can no longer be read (deleted or moved?)`, `read_symbol ${s.qualified}: file missing`);
-        const defs = found.definitions;
-        const ids = defs.map((d) => d.id);
-        // Overloads and variants: each definition with its own source.
-        const blocks = defs.length === 1 ? [sourceBlock(graph, s, lines)]
-          : defs.map((d, i) => `definition ${i + 1} of ${defs.length}, ${d.file}:${d.startLine}-${d.endLine}:\n${sourceBlock(graph, d, lines)}`);
-        const parts = [
-          `${s.file}:${s.startLine}-${defs[defs.length - 1]!.endLine} ${s.kind} ${s.qualified}${s.exported ? ' (exported)' : ''}`
-            + (defs.length > 1 ? ` (${defs.length} definitions; pass "line" to pick one)` : ''),
-          ...blocks,
-          section('Used by', usedBy(graph, ids)),
-          section('Calls', uniqueTargets(graph, ids, (k) => k === 'calls').map((t) => describe(t, 120))),
-          section('Referenced types', uniqueTargets(graph, ids, (k) => TYPE_KINDS.has(k)).map(typeEntry)),
-        ];
-        return { ok: true, content: parts.join('\n\n'), summary: `${s.qualified} (${s.file}:${s.startLine}-${s.endLine})` };
-      } catch (err) {
-        return failure(`read_symbol failed: ${(err as Error).message}`, 'read_symbol: error');
+      + 'Use "Class.method" or pass file (and line) when a name is ambiguous.',
+    args: SYMBOL_ARGS,
+    async run(found, graph, _args, ctx) {
+      const s = found.symbol;
+      // Reading a symbol is often the step before asking who uses it: get the checker going meanwhile.
+      if (source.askChecker && source.checked?.(s.file)) {
+        void source.askChecker({ op: 'warm', targets: [checkerTarget(s)] }).catch(() => undefined);
       }
+      const refused = await gateRead(ctx, 'read_symbol', join(source.root, s.file));
+      if (refused) return refused;
+      const lines = await fileLines(source.root, s.file);
+      if (!lines) return failure(`${s.file} can no longer be read (deleted or moved?)`, `read_symbol ${s.qualified}: file missing`, 'not_found');
+      const defs = found.definitions;
+      const ids = defs.map((d) => d.id);
+      // Overloads and variants: each definition with its own source.
+      const blocks = defs.length === 1 ? [sourceBlock(graph, s, lines)]
+        : defs.map((d, i) => `definition ${i + 1} of ${defs.length}, ${d.file}:${d.startLine}-${d.endLine}:\n${sourceBlock(graph, d, lines)}`);
+      const parts = [
+        `${s.file}:${s.startLine}-${defs[defs.length - 1]!.endLine} ${s.kind} ${s.qualified}${s.exported ? ' (exported)' : ''}`
+          + (defs.length > 1 ? ` (${defs.length} definitions; pass "line" to pick one)` : ''),
+        ...blocks,
+        section('Used by', usedBy(graph, ids)),
+        section('Calls', uniqueTargets(graph, ids, (k) => k === 'calls').map((t) => describe(t, 120))),
+        section('Referenced types', uniqueTargets(graph, ids, (k) => TYPE_KINDS.has(k)).map(typeEntry)),
+      ];
+      return { ok: true, content: parts.join('\n\n'), summary: `${s.qualified} (${s.file}:${s.startLine}-${s.endLine})` };
     },
-  };
+  });
 }
