@@ -20,6 +20,7 @@ import { readSymbolTool } from './read-symbol-tool.js';
 import { NEEDS_FILES } from './ts-checker.js';
 import { chooseRunner, WORKER_MIN_JOBS, type WorkerChoice } from './worker-runner.js';
 import { absent } from '../diagnostics/ignore-error.js';
+import { ignoreError } from '../diagnostics/ignore-error.js';
 
 export interface CodeMap {
   /** The map cut to `budgetTokens`; the same index gives the same bytes. */
@@ -169,7 +170,7 @@ export async function openCodeMap(opts: OpenCodeMapOptions): Promise<CodeMap> {
   const symbolSource = { ...source, askChecker, checked };
   let warmTimer: NodeJS.Timeout | undefined;
   if (opts.warmCheckerAfterMs !== undefined && opts.typeChecker !== false && checkedFiles().length > 0) {
-    warmTimer = setTimeout(() => void askChecker({ op: 'warm', targets: [] }).catch(() => undefined), opts.warmCheckerAfterMs);
+    warmTimer = setTimeout(() => void askChecker({ op: 'warm', targets: [] }).catch(ignoreError('warm up the TypeScript checker')), opts.warmCheckerAfterMs);
     warmTimer.unref();
   }
   const tools = [readSymbolTool(symbolSource), findReferencesTool(symbolSource), getDependenciesTool(symbolSource)];
@@ -203,7 +204,7 @@ export async function openCodeMap(opts: OpenCodeMapOptions): Promise<CodeMap> {
       // An edit throws the checker's types away: work them out again while the model writes its next turn.
       const rel = toProjectPath(opts.projectRoot, path);
       if (lastQuestion && lastQuestion.op !== 'warm' && rel !== undefined && checked(rel)) {
-        void askChecker({ op: 'warm', targets: lastQuestion.targets, replay: lastQuestion.op }).catch(() => undefined);
+        void askChecker({ op: 'warm', targets: lastQuestion.targets, replay: lastQuestion.op }).catch(ignoreError('ask the TypeScript checker again after an edit'));
       }
     },
     async close() {

@@ -178,7 +178,7 @@ export function createEditIndexer(choice: WorkerChoice, plugins: PluginSet, time
         idleLater();
       }
     });
-    queue = run.catch(() => undefined);
+    queue = run.catch(orderOnly);
     return run;
   };
   const idleLater = (): void => {

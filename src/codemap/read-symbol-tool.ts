@@ -5,6 +5,7 @@ import type { CodeGraph, ProjectSymbol } from './graph-types.js';
 import { checkerTarget } from './symbol-answers.js';
 import { failure } from '../tools/results.js';
 import { describe, fileLines, numbered, gateRead, SYMBOL_ARGS, symbolTool, type SymbolSource } from './tool-support.js';
+import { ignoreError } from '../diagnostics/ignore-error.js';
 
 const MAX_SOURCE_LINES = 300;
 /** Containers longer than this are shown as an outline of their members. */
@@ -94,7 +95,7 @@ export function readSymbolTool(source: SymbolSource): ToolDefinition {
       const s = found.symbol;
       // Reading a symbol is often the step before asking who uses it: get the checker going meanwhile.
       if (source.askChecker && source.checked?.(s.file)) {
-        void source.askChecker({ op: 'warm', targets: [checkerTarget(s)] }).catch(() => undefined);
+        void source.askChecker({ op: 'warm', targets: [checkerTarget(s)] }).catch(ignoreError('warm up the TypeScript checker'));
       }
       const refused = await gateRead(ctx, 'read_symbol', join(source.root, s.file));
       if (refused) return refused;
