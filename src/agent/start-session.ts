@@ -37,11 +37,13 @@ export function realSessionDeps(hooks: SessionHooks = {}): SessionDeps {
     // off) never load the indexer and its plugins.
     // The cache folder is the session's (from its env), one per project as codeMapCacheDirFor names it.
     openCodeMap: async ({ projectRoot, cacheDir, config: c, onProgress }) => {
-      const { openCodeMap, workspaceHash } = await import('../codemap/code-map.js');
+      const { CHECKER_BUDGET_MS, openCodeMap, workspaceHash } = await import('../codemap/code-map.js');
       return openCodeMap({
         projectRoot, cacheDir: join(cacheDir, workspaceHash(projectRoot)), config: c, ...(onProgress ? { onProgress } : {}),
         // A session still open after a few seconds will likely ask who uses what: get the checker's compiler ready.
         warmCheckerAfterMs: CHECKER_WARM_UP_MS,
+        // A symbol tool never blocks the turn on a cold checker: past this it answers from the syntax index, marked partial.
+        checkerBudgetMs: CHECKER_BUDGET_MS,
       });
     },
     // The symbol tools' names and schemas, for a session that starts before the index is ready;

@@ -43,4 +43,5 @@ export interface TargetResult {
 
 export type CheckerAnswer =
   | { readonly ok: true; readonly results: readonly TargetResult[] }
-  | { readonly ok: false; readonly error: string };
+  /** `late`: the checker did not answer within the tool's budget (it goes on in the background). */
+  | { readonly ok: false; readonly error: string; readonly late?: boolean };

@@ -19,8 +19,7 @@ import { scoreSymbols } from './rank.js';
 import { readSymbolTool } from './read-symbol-tool.js';
 import { NEEDS_FILES } from './ts-checker.js';
 import { chooseRunner, WORKER_MIN_JOBS, type WorkerChoice } from './worker-runner.js';
-import { absent } from '../diagnostics/ignore-error.js';
-import { ignoreError } from '../diagnostics/ignore-error.js';
+import { absent, ignoreError } from '../diagnostics/ignore-error.js';
 
 export interface CodeMap {
   /** The map cut to `budgetTokens`; the same index gives the same bytes. */
@@ -59,7 +58,16 @@ export interface OpenCodeMapOptions {
    * Project files are parsed only when a question needs them. Off when absent.
    */
   readonly warmCheckerAfterMs?: number;
+  /**
+   * How long a symbol tool waits for the checker before it answers from the syntax index, saying
+   * the answer is partial; the checker goes on, and the same question asked again gets its answer.
+   * Waits as long as the checker takes when absent; a function is asked at each question.
+   */
+  readonly checkerBudgetMs?: number | (() => number);
 }
+
+/** What a session waits for the checker (a cold one on a large project takes longer: the tool answers partially meanwhile). */
+export const CHECKER_BUDGET_MS = 1500;
 
 /** Files larger than this are not indexed (they are data or generated). */
 const MAX_INDEXED_FILE_BYTES = 512 * 1024;
@@ -153,10 +161,7 @@ export async function openCodeMap(opts: OpenCodeMapOptions): Promise<CodeMap> {
   /** The last question asked, asked again in the background after an edit (its types are then warm for the next one). */
   let lastQuestion: CheckerQuestion | undefined;
   const checkedFiles = (): string[] => [...index.files()].filter(([, f]) => f.plugin?.name === 'typescript').map(([rel]) => rel).sort();
-  const askChecker = async (q: CheckerQuestion): Promise<CheckerAnswer> => {
-    // Warming in this thread would stop it for seconds; without a worker the first question builds it.
-    if (q.op === 'warm' && !editor.usesWorker()) return { ok: true, results: [] };
-    if (q.op !== 'warm') lastQuestion = q;
+  const ask = async (q: CheckerQuestion): Promise<CheckerAnswer> => {
     const files = checkedFiles();
     const key = files.join('\0');
     const generation = editor.generation();
@@ -165,6 +170,24 @@ export async function openCodeMap(opts: OpenCodeMapOptions): Promise<CodeMap> {
     if (!answer.ok && answer.error === NEEDS_FILES) answer = await editor.query({ ...q, root: opts.projectRoot, files });
     if (answer.ok) sent = { key, generation: editor.generation() };
     return answer;
+  };
+  const askChecker = async (q: CheckerQuestion): Promise<CheckerAnswer> => {
+    // Warming in this thread would stop it for seconds; without a worker the first question builds it.
+    if (q.op === 'warm' && !editor.usesWorker()) return { ok: true, results: [] };
+    if (q.op !== 'warm') lastQuestion = q;
+    const asked = ask(q);
+    // In this thread the checker blocks until done: a budget could not cut it short.
+    const budget = typeof opts.checkerBudgetMs === 'function' ? opts.checkerBudgetMs() : opts.checkerBudgetMs;
+    if (q.op === 'warm' || budget === undefined || !editor.usesWorker()) return asked;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<undefined>((res) => { timer = setTimeout(res, budget, undefined); });
+    const first = await Promise.race([asked, late]);
+    clearTimeout(timer);
+    if (first) return first;
+    // The checker goes on in the worker; its answer is kept there for the same question asked again.
+    void asked.catch(ignoreError('finish a TypeScript checker question answered partially'));
+    return { ok: false, late: true, error: `partial answer: the TypeScript checker did not answer within ${(budget / 1000).toFixed(1)} s `
+      + '(it is still building its program; ask again shortly for its complete answer)' };
   };
   const checked = (rel: string): boolean => opts.typeChecker !== false && index.files().get(rel)?.plugin?.name === 'typescript';
   const symbolSource = { ...source, askChecker, checked };

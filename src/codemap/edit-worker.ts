@@ -71,8 +71,11 @@ export function createEditIndexer(choice: WorkerChoice, plugins: PluginSet, time
   let broken = false;
   let idle: NodeJS.Timeout | undefined;
   let queue: Promise<unknown> = Promise.resolve();
-  /** True while the worker builds the checker for questions to come (nobody waits for the answer). */
-  let warming = false;
+  /**
+   * True while the worker answers the checker (a warm-up, or a question a tool may have stopped
+   * waiting for past its budget): closing does not wait for it.
+   */
+  let checking = false;
   let closing = false;
   const stop = (): void => {
     clearTimeout(idle);
@@ -195,7 +198,7 @@ export function createEditIndexer(choice: WorkerChoice, plugins: PluginSet, time
       if (request.op === 'warm' && (closing || broken)) return { ok: true, results: [] };
       if (broken) return answerCheckerRequest(request);
       clearTimeout(idle);
-      warming = request.op === 'warm';
+      checking = true;
       try {
         const answer = await queryWorker(request);
         checkerBuilt = true;
@@ -207,7 +210,7 @@ export function createEditIndexer(choice: WorkerChoice, plugins: PluginSet, time
         generation++;
         return answerCheckerRequest(request);
       } finally {
-        warming = false;
+        checking = false;
         idleLater();
       }
     });
@@ -222,8 +225,8 @@ export function createEditIndexer(choice: WorkerChoice, plugins: PluginSet, time
     generation: () => generation,
     async close() {
       closing = true;
-      // A warm-up under way is not waited for (a one-shot run that asked no question exits now).
-      if (warming) stop();
+      // A checker answer under way is not waited for: a warm-up, or a question a tool stopped waiting for.
+      if (checking) stop();
       await queue;
       stop();
     },

@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import type { ToolContext, ToolDefinition } from '../tools/types.js';
 import type { CodeGraph } from './graph-types.js';
-import { findReferences, type Reference } from './symbol-answers.js';
+import { findReferences, PARTIAL, type Reference } from './symbol-answers.js';
 import { fileLines, quietlyReadable, SYMBOL_ARGS, symbolTool, type SymbolSource } from './tool-support.js';
 
 /** References shown with their line's text; past that, by place only (still every one, up to MAX_LISTED). */
@@ -41,7 +41,8 @@ export function findReferencesTool(source: SymbolSource): ToolDefinition {
       const refs = await findReferences(source, graph, found.definitions);
       const defs = found.definitions.length > 1 ? `, ${found.definitions.length} definitions` : '';
       const head = `${s.kind} ${s.qualified} (${s.file}:${s.startLine}${defs})`;
-      const note = refs.note ? `\n(${refs.note})` : '';
+      // A partial answer says so first: the model then knows the list may be short.
+      const note = refs.note ? `(${refs.note})\n` : '';
       const parts: string[] = [];
       if (refs.sure.length === 0) parts.push(`No references to ${head} found in the project (dynamic uses and external callers are not tracked).`);
       else {
@@ -53,7 +54,8 @@ export function findReferencesTool(source: SymbolSource): ToolDefinition {
           ...await listing(source, ctx, graph, refs.possible, MAX_POSSIBLE, MAX_POSSIBLE));
       }
       const extra = refs.possible.length > 0 ? `, ${refs.possible.length} possible` : '';
-      return { ok: true, content: `${parts.join('\n')}${note}`, summary: `${s.qualified}: ${refs.sure.length} references${extra}` };
+      const partial = refs.note ? ` (${PARTIAL}: syntax index)` : '';
+      return { ok: true, content: `${note}${parts.join('\n')}`, summary: `${s.qualified}: ${refs.sure.length} references${extra}${partial}` };
     },
   });
 }

@@ -1,7 +1,7 @@
 /** get_dependencies: what a symbol needs, transitively, as a tree of signatures with cycles marked. */
 import type { ToolDefinition } from '../tools/types.js';
 import type { CodeGraph } from './graph-types.js';
-import { dependencyLevels, type Dependency } from './symbol-answers.js';
+import { dependencyLevels, PARTIAL, type Dependency } from './symbol-answers.js';
 import { arg, optional } from '../tools/args.js';
 import { describe, SYMBOL_ARGS, symbolTool, type SymbolSource } from './tool-support.js';
 
@@ -57,8 +57,11 @@ export function getDependenciesTool(source: SymbolSource): ToolDefinition {
       const root = found.symbol;
       const levels = await dependencyLevels(source, graph, found.definitions, depth);
       const tree = dependencyTree(graph, root.id, depth, (id) => levels.children.get(id) ?? []);
-      const note = (tree.count === 0 ? '\n(no dependencies inside the project)' : '') + (levels.note ? `\n(${levels.note})` : '');
-      return { ok: true, content: `${tree.text}${note}`, summary: `${root.qualified}: ${tree.count} dependencies (depth ${depth})` };
+      const note = tree.count === 0 ? '\n(no dependencies inside the project)' : '';
+      // A partial answer says so first: the model then knows the tree may be short.
+      const partial = levels.note ? `(${levels.note})\n` : '';
+      return { ok: true, content: `${partial}${tree.text}${note}`,
+        summary: `${root.qualified}: ${tree.count} dependencies (depth ${depth})${levels.note ? ` (${PARTIAL}: syntax index)` : ''}` };
     },
   });
 }

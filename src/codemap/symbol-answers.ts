@@ -20,9 +20,12 @@ export interface Reference {
 export interface References {
   readonly sure: readonly Reference[];
   readonly possible: readonly Reference[];
-  /** Why the checker was not used, when it should have been. */
+  /** Why the checker was not used, when it should have been (the answer is then partial: the syntax index's). */
   readonly note?: string;
 }
+
+/** The words a fallback answer starts its note with, and a tool's summary carries. */
+export const PARTIAL = 'partial';
 
 export interface Dependency {
   readonly to: number;
@@ -95,7 +98,8 @@ export async function findReferences(source: SymbolSource, graph: CodeGraph, def
   const result = answer.ok ? answer.results[0] : undefined;
   if (!result?.found) {
     const why = answer.ok ? `the checker did not find the declaration at ${first.file}:${first.startLine}` : answer.error;
-    return { ...fromIndex(graph, defs), note: `${why}; these references come from the syntax index` };
+    const head = answer.ok || !answer.late ? `${PARTIAL} answer: ${why}` : why;
+    return { ...fromIndex(graph, defs), note: `${head}; these references come from the syntax index (methods called through values it cannot type are missing)` };
   }
   const sure = result.hits.map((h) => ({ file: h.file, line: h.line, kind: h.kind, from: enclosingSymbol(graph, h.file, h.line) }));
   return { sure: sure.sort(byPlace(graph)), possible: [] };
@@ -124,11 +128,12 @@ function indexDependencies(graph: CodeGraph, root: ProjectSymbol): Dependency[] 
 }
 
 /** The direct dependencies of one symbol per target, from the checker or the index. */
-async function directDependencies(source: SymbolSource, graph: CodeGraph, targets: readonly ProjectSymbol[]): Promise<{ lists: Dependency[][]; note?: string }> {
+async function directDependencies(source: SymbolSource, graph: CodeGraph, targets: readonly ProjectSymbol[],
+  indexOnly = false): Promise<{ lists: Dependency[][]; note?: string; late?: boolean }> {
   const lists: Dependency[][] = targets.map(() => []);
   const viaChecker: number[] = [];
   targets.forEach((t, i) => {
-    if (source.askChecker && source.checked?.(t.file)) viaChecker.push(i);
+    if (!indexOnly && source.askChecker && source.checked?.(t.file)) viaChecker.push(i);
     else lists[i] = indexDependencies(graph, t);
   });
   let note: string | undefined;
@@ -138,7 +143,8 @@ async function directDependencies(source: SymbolSource, graph: CodeGraph, target
     const target = targets[i]!;
     const result = answer.ok ? answer.results[k] : undefined;
     if (!result?.found) {
-      note ??= `${answer.ok ? `the checker did not find ${target.qualified} at ${target.file}:${target.startLine}` : answer.error}; dependencies from the syntax index`;
+      const why = answer.ok ? `the checker did not find ${target.qualified} at ${target.file}:${target.startLine}` : answer.error;
+      note ??= `${answer.ok || !answer.late ? `${PARTIAL} answer: ${why}` : why}; dependencies from the syntax index`;
       lists[i] = indexDependencies(graph, target);
       return;
     }
@@ -150,7 +156,7 @@ async function directDependencies(source: SymbolSource, graph: CodeGraph, target
       lists[i]!.push({ to, kind: hit.kind });
     }
   });
-  return { lists, ...(note ? { note } : {}) };
+  return { lists, ...(note ? { note } : {}), ...(!answer.ok && answer.late ? { late: true } : {}) };
 }
 
 /**
@@ -164,9 +170,13 @@ export async function dependencyLevels(source: SymbolSource, graph: CodeGraph, d
   const first = await directDependencies(source, graph, defs);
   children.set(root.id, first.lists.flat().filter((d) => !defs.some((def) => def.id === d.to)));
   let frontier = [...new Set(children.get(root.id)!.map((d) => d.to))];
+  // A checker that missed its budget is not waited for again in the same call.
+  let late = first.late === true;
   for (let level = 2; level <= depth && frontier.length > 0 && children.size < limit; level++) {
     const ask = frontier.filter((id) => !children.has(id)).slice(0, limit - children.size);
-    const { lists } = await directDependencies(source, graph, ask.map((id) => graph.symbols[id]!));
+    const next = await directDependencies(source, graph, ask.map((id) => graph.symbols[id]!), late);
+    late ||= next.late === true;
+    const { lists } = next;
     ask.forEach((id, i) => children.set(id, lists[i]!));
     frontier = [...new Set(ask.flatMap((id) => children.get(id)!.map((d) => d.to)))];
   }

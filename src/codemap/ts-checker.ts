@@ -61,6 +61,21 @@ export function createTsChecker(ts: Ts, root: string, yieldNow: () => boolean = 
   };
 
   const scope = createScope(program);
+  /**
+   * Answers per program: the service hands back the same Program while no file changed (versions
+   * are looked at again each question), so a question asked again is answered without the checker.
+   * A program an edit replaced is dropped with its answers.
+   */
+  const answered = new WeakMap<TS.Program, Map<string, unknown>>();
+  const remembered = <T>(prog: TS.Program, key: string, compute: () => T): T => {
+    let answers = answered.get(prog);
+    if (!answers) answered.set(prog, (answers = new Map()));
+    if (answers.has(key)) return answers.get(key) as T;
+    const value = compute();
+    answers.set(key, value);
+    return value;
+  };
+  const keyOf = (op: string, t: CheckerTarget): string => `${op}\0${t.file}\0${t.line}\0${t.endLine}\0${t.name}`;
   /** The program with `t`'s file in it, and the target's declarations there. */
   const locate = (t: CheckerTarget): Located | undefined => {
     program.include([t.file, ...scope.alwaysIn()]);
@@ -126,7 +141,8 @@ export function createTsChecker(ts: Ts, root: string, yieldNow: () => boolean = 
   const references = (t: CheckerTarget): TargetResult => {
     const at = widen(t);
     if (!at) return { found: false, hits: [] };
-    const first = collect(at);
+    // Files outside the program were searched for the name by widen: the same program is the same answer.
+    const first = remembered(at.prog, keyOf('references', t), () => collect(at));
     // An alias the text did not show (a rename the pattern missed): files using it join, and the question is asked again.
     const inProgram = (rel: string): boolean => at.prog.getSourceFile(program.abs(rel)) !== undefined;
     const more = [...first.aliases].filter((a) => a !== t.name).flatMap((a) => scope.users(a, t.file, false, inProgram));
@@ -136,7 +152,7 @@ export function createTsChecker(ts: Ts, root: string, yieldNow: () => boolean = 
     }
     const again = locate(t);
     if (!again) return { found: false, hits: [] };
-    const second = collect(again);
+    const second = remembered(again.prog, keyOf('references', t), () => collect(again));
     if (!warming) trim(t, again, second.aliases);
     return { found: true, hits: second.hits };
   };
@@ -144,6 +160,10 @@ export function createTsChecker(ts: Ts, root: string, yieldNow: () => boolean = 
   const dependencies = (t: CheckerTarget): TargetResult => {
     const at = locate(t);
     if (!at) return { found: false, hits: [] };
+    return remembered(at.prog, keyOf('dependencies', t), () => dependenciesIn(at));
+  };
+
+  const dependenciesIn = (at: Located): TargetResult => {
     const { prog, decls } = at;
     const checker = prog.getTypeChecker();
     const inside = (d: TS.Node): boolean => decls.some((o) => o.getSourceFile() === d.getSourceFile() && d.pos >= o.pos && d.end <= o.end);
