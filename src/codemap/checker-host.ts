@@ -8,8 +8,13 @@ import { loadTypeScript } from './load-typescript.js';
 import { createTsChecker, type TsChecker } from './ts-checker.js';
 
 const checkers = new Map<string, TsChecker>();
-/** Set (non-zero) by the main thread when a request waits behind the one under way. */
+/**
+ * Shared with the main thread: [0] non-zero when a request waits behind the one under way, [1] the
+ * id of a request no tool waits for any more (past its budget): it stops, as a warm-up does, when another waits.
+ */
 let waiting: Int32Array | undefined;
+/** The id of the request under way (0: none, or asked in this thread). */
+let current = 0;
 
 /** The worker's flag for "a request waits": a warm-up under way stops when it is set. */
 export function useWaitingFlag(flag: Int32Array): void {
@@ -23,13 +28,15 @@ export function clearWaiting(): void {
 /** One project per session; a second root (tests, benchmarks) replaces the first rather than adding memory. */
 const MAX_PROJECTS = 1;
 
-export async function answerCheckerRequest(request: CheckerRequest): Promise<CheckerAnswer> {
+export async function answerCheckerRequest(request: CheckerRequest, id = 0): Promise<CheckerAnswer> {
+  current = id;
   try {
     const api = loadTypeScript();
     let checker = checkers.get(request.root);
     if (!checker) {
       if (checkers.size >= MAX_PROJECTS) checkers.clear();
-      checker = createTsChecker(api, request.root, () => waiting !== undefined && Atomics.load(waiting, 0) !== 0);
+      checker = createTsChecker(api, request.root, () => waiting !== undefined && Atomics.load(waiting, 0) !== 0,
+        () => waiting !== undefined && current !== 0 && Atomics.load(waiting, 1) === current);
       checkers.set(request.root, checker);
     }
     return checker.answer(request);

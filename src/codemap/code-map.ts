@@ -17,7 +17,7 @@ import { MAP_RENDER_VERSION, openMapCache } from './map-cache.js';
 import { openProjectIndex, toProjectPath, type OpenStats } from './project-index.js';
 import { scoreSymbols } from './rank.js';
 import { readSymbolTool } from './read-symbol-tool.js';
-import { NEEDS_FILES } from './ts-checker.js';
+import { GIVEN_UP, NEEDS_FILES } from './ts-checker.js';
 import { chooseRunner, WORKER_MIN_JOBS, type WorkerChoice } from './worker-runner.js';
 import { absent, ignoreError } from '../diagnostics/ignore-error.js';
 
@@ -161,33 +161,48 @@ export async function openCodeMap(opts: OpenCodeMapOptions): Promise<CodeMap> {
   /** The last question asked, asked again in the background after an edit (its types are then warm for the next one). */
   let lastQuestion: CheckerQuestion | undefined;
   const checkedFiles = (): string[] => [...index.files()].filter(([, f]) => f.plugin?.name === 'typescript').map(([rel]) => rel).sort();
-  const ask = async (q: CheckerQuestion): Promise<CheckerAnswer> => {
+  const ask = async (q: CheckerQuestion, token: object): Promise<CheckerAnswer> => {
     const files = checkedFiles();
     const key = files.join('\0');
     const generation = editor.generation();
     const fresh = sent?.key === key && sent.generation === generation;
-    let answer = await editor.query({ ...q, root: opts.projectRoot, ...(fresh ? {} : { files }) });
-    if (!answer.ok && answer.error === NEEDS_FILES) answer = await editor.query({ ...q, root: opts.projectRoot, files });
+    let answer = await editor.query({ ...q, root: opts.projectRoot, ...(fresh ? {} : { files }) }, token);
+    if (!answer.ok && answer.error === NEEDS_FILES) answer = await editor.query({ ...q, root: opts.projectRoot, files }, token);
     if (answer.ok) sent = { key, generation: editor.generation() };
     return answer;
   };
+  /** Questions a tool stopped waiting for, still under way in the worker: the same question asked again waits for that answer. */
+  const pending = new Map<string, Promise<CheckerAnswer>>();
   const askChecker = async (q: CheckerQuestion): Promise<CheckerAnswer> => {
     // Warming in this thread would stop it for seconds; without a worker the first question builds it.
     if (q.op === 'warm' && !editor.usesWorker()) return { ok: true, results: [] };
     if (q.op !== 'warm') lastQuestion = q;
-    const asked = ask(q);
-    // In this thread the checker blocks until done: a budget could not cut it short.
     const budget = typeof opts.checkerBudgetMs === 'function' ? opts.checkerBudgetMs() : opts.checkerBudgetMs;
-    if (q.op === 'warm' || budget === undefined || !editor.usesWorker()) return asked;
+    // In this thread the checker blocks until done: a budget could not cut it short.
+    if (q.op === 'warm' || budget === undefined || !editor.usesWorker()) return ask(q, {});
+    const key = JSON.stringify(q);
+    const before = pending.get(key);
+    const token = {};
+    const asked = before ?? ask(q, token);
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<undefined>((res) => { timer = setTimeout(res, budget, undefined); });
     const first = await Promise.race([asked, late]);
     clearTimeout(timer);
-    if (first) return first;
-    // The checker goes on in the worker; its answer is kept there for the same question asked again.
-    void asked.catch(ignoreError('finish a TypeScript checker question answered partially'));
+    if (first) {
+      if (pending.get(key) === asked) pending.delete(key);
+      // The earlier one was stopped by a request in between: this question is asked anew.
+      return before && !first.ok && first.error === GIVEN_UP ? askChecker(q) : first;
+    }
+    if (!before) {
+      // The checker goes on in the worker until another request comes; its answer is kept there for the same question asked again.
+      editor.giveUp(token);
+      pending.set(key, asked);
+      void asked.catch(ignoreError('finish a TypeScript checker question answered partially')).finally(() => {
+        if (pending.get(key) === asked) pending.delete(key);
+      });
+    }
     return { ok: false, late: true, error: `partial answer: the TypeScript checker did not answer within ${(budget / 1000).toFixed(1)} s `
-      + '(it is still building its program; ask again shortly for its complete answer)' };
+      + '(it is still working the project\'s types out; ask again shortly for its complete answer)' };
   };
   const checked = (rel: string): boolean => opts.typeChecker !== false && index.files().get(rel)?.plugin?.name === 'typescript';
   const symbolSource = { ...source, askChecker, checked };

@@ -32,8 +32,13 @@ export interface EditIndexer {
   index(job: IndexJob): Promise<FileOutcome>;
   /** A few files one after another (a warm start with some changed: too few to start a batch worker for). */
   indexAll(jobs: readonly IndexJob[], onProgress?: (done: number, total: number) => void): Promise<IndexResult[]>;
-  /** Asks the TypeScript checker (in the worker; in this thread without one). */
-  query(request: CheckerRequest): Promise<CheckerAnswer>;
+  /** Asks the TypeScript checker (in the worker; in this thread without one). `token`: names the question for giveUp. */
+  query(request: CheckerRequest, token?: object): Promise<CheckerAnswer>;
+  /**
+   * Nobody waits for the question `token` names any more: not started, it is dropped; under way,
+   * it goes on until another request comes (its types stay with the program for the next question).
+   */
+  giveUp(token: object): void;
   /** Changes each time a new worker starts: it has no checker state yet. */
   generation(): number;
   close(): Promise<void>;
@@ -59,7 +64,7 @@ export function createEditIndexer(choice: WorkerChoice, plugins: PluginSet, time
   if (!url) {
     return {
       usesWorker: () => false, index: here, indexAll: (jobs, p) => oneByOne(here, jobs, p),
-      query: answerCheckerRequest, generation: () => 0, close: async () => undefined,
+      query: (request) => answerCheckerRequest(request), giveUp: () => undefined, generation: () => 0, close: async () => undefined,
     };
   }
 
@@ -83,8 +88,14 @@ export function createEditIndexer(choice: WorkerChoice, plugins: PluginSet, time
     worker = undefined;
   };
 
-  /** Raised with every request but a warm-up: a warm-up under way in the worker then stops. */
-  const waiting = new Int32Array(new SharedArrayBuffer(4));
+  /**
+   * [0] raised with every request but a warm-up: a warm-up under way in the worker then stops, as
+   * does the question under way whose id is in [1] (nobody waits for its answer any more).
+   */
+  const waiting = new Int32Array(new SharedArrayBuffer(8));
+  /** Questions given up before they started, and the one under way in the worker. */
+  const givenUp = new WeakSet<object>();
+  let underWay: { token: object; id: number } | undefined;
   const raise = (): void => {
     Atomics.store(waiting, 0, 1);
   };
@@ -99,14 +110,16 @@ export function createEditIndexer(choice: WorkerChoice, plugins: PluginSet, time
     return worker;
   };
 
-  const queryWorker = (request: CheckerRequest): Promise<CheckerAnswer> => new Promise((resolve, reject) => {
+  const queryWorker = (request: CheckerRequest, token: object): Promise<CheckerAnswer> => new Promise((resolve, reject) => {
     const w = ensureWorker();
     const id = nextId++;
+    underWay = { token, id };
     // A question holds the process up until answered; a warm-up never does.
     const held = request.op !== 'warm';
     if (held) w.ref();
     const finish = (fn: () => void): void => {
       clearTimeout(timer);
+      if (underWay?.id === id) underWay = undefined;
       if (held) w.unref();
       w.off('message', onMessage);
       w.off('error', onError);
@@ -191,16 +204,17 @@ export function createEditIndexer(choice: WorkerChoice, plugins: PluginSet, time
     idle.unref();
   };
 
-  const query = (request: CheckerRequest): Promise<CheckerAnswer> => {
+  const query = (request: CheckerRequest, token: object = {}): Promise<CheckerAnswer> => {
     if (request.op !== 'warm') raise();
     const run = queue.then(async (): Promise<CheckerAnswer> => {
+      if (givenUp.has(token)) return { ok: false, late: true, error: 'given up before the checker started on it' };
       // Warming is for questions to come: none come once closing, and without a worker it would stop this thread.
       if (request.op === 'warm' && (closing || broken)) return { ok: true, results: [] };
       if (broken) return answerCheckerRequest(request);
       clearTimeout(idle);
       checking = true;
       try {
-        const answer = await queryWorker(request);
+        const answer = await queryWorker(request, token);
         checkerBuilt = true;
         return answer;
       } catch {
@@ -222,6 +236,10 @@ export function createEditIndexer(choice: WorkerChoice, plugins: PluginSet, time
     index,
     indexAll: (jobs, onProgress) => oneByOne(index, jobs, onProgress),
     query,
+    giveUp(token) {
+      givenUp.add(token);
+      if (underWay?.token === token) Atomics.store(waiting, 1, underWay.id);
+    },
     generation: () => generation,
     async close() {
       closing = true;

@@ -41,7 +41,7 @@ async function main(): Promise<void> {
     else if (m?.type === 'query') {
       queue = queue.then(async () => {
         if (m.request.op !== 'warm') clearWaiting();
-        post({ type: 'answer', id: m.id, answer: await answerCheckerRequest(m.request) });
+        post({ type: 'answer', id: m.id, answer: await answerCheckerRequest(m.request, m.id) });
       });
     }
   });

@@ -34,6 +34,9 @@ const HEAP_BUDGET_BYTES = 320 * 1024 * 1024;
 /** A warm-up's answer when it stopped because another request waited. */
 export const WARM_UP_STOPPED = 'warm-up stopped: a request waits';
 
+/** A question no tool waited for any more, stopped because another request came. */
+export const GIVEN_UP = 'stopped: no tool waited for the answer any more and another request came';
+
 /** The answer to a request without files to a checker that never got any (a new worker): send them. */
 export const NEEDS_FILES = 'the checker needs the project\'s file list';
 
@@ -49,10 +52,13 @@ export interface TsChecker {
   programFiles(): string[];
 }
 
-/** `yieldNow`: true when another request waits (a warm-up then stops where it is). */
-export function createTsChecker(ts: Ts, root: string, yieldNow: () => boolean = () => false): TsChecker {
+/**
+ * `yieldNow`: true when another request waits (a warm-up then stops where it is); `givenUp`: true
+ * when nobody waits for the question under way any more (it then stops as a warm-up does).
+ */
+export function createTsChecker(ts: Ts, root: string, yieldNow: () => boolean = () => false, givenUp: () => boolean = () => false): TsChecker {
   let warming = false;
-  const program: TsProgram = createTsProgram(ts, root, () => warming && yieldNow());
+  const program: TsProgram = createTsProgram(ts, root, () => (warming || givenUp()) && yieldNow());
   const generated = new Map<string, boolean>();
   let hasFiles = false;
   const keep = (fileName: string): string | undefined => {
@@ -245,6 +251,7 @@ export function createTsChecker(ts: Ts, root: string, yieldNow: () => boolean = 
         }
         return { ok: true, results: request.targets.map((t) => (request.op === 'references' ? references(t) : dependencies(t))) };
       } catch (err) {
+        if (err instanceof ts.OperationCanceledException) return { ok: false, late: true, error: GIVEN_UP };
         return { ok: false, error: err instanceof Error ? err.message : String(err) };
       }
     },

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadTypeScript } from '../../src/codemap/load-typescript.js';
-import { createTsChecker, WARM_UP_STOPPED } from '../../src/codemap/ts-checker.js';
+import { createTsChecker, GIVEN_UP, WARM_UP_STOPPED } from '../../src/codemap/ts-checker.js';
 import { walkProject } from '../../src/codemap/walk-project.js';
 import { tempProject, type TempProject } from './helpers.js';
 
@@ -46,6 +46,15 @@ describe('the checker program', () => {
     const asked = checker.answer({ op: 'references', root: tp.project, targets: [storeGet] });
     expect(asked.ok, JSON.stringify(asked)).toBe(true);
     if (asked.ok) expect(asked.results[0]!.hits.map((h) => h.file)).toContain('src/service/user.ts');
+  });
+
+  it('stops a question nobody waits for any more when a request waits, and only that one', () => {
+    let givenUp = true;
+    const checker = createTsChecker(ts, tp.project, () => true, () => givenUp);
+    expect(checker.answer({ op: 'references', root: tp.project, files, targets: [storeGet] })).toEqual({ ok: false, late: true, error: GIVEN_UP });
+    givenUp = false;
+    const asked = checker.answer({ op: 'references', root: tp.project, targets: [storeGet] });
+    expect(asked.ok && asked.results[0]!.hits.map((h) => h.file)).toContain('src/service/user.ts');
   });
 
   it('warms up in full when nothing waits', () => {
