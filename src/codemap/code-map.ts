@@ -152,6 +152,8 @@ export async function openCodeMap(opts: OpenCodeMapOptions): Promise<CodeMap> {
       const known = index.indexedStamp(rel);
       if (!st || !known || st.size !== known.size || st.mtimeMs !== known.mtimeMs) {
         await index.refresh(rel);
+        // A question under way was asked about the code before this change: none joins it now.
+        pending.clear();
         scheduleSave();
       }
     },
@@ -237,6 +239,7 @@ export async function openCodeMap(opts: OpenCodeMapOptions): Promise<CodeMap> {
     tools: () => tools,
     symbols: () => index.graph().symbols,
     async fileChanged(path) {
+      pending.clear();
       await index.refresh(path);
       scheduleSave();
       // An edit throws the checker's types away: work them out again while the model writes its next turn.

@@ -146,6 +146,9 @@ export function createTsProgram(ts: Ts, root: string, cancelled: () => boolean =
     getScriptFileNames: () => names,
     getScriptVersion: version,
     getScriptSnapshot(fileName) {
+      // Building a program checks no token of its own: stop between files, where nothing is half done
+      // (the service keeps its last program; the files parsed so far stay in the registry for the next build).
+      if (cancelled()) throw new ts.OperationCanceledException();
       const v = version(fileName);
       const hit = snapshots.get(fileName);
       if (hit?.version === v) return hit.snapshot;
