@@ -73,6 +73,13 @@ export interface PolicySettings {
   readonly rules: readonly PathRule[];
 }
 
+/** lindwyrm's own secrets (src/policy/own-secrets.ts): absolute paths, as written and made real. */
+export interface OwnSecretPaths {
+  readonly keyFiles: readonly string[];
+  readonly configDirs: readonly string[];
+  readonly dataDirs: readonly string[];
+}
+
 export interface CodeMapSettings {
   readonly enabled: boolean;
   /** Undefined: scale with the context window. */
@@ -110,6 +117,8 @@ export interface Config {
   readonly streamIdleTimeoutMs: number;
   /** A reply's text, reasoning and tool arguments beyond this many bytes are cut off. */
   readonly maxReplyBytes: number;
+  /** Tool calls one reply may run; later calls of that reply are answered "not run". */
+  readonly maxCallsPerReply: number;
   readonly loopDetectionWindow: number;
   /** Undefined: a thirty-second of the window, floor 1,000. */
   readonly offloadEagerTokens?: number;
@@ -117,6 +126,8 @@ export interface Config {
   readonly protectedTokens?: number;
   readonly markdown: boolean;
   readonly codeMap: CodeMapSettings;
+  /** Paths no tool may touch (key files, the config folder's key material, the data folder). */
+  readonly ownSecrets?: OwnSecretPaths;
   /** Every preset's api_key_env names, so the bash tool can strip them all. */
   readonly secretEnvNames: readonly string[];
   /** Startup warnings (restricted project keys, unknown keys), shown once. */

@@ -7,6 +7,7 @@ import { applyChange } from './apply-change.js';
 import { asObject, optionalBoolean, requireString } from './args.js';
 import { findAll, lineOf, nearestLines } from './edit-match.js';
 import { decideForPath } from '../policy/gate.js';
+import { isGitConfig, redactGitConfig } from '../policy/git-config-redact.js';
 import { accessPath, displayPath, gatePath, specialFileError } from './path-access.js';
 import { failure, guarded } from './results.js';
 import { decodeText, detectEol, formatBytes, looksBinary } from './text-file.js';
@@ -87,7 +88,10 @@ export const editFileTool: ToolDefinition = {
       }
       const hits = findAll(before, oldString);
       if (hits.length === 0) {
-        return failure(`edit_file: old_string was not found in ${shown}.\n${nearestLines(before, oldString.replace(/\r\n/g, '\n'))}`, `no match in ${shown}`);
+        const near = nearestLines(before, oldString.replace(/\r\n/g, '\n'));
+        // The hint quotes the file: a git config's tokens stay redacted, as read_file shows them.
+        const hint = isGitConfig(access.resolved.realPath) ? redactGitConfig(near).text : near;
+        return failure(`edit_file: old_string was not found in ${shown}.\n${hint}`, `no match in ${shown}`);
       }
       if (hits.length > 1 && !replaceAll) {
         const lines = hits.map((i) => lineOf(before, i));

@@ -6,6 +6,7 @@ import { asObject, optionalBoolean, optionalString, requireString } from './args
 import { grepInProcess, grepWithRipgrep, ripgrepPath, type GrepHit, type GrepQuery } from './grep-engines.js';
 import { failure, guarded, success } from './results.js';
 import { cappedNote, isScope, openSearch } from './search-scope.js';
+import { filterSearchHits } from './search-filter.js';
 import type { ToolDefinition } from './types.js';
 
 export const MAX_GREP_LINES = 250;
@@ -71,8 +72,11 @@ export const grepTool: ToolDefinition = {
       const rg = await ripgrepPath();
       const outcome = rg !== undefined ? await grepWithRipgrep(rg, query) : await grepInProcess(query);
       if (outcome.error !== undefined) return failure(`grep: ${outcome.error}`);
-      const { hits, linked } = query.baseIsDir ? await withoutHardLinked(outcome.hits, scope.base) : { hits: outcome.hits, linked: 0 };
-      const linkedNote = linked > 0 ? `\n[${linked} hard-linked files left out: each may be a file outside the project; read_file asks before reading one]` : '';
+      const unlinked = query.baseIsDir ? await withoutHardLinked(outcome.hits, scope.base) : { hits: outcome.hits, linked: 0 };
+      const { linked } = unlinked;
+      const filtered = filterSearchHits(ctx, scope.access.resolved, unlinked.hits);
+      const hits = filtered.hits;
+      const linkedNote = (linked > 0 ? `\n[${linked} hard-linked files left out: each may be a file outside the project; read_file asks before reading one]` : '') + filtered.note;
       if (hits.length === 0) return success(`No matches for ${pattern} in ${scope.prefix || '.'}${linkedNote}`, 'no matches');
       const lines = formatHits(hits, scope.prefix);
       const shown = lines.slice(0, MAX_GREP_LINES);
