@@ -30,6 +30,7 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: 'input-format', type: 'string', arg: 'FMT', describe: `with -p: ${INPUT_FORMATS.join(' | ')} (stream-json reads user messages as JSON lines until stdin ends)` },
   { name: 'include-partial-messages', type: 'boolean', describe: 'with --output-format stream-json: also stream text and thinking deltas' },
   { name: 'out', type: 'string', arg: 'FILE', describe: 'with -p: also write the final answer to FILE' },
+  { name: 'raw', type: 'boolean', describe: 'with -p: print the answer\'s control sequences as they are (default: shown as escapes, on a pipe too)' },
   { name: 'continue', aliases: ['c'], type: 'boolean', describe: 'resume the session last worked in for this project' },
   { name: 'resume', type: 'string', arg: 'ID', describe: 'resume a saved session by id (or a unique prefix)' },
   { name: 'save', type: 'boolean', negatable: true, describe: 'keep nothing on disk: no saved session, no offloaded results' },
