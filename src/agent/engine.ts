@@ -7,6 +7,7 @@ import type { ContextManager, OffloadStore } from '../context/types.js';
 import type { ApprovalDecision, Approver } from '../policy/types.js';
 import type { ImageData, Message, ModelClient, ThinkingEffort, ToolSchema, Usage } from '../providers/types.js';
 import type { CommandRunner, FileAccess, ToolContext } from '../tools/types.js';
+import { createBuildFileWatch } from '../policy/build-file-watch.js';
 import { createApprovalQueue } from './approvals.js';
 import type { ToolRunner } from './ports.js';
 import { repairHistory } from './history.js';
@@ -159,6 +160,13 @@ export function createEngine(rt: SessionRuntime, services: EngineServices): Lind
     return decision;
   };
 
+  // Build files the agent changed, for the allowlisted commands that run them (one per engine).
+  const buildFiles = createBuildFileWatch(rt.config.projectRoot);
+  const fileChanged = (path: string): void => {
+    buildFiles.noteChanged(path);
+    services.onFileChanged?.(path);
+  };
+
   const toolContext = (signal: AbortSignal, onOutput: (text: string) => void): ToolContext => ({
     config: rt.config,
     projectRoot: rt.config.projectRoot,
@@ -170,7 +178,8 @@ export function createEngine(rt: SessionRuntime, services: EngineServices): Lind
     approve,
     offload: rt.offload,
     onOutput,
-    ...(services.onFileChanged ? { onFileChanged: services.onFileChanged } : {}),
+    onFileChanged: fileChanged,
+    buildFiles,
     vision: rt.preset.vision,
     ...(services.delegates?.files ? { files: services.delegates.files } : {}),
     ...(services.delegates?.commands ? { commands: services.delegates.commands } : {}),
@@ -212,6 +221,7 @@ export function createEngine(rt: SessionRuntime, services: EngineServices): Lind
           ...(rt.thinkingEffort ? { thinkingEffort: rt.thinkingEffort } : {}),
           maxToolSteps: rt.config.maxToolSteps,
           loopWindow: rt.config.loopDetectionWindow,
+          maxCallsPerReply: rt.config.maxCallsPerReply,
           signal,
           dispatch: store.dispatch,
           newId,
