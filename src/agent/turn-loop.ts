@@ -26,6 +26,7 @@ export interface TurnEnv {
   readonly thinkingEffort?: ThinkingEffort;
   readonly maxToolSteps: number;
   readonly loopWindow: number;
+  readonly maxCallsPerReply?: number;
   readonly signal: AbortSignal;
   readonly dispatch: (event: EngineEvent) => void;
   readonly newId: (prefix: string) => string;

@@ -1,14 +1,17 @@
 /** bash: runs a command in the project root under the bash policy, streaming its output live. */
 import { authorize } from '../policy/gate.js';
 import { decideBashWithFloor, type BashDecision } from '../policy/bash-policy.js';
+import { askAgainForBuildFiles } from '../policy/build-file-watch.js';
 import { escapeForDisplay } from '../policy/escape.js';
 import { neutralGitEnv } from '../policy/git-env.js';
 import { resolvePath } from '../policy/resolve-path.js';
 import type { Config } from '../config/types.js';
 import { asObject, optionalInteger, requireString } from './args.js';
+import { NESTING_VARIABLE, nestingDepth } from '../cli/nesting.js';
 import { findOnPath } from './find-on-path.js';
 import { OutputCapture } from './output-capture.js';
 import { runInGroup } from './process-group.js';
+import { runLimited } from './process-limit.js';
 import { failure, guarded } from './results.js';
 import type { ToolDefinition } from './types.js';
 
@@ -25,6 +28,8 @@ export function commandEnv(config: Config): NodeJS.ProcessEnv {
   for (const name of secret) delete env[name];
   for (const name of FORCED_COLOUR) delete env[name];
   env['NO_COLOR'] = '1';
+  // lindwyrm started from here knows it: it refuses the full screen (src/cli/nesting.ts).
+  env[NESTING_VARIABLE] = String(nestingDepth(process.env) + 1);
   return env;
 }
 
@@ -112,7 +117,8 @@ export const bashTool: ToolDefinition = {
       if (command.includes('\0')) return failure('bash: argument "command" contains a NUL character, which no command line can carry.');
       // Node's timers overflow past 2^31-1 ms and then fire at once: a "longer" limit would kill at once.
       const timeoutMs = optionalInteger(args, 'timeout_ms', 1, MAX_TIMEOUT_MS) ?? Math.min(ctx.config.bashTimeoutMs, MAX_TIMEOUT_MS);
-      const decision = await checkLinkedArguments(command, decideBashWithFloor(command, ctx.config.policy, ctx.config.policyFloor), ctx.projectRoot);
+      const plain = await checkLinkedArguments(command, decideBashWithFloor(command, ctx.config.policy, ctx.config.policyFloor), ctx.projectRoot);
+      const decision = askAgainForBuildFiles(ctx.buildFiles, command, plain);
       const firstLine = command.split('\n', 1)[0] ?? command;
       const gate = await authorize(ctx, {
         kind: 'bash',
@@ -122,40 +128,52 @@ export const bashTool: ToolDefinition = {
         summary: `run ${firstLine.length > 80 ? `${firstLine.slice(0, 77)}...` : firstLine}`,
       });
       if (!gate.ok) return gate.result;
+      if (decision !== plain) ctx.buildFiles?.seen(command);
 
       const env = commandEnv(ctx.config);
-      if (decision.allowlisted !== undefined && /^\s*(\S*\/)?git(\s|$)/.test(command)) {
+      if (plain.allowlisted !== undefined && /^\s*(\S*\/)?git(\s|$)/.test(command)) {
         Object.assign(env, await neutralGitEnv(ctx.projectRoot));
       }
       const capture = new OutputCapture(ctx.config.maxToolOutputChars);
       const live = lineSplitter((lines) => ctx.onOutput?.(escapeForDisplay(lines)));
       const runner = ctx.commands ?? { run: runInGroup };
-      const outcome = await runner.run({
-        shell: await shellPath(),
-        command,
-        cwd: ctx.projectRoot,
-        env,
-        timeoutMs,
-        signal: ctx.signal,
-        onData: (text) => {
-          capture.push(text);
-          live.push(text);
-        },
-      });
+      const buildBefore = await ctx.buildFiles?.fingerprint();
+      // An editor's terminal (ACP) runs the line as it is; a local group runs under the process limit.
+      const shell = await shellPath();
+      const limited = await runLimited(ctx.signal, ({ prelude, signal, observe }) =>
+        runner.run({
+          shell,
+          command: ctx.commands ? command : `${prelude}${command}`,
+          cwd: ctx.projectRoot,
+          env,
+          timeoutMs,
+          signal: ctx.commands ? ctx.signal : signal,
+          onData: (text) => {
+            observe(text);
+            capture.push(text);
+            live.push(text);
+          },
+        }),
+      );
+      const outcome = limited.hit ? { ...limited.outcome, interrupted: false } : limited.outcome;
       live.flush();
+      if (buildBefore !== undefined) await ctx.buildFiles?.compare(buildBefore);
       const output = capture.text();
       let status: string;
-      if (outcome.interrupted) status = '[interrupted: the command and its child processes were stopped]';
+      if (limited.hit) status = `[stopped: it reached the limit of ${limited.limit} processes at once (a fork bomb?); the command and its child processes were killed]`;
+      else if (outcome.interrupted) status = '[interrupted: the command and its child processes were stopped]';
       else if (outcome.timedOut) status = `[timed out after ${timeoutMs} ms: the command and its child processes were killed]`;
       else if (outcome.exitCode !== null) status = `[exit code ${outcome.exitCode}]`;
       else status = `[killed by ${outcome.exitSignal ?? 'a signal'}]`;
       const body = output === '' ? '(no output)' : output.endsWith('\n') ? output.slice(0, -1) : output;
-      const ok = !outcome.interrupted && !outcome.timedOut && outcome.exitCode === 0;
-      const summary = outcome.interrupted
-        ? 'interrupted'
-        : outcome.timedOut
-          ? `timed out after ${Math.round(timeoutMs / 1000)} s`
-          : `exit ${outcome.exitCode ?? outcome.exitSignal}, ${capture.lines} lines`;
+      const ok = !limited.hit && !outcome.interrupted && !outcome.timedOut && outcome.exitCode === 0;
+      const summary = limited.hit
+        ? `stopped at the process limit (${limited.limit})`
+        : outcome.interrupted
+          ? 'interrupted'
+          : outcome.timedOut
+            ? `timed out after ${Math.round(timeoutMs / 1000)} s`
+            : `exit ${outcome.exitCode ?? outcome.exitSignal}, ${capture.lines} lines`;
       return { ok, content: `${body}\n${status}`, summary, interrupted: outcome.interrupted || undefined };
     });
   },

@@ -4,6 +4,7 @@ import type { ImageData } from '../providers/types.js';
 import { asObject, requireString } from './args.js';
 import { accessPath, displayPath, gatePath, specialFileError } from './path-access.js';
 import { failure, guarded, success } from './results.js';
+import { checkImage } from './image-limits.js';
 import { formatBytes } from './text-file.js';
 import type { ToolDefinition } from './types.js';
 
@@ -58,6 +59,9 @@ export const viewImageTool: ToolDefinition = {
       }
       const mediaType = sniffImage(bytes);
       if (mediaType === undefined) return failure(`view_image: ${shown} is not a PNG, JPEG, GIF or WebP image (judged from its contents).`);
+      // Declared size, frames and inflated chunks are checked before anything is decoded or sent.
+      const refused = await checkImage(bytes, mediaType);
+      if (refused !== undefined) return failure(`view_image: ${shown} was not sent: ${refused}.`, `refused image ${shown}`);
       return success(`Image ${shown} (${mediaType}, ${formatBytes(size)}).`, `image ${shown}`, {
         images: [{ mediaType, base64: bytes.toString('base64') }],
       });

@@ -1,0 +1,184 @@
+/**
+ * A ceiling on the processes one bash command may have at once, so a fork bomb stops at it and
+ * is reported instead of filling the machine. What holds it:
+ * - as root on Linux, a pids cgroup of its own per command (root is not bound by RLIMIT_NPROC);
+ *   the command is stopped the moment the cgroup refuses a fork (pids.events counts them);
+ * - as another user on Linux, RLIMIT_NPROC (`ulimit -u`), set above the processes the user
+ *   already runs (outside a user namespace it counts all of them); a fork refused for it shows
+ *   in the output ("fork: Resource temporarily unavailable") and stops the command;
+ * - elsewhere (macOS), or as root where no cgroup can be made, the system's own per-user limit.
+ * The shell prelude is prepended to the command line, so it works with any runner of a shell line.
+ */
+import { mkdir, readFile, readdir, rmdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+/** Processes and threads (both count, in the cgroup and for RLIMIT_NPROC) one command may have. */
+export const COMMAND_PROCESS_LIMIT = 1024;
+
+export interface CommandLimit {
+  /** Shell text for the start of the command line ('' when nothing can be set). */
+  readonly prelude: string;
+  /** How the limit is held, for the result when it is hit. */
+  readonly method: 'cgroup' | 'rlimit' | 'none';
+  /** Calls `onHit` once when a fork is refused for the limit. Output is fed through `observe`. */
+  watch(onHit: () => void): void;
+  observe(text: string): void;
+  /** After the command: stop watching, move what is left out of the cgroup and remove it. */
+  release(): Promise<void>;
+}
+
+const NONE: CommandLimit = { prelude: '', method: 'none', watch: () => undefined, observe: () => undefined, release: async () => undefined };
+
+const quote = (s: string): string => `'${s.replaceAll("'", "'\\''")}'`;
+
+/** bash spells it -u, dash -p; a shell that has neither still runs the command. */
+const rlimitPrelude = (n: number): string => `ulimit -u ${n} 2>/dev/null || ulimit -p ${n} 2>/dev/null || :\n`;
+
+/** What bash, dash, coreutils and Python print when fork or clone fails with EAGAIN. */
+const FORK_REFUSED = /fork: (retry: )?Resource temporarily unavailable|Cannot fork|can't fork|BlockingIOError: \[Errno 11\]/i;
+
+async function threadsOfUser(uid: number): Promise<number> {
+  let count = 0;
+  for (const entry of await readdir('/proc').catch(() => [] as string[])) {
+    if (!/^\d+$/.test(entry)) continue;
+    const status = await readFile(`/proc/${entry}/status`, 'utf8').catch(() => '');
+    if (!new RegExp(`^Uid:\\s+${uid}\\s`, 'm').test(status)) continue;
+    count += Number(/^Threads:\s+(\d+)/m.exec(status)?.[1] ?? 1);
+  }
+  return count;
+}
+
+/** The folder this process's pids cgroup is in (v1 hierarchy, or v2 with the pids controller). */
+async function pidsCgroupBase(): Promise<string | undefined> {
+  const own = await readFile('/proc/self/cgroup', 'utf8').catch(() => '');
+  const v1 = /^\d+:(?:[^:\n]*,)?pids(?:,[^:\n]*)?:(.*)$/m.exec(own)?.[1];
+  if (v1 !== undefined) return path.join('/sys/fs/cgroup/pids', v1);
+  const v2 = /^0::(.*)$/m.exec(own)?.[1];
+  if (v2 === undefined) return undefined;
+  // Our own v2 cgroup if it hands pids to its children, else the root one (which may hold processes).
+  for (const dir of [path.join('/sys/fs/cgroup', v2), '/sys/fs/cgroup']) {
+    const enabled = await readFile(path.join(dir, 'cgroup.subtree_control'), 'utf8').catch(() => '');
+    if (/\bpids\b/.test(enabled)) return dir;
+  }
+  return undefined;
+}
+
+let serial = 0;
+
+async function cgroupLimit(limit: number): Promise<CommandLimit | undefined> {
+  const base = await pidsCgroupBase();
+  if (base === undefined) return undefined;
+  const dir = path.join(base, `lindwyrm-cmd-${process.pid}-${++serial}`);
+  try {
+    await mkdir(dir);
+    await writeFile(path.join(dir, 'pids.max'), String(limit));
+  } catch {
+    await rmdir(dir).catch(() => undefined);
+    return undefined;
+  }
+  let timer: NodeJS.Timeout | undefined;
+  const refusals = async (): Promise<number> => Number(/^max\s+(\d+)/m.exec(await readFile(path.join(dir, 'pids.events'), 'utf8').catch(() => ''))?.[1] ?? 0);
+  const members = async (): Promise<number[]> =>
+    (await readFile(path.join(dir, 'cgroup.procs'), 'utf8').catch(() => '')).split('\n').filter((l) => l !== '').map(Number);
+  return {
+    // Checked above that the cgroup can be made; should joining it fail, the command still runs.
+    prelude: `echo $$ 2>/dev/null > ${quote(path.join(dir, 'cgroup.procs'))} || :\n`,
+    method: 'cgroup',
+    watch(onHit) {
+      // pids.events has no change event a Node process can wait on; a read every 100 ms is cheap.
+      timer = setInterval(() => {
+        void refusals().then(async (n) => {
+          if (n === 0 || timer === undefined) return;
+          clearInterval(timer);
+          timer = undefined;
+          onHit();
+          // Members that left the process group (setsid) are still in the cgroup: they go too.
+          for (const pid of await members()) {
+            try {
+              process.kill(pid, 'SIGKILL');
+            } catch {
+              // Already gone.
+            }
+          }
+        });
+      }, 100);
+      timer.unref();
+    },
+    observe: () => undefined,
+    async release() {
+      if (timer !== undefined) clearInterval(timer);
+      timer = undefined;
+      // A daemon the command started on purpose (setsid, nohup) lives on, in the parent cgroup.
+      for (const pid of await members()) await writeFile(path.join(base, 'cgroup.procs'), String(pid)).catch(() => undefined);
+      for (let attempt = 0; attempt < 50; attempt++) {
+        const gone = await rmdir(dir).then(
+          () => true,
+          (error: NodeJS.ErrnoException) => error.code === 'ENOENT',
+        );
+        if (gone) return;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
+  };
+}
+
+function rlimitLimit(ceiling: number): CommandLimit {
+  let onHit: (() => void) | undefined;
+  return {
+    prelude: rlimitPrelude(ceiling),
+    method: 'rlimit',
+    watch(callback) {
+      onHit = callback;
+    },
+    observe(text) {
+      if (onHit === undefined || !FORK_REFUSED.test(text)) return;
+      const hit = onHit;
+      onHit = undefined;
+      hit();
+    },
+    release: async () => {
+      onHit = undefined;
+    },
+  };
+}
+
+/** The limit for one command, prepared just before it runs. */
+export async function prepareCommandLimit(opts: { limit?: number; uid?: number; platform?: NodeJS.Platform } = {}): Promise<CommandLimit> {
+  const limit = opts.limit ?? COMMAND_PROCESS_LIMIT;
+  const platform = opts.platform ?? process.platform;
+  const uid = opts.uid ?? process.getuid?.() ?? -1;
+  if (platform !== 'linux') return NONE;
+  if (uid === 0) return (await cgroupLimit(limit)) ?? NONE;
+  return rlimitLimit(limit + (await threadsOfUser(uid)));
+}
+
+export interface LimitedRun<T> {
+  readonly outcome: T;
+  /** The command reached the limit and was stopped. */
+  readonly hit: boolean;
+  readonly limit: number;
+}
+
+/**
+ * Runs `run` under a fresh limit: its prelude goes before the command, `signal` aborts on the
+ * caller's signal or the limit being hit (the runner then stops the whole group), and the output
+ * goes through `observe`.
+ */
+export async function runLimited<T>(
+  callerSignal: AbortSignal,
+  run: (limited: { prelude: string; signal: AbortSignal; observe: (text: string) => void }) => Promise<T>,
+): Promise<LimitedRun<T>> {
+  const limit = await prepareCommandLimit();
+  const stop = new AbortController();
+  let hit = false;
+  limit.watch(() => {
+    hit = true;
+    stop.abort();
+  });
+  try {
+    const outcome = await run({ prelude: limit.prelude, signal: AbortSignal.any([callerSignal, stop.signal]), observe: (t) => limit.observe(t) });
+    return { outcome, hit, limit: COMMAND_PROCESS_LIMIT };
+  } finally {
+    await limit.release();
+  }
+}
