@@ -17,6 +17,7 @@ function scriptOf(ch: string): Script | undefined {
 }
 
 const WORD = /[\p{L}\p{M}\p{N}_.-]+/gu;
+// eslint-disable-next-line no-control-regex -- any code point past ASCII, controls included
 const NON_ASCII = /[^\x00-\x7f]/;
 const MAX_FLAGS = 5;
 

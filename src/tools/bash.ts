@@ -1,5 +1,5 @@
 /** bash: runs a command in the project root under the bash policy, streaming its output live. */
-import { authorize } from '../policy/gate.js';
+import { authorize, decideForPath } from '../policy/gate.js';
 import { decideBashWithFloor, type BashDecision } from '../policy/bash-policy.js';
 import { askAgainForBuildFiles } from '../policy/build-file-watch.js';
 import { escapeForDisplay } from '../policy/escape.js';
@@ -13,7 +13,7 @@ import { OutputCapture } from './output-capture.js';
 import { runInGroup } from './process-group.js';
 import { runLimited } from './process-limit.js';
 import { failure, guarded } from './results.js';
-import type { ToolDefinition } from './types.js';
+import type { ToolContext, ToolDefinition } from './types.js';
 
 /**
  * The environment for a command: the user's, minus every variable that may hold a provider key,
@@ -45,18 +45,26 @@ async function shellPath(): Promise<string> {
 /**
  * An allowlisted command runs unseen, so its plain arguments must mean what they look like: a name
  * inside the project that is a link out of it (a cloned repo can carry `notes.txt -> ~/.ssh/id_rsa`)
- * or a hard-linked file would let `cat notes.txt` read outside without a prompt. Those are asked about.
+ * or a hard-linked file would let `cat notes.txt` read outside without a prompt, and a file the
+ * read policy asks about (`.env`, a key) or refuses must not be read by `cat` instead. Those are
+ * asked about.
  */
-async function checkLinkedArguments(command: string, decision: BashDecision, projectRoot: string): Promise<BashDecision> {
+async function checkLinkedArguments(command: string, decision: BashDecision, ctx: ToolContext): Promise<BashDecision> {
   if (decision.allowlisted === undefined) return decision;
   for (const word of command.trim().split(/[ \t]+/).slice(1)) {
     const value = word.startsWith('-') ? word.slice(word.indexOf('=') + 1) : word;
     if (value === '' || value.startsWith('-')) continue;
-    const resolved = await resolvePath(value, projectRoot).catch(() => undefined);
+    const resolved = await resolvePath(value, ctx.projectRoot).catch(() => undefined);
+    if (resolved === undefined) continue;
     // Not only existing names: `touch docs/more/x` through a link out would create a file outside.
-    if (resolved === undefined || (resolved.inside && !resolved.multiLinked)) continue;
-    const why = resolved.multiLinked ? 'is hard-linked (it may be a file outside the project)' : `leads outside the project, to ${resolved.realPath}`;
-    return { level: 'confirm', reason: `allowlist: ${decision.allowlisted}, but ${word} ${why}` };
+    if (!resolved.inside || resolved.multiLinked) {
+      const why = resolved.multiLinked ? 'is hard-linked (it may be a file outside the project)' : `leads outside the project, to ${resolved.realPath}`;
+      return { level: 'confirm', reason: `allowlist: ${decision.allowlisted}, but ${word} ${why}` };
+    }
+    const read = resolved.exists && !resolved.isDirectory ? decideForPath(ctx, 'read', resolved) : undefined;
+    if (read !== undefined && read.level !== 'allow') {
+      return { level: 'confirm', reason: `allowlist: ${decision.allowlisted}, but reading ${word} is not allowed silently (${read.reason})` };
+    }
   }
   return decision;
 }
@@ -117,7 +125,7 @@ export const bashTool: ToolDefinition = {
       if (command.includes('\0')) return failure('bash: argument "command" contains a NUL character, which no command line can carry.');
       // Node's timers overflow past 2^31-1 ms and then fire at once: a "longer" limit would kill at once.
       const timeoutMs = optionalInteger(args, 'timeout_ms', 1, MAX_TIMEOUT_MS) ?? Math.min(ctx.config.bashTimeoutMs, MAX_TIMEOUT_MS);
-      const plain = await checkLinkedArguments(command, decideBashWithFloor(command, ctx.config.policy, ctx.config.policyFloor), ctx.projectRoot);
+      const plain = await checkLinkedArguments(command, decideBashWithFloor(command, ctx.config.policy, ctx.config.policyFloor), ctx);
       const decision = askAgainForBuildFiles(ctx.buildFiles, command, plain);
       const firstLine = command.split('\n', 1)[0] ?? command;
       const gate = await authorize(ctx, {

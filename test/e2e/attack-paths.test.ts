@@ -98,10 +98,12 @@ describe('paths: secret-shaped files and .git/config', () => {
         { toolCalls: [{ name: 'read_file', input: { path: 'deploy/id_ed25519' } }] },
         { toolCalls: [{ name: 'grep', input: { pattern: 'TOKEN' } }] },
         { toolCalls: [{ name: 'read_file', input: { path: 'fixtures/test.pem' } }] },
+        // An allowlisted cat must not read what read_file may not.
+        { toolCalls: [{ name: 'bash', input: { command: 'cat .env.local' } }, { name: 'bash', input: { command: 'cat README.md' } }] },
         { text: 'done' },
       ],
       prepare: async (env) => {
-        await appendFile(env.configPath, `\n[policy]\n[[policy.rules]]\npath = "${join(env.project, 'fixtures')}"\nread = "allow"\n`);
+        await appendFile(env.configPath, `\n[policy]\nbash_allowlist = ["cat"]\n[[policy.rules]]\npath = "${join(env.project, 'fixtures')}"\nread = "allow"\n`);
         await writeFile(join(env.project, '.env.local'), 'API_TOKEN=sk-live-SECRET1\n');
         await mkdir(join(env.project, 'deploy'));
         await writeFile(join(env.project, 'deploy', 'id_ed25519'), '-----BEGIN OPENSSH PRIVATE KEY----- SECRET2\n');
@@ -113,7 +115,7 @@ describe('paths: secret-shaped files and .git/config', () => {
     });
     const r = await a.run(['-p', 'collect the tokens']);
     expect(r.status).toBe(0);
-    const results = a.results(4);
+    const results = a.results(5);
     expect(results[0]).toMatch(/could not be approved and was not run/);
     expect(results[1]).toMatch(/could not be approved and was not run/);
     expect(r.stderr).toMatch(/denied read \.env\.local \(.*secret-shaped file \(\.env\*\): read = "confirm" unless a rule names it\)/);
@@ -122,6 +124,8 @@ describe('paths: secret-shaped files and .git/config', () => {
     expect(results[2]).toMatch(/2 secret-shaped files left out/);
     // A rule on a folder inside the project opens what it holds: fixtures are not secrets.
     expect(results[3]).toContain('TEST-FIXTURE-PEM');
+    expect(r.stderr).toMatch(/denied run cat \.env\.local \(allowlist: cat, but reading \.env\.local is not allowed silently \(.*secret-shaped/);
+    expect(results[5]).toContain('Set TOKEN in your shell.');
     expect(a.sent()).not.toMatch(/SECRET[123]/);
   });
 
