@@ -8,6 +8,7 @@
 import { lstat, open, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { scanHiddenText } from './hidden-text.js';
+import { absent } from '../diagnostics/ignore-error.js';
 
 /** Instructions cost tokens on every request; past this a file is cut. */
 export const MAX_INSTRUCTION_BYTES = 32 * 1024;
@@ -68,10 +69,10 @@ async function readCapped(path: string, maxBytes: number): Promise<{ text: strin
 
 /** Why `path` is not read as instructions (a symbolic or hard link), or undefined. */
 async function linkNote(path: string, root: string): Promise<string | undefined> {
-  const info = await lstat(path).catch(() => undefined);
+  const info = await lstat(path).catch(absent);
   if (info === undefined) return undefined;
   if (info.isSymbolicLink()) {
-    const target = await realpath(path).catch(() => undefined);
+    const target = await realpath(path).catch(absent);
     if (target !== undefined && !inside(root, target)) {
       return `${path} points outside the project (a symbolic link to ${target}); instruction files that are links are not read.`;
     }
@@ -109,7 +110,7 @@ export async function loadInstructions(opts: InstructionOptions): Promise<Loaded
   const notes: string[] = [];
   const seen = new Set<string>();
   for (const c of candidates) {
-    if ((await lstat(c.path).catch(() => undefined)) === undefined) continue;
+    if ((await lstat(c.path).catch(absent)) === undefined) continue;
     // A link makes one file two: edited here, it changes there (another project's instructions,
     // or the user's own, which every session obeys). Neither side of a link is read.
     const link = await linkNote(c.path, root);
@@ -121,7 +122,7 @@ export async function loadInstructions(opts: InstructionOptions): Promise<Loaded
     try {
       real = await realpath(c.path);
     } catch {
-      continue;
+      continue; // vanished since it was found: nothing to load
     }
     if (c.confineTo && !inside(c.confineTo, real)) {
       notes.push(`${c.path} points outside the project (to ${real}); not read.`);

@@ -113,6 +113,7 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<Config> {
     markdown: pick('markdown', user, project) ?? DEFAULTS.markdown,
     codeMap: mergeCodeMap(user, project),
     ownSecrets: ownSecretPaths(presets, opts.env),
+    ...(pick('toolProfile', user, project) ? { toolProfile: pick('toolProfile', user, project) } : {}),
     secretEnvNames: [...new Set(presets.flatMap((p) => p.apiKeyEnv))],
     warnings,
   };

@@ -9,6 +9,7 @@ import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { buildToolOfCommand, buildToolsOf, ROOT_BUILD_NAMES, type BuildTool } from './build-files.js';
 import type { Decision } from './types.js';
+import { absent } from '../diagnostics/ignore-error.js';
 
 type Fingerprints = Map<string, string>;
 
@@ -47,7 +48,7 @@ export function createBuildFileWatch(projectRoot: string): BuildFileWatch {
       const prints: Fingerprints = new Map();
       await Promise.all(
         ROOT_BUILD_NAMES.map(async (name) => {
-          const info = await lstat(path.join(projectRoot, name), { bigint: true }).catch(() => undefined);
+          const info = await lstat(path.join(projectRoot, name), { bigint: true }).catch(absent);
           prints.set(name, info === undefined ? '-' : `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`);
         }),
       );

@@ -6,14 +6,17 @@ import { escapeForDisplay } from '../policy/escape.js';
 import { neutralGitEnv } from '../policy/git-env.js';
 import { resolvePath } from '../policy/resolve-path.js';
 import type { Config } from '../config/types.js';
-import { asObject, optionalInteger, requireString } from './args.js';
+import { secretEnvNames } from '../secrets/secret-names.js';
+import { arg, optional } from './args.js';
+import { defineTool, stringField } from './define-tool.js';
 import { NESTING_VARIABLE, nestingDepth } from '../cli/nesting.js';
 import { findOnPath } from './find-on-path.js';
 import { OutputCapture } from './output-capture.js';
 import { runInGroup } from './process-group.js';
 import { runLimited } from './process-limit.js';
-import { failure, guarded } from './results.js';
-import type { ToolContext, ToolDefinition } from './types.js';
+import { failure } from './results.js';
+import { absent } from '../diagnostics/ignore-error.js';
+import type { ToolContext } from './types.js';
 
 /**
  * The environment for a command: the user's, minus every variable that may hold a provider key,
@@ -23,9 +26,7 @@ import type { ToolContext, ToolDefinition } from './types.js';
  */
 export function commandEnv(config: Config): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
-  const secret = new Set<string>(config.secretEnvNames);
-  for (const preset of config.presets) for (const name of preset.apiKeyEnv) secret.add(name);
-  for (const name of secret) delete env[name];
+  for (const name of secretEnvNames(config)) delete env[name];
   for (const name of FORCED_COLOUR) delete env[name];
   env['NO_COLOR'] = '1';
   // lindwyrm started from here knows it: it refuses the full screen (src/cli/nesting.ts).
@@ -54,7 +55,7 @@ async function checkLinkedArguments(command: string, decision: BashDecision, ctx
   for (const word of command.trim().split(/[ \t]+/).slice(1)) {
     const value = word.startsWith('-') ? word.slice(word.indexOf('=') + 1) : word;
     if (value === '' || value.startsWith('-')) continue;
-    const resolved = await resolvePath(value, ctx.projectRoot).catch(() => undefined);
+    const resolved = await resolvePath(value, ctx.projectRoot).catch(absent);
     if (resolved === undefined) continue;
     // Not only existing names: `touch docs/more/x` through a link out would create a file outside.
     if (!resolved.inside || resolved.multiLinked) {
@@ -102,87 +103,82 @@ export function lineSplitter(emit: (lines: string) => void) {
   };
 }
 
-export const bashTool: ToolDefinition = {
+export const bashTool = defineTool({
   name: 'bash',
   description:
     'Run a shell command (bash) in the project root. stdin is closed. Output is stdout and stderr interleaved, with the exit code. Default timeout 120000 ms; the whole process tree is killed when it runs out.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      command: { type: 'string', description: 'The command line to run.' },
-      timeout_ms: { type: 'integer', minimum: 1, description: 'Time limit in milliseconds (default from config, 120000).' },
-    },
-    required: ['command'],
-    additionalProperties: false,
+  args: {
+    command: arg.string('The command line to run.', { nonEmpty: true }),
+    // Node's timers overflow past 2^31-1 ms and then fire at once: a "longer" limit would kill at once.
+    timeout_ms: optional(arg.integer('Time limit in milliseconds (default from config, 120000).', { min: 1, max: MAX_TIMEOUT_MS })),
   },
   kind: 'bash',
   bulk: true,
-  run(input, ctx) {
-    return guarded('bash', () => 'command', async () => {
-      const args = asObject(input);
-      const command = requireString(args, 'command', { nonEmpty: true });
-      // A process argument cannot hold NUL: refuse it before asking, not after the user said yes.
-      if (command.includes('\0')) return failure('bash: argument "command" contains a NUL character, which no command line can carry.');
-      // Node's timers overflow past 2^31-1 ms and then fire at once: a "longer" limit would kill at once.
-      const timeoutMs = optionalInteger(args, 'timeout_ms', 1, MAX_TIMEOUT_MS) ?? Math.min(ctx.config.bashTimeoutMs, MAX_TIMEOUT_MS);
-      const plain = await checkLinkedArguments(command, decideBashWithFloor(command, ctx.config.policy, ctx.config.policyFloor), ctx);
-      const decision = askAgainForBuildFiles(ctx.buildFiles, command, plain);
-      const firstLine = command.split('\n', 1)[0] ?? command;
-      const gate = await authorize(ctx, {
-        kind: 'bash',
-        tool: 'bash',
-        decision,
-        command,
-        summary: `run ${firstLine.length > 80 ? `${firstLine.slice(0, 77)}...` : firstLine}`,
-      });
-      if (!gate.ok) return gate.result;
-      if (decision !== plain) ctx.buildFiles?.seen(command);
-
-      const env = commandEnv(ctx.config);
-      if (plain.allowlisted !== undefined && /^\s*(\S*\/)?git(\s|$)/.test(command)) {
-        Object.assign(env, await neutralGitEnv(ctx.projectRoot));
-      }
-      const capture = new OutputCapture(ctx.config.maxToolOutputChars);
-      const live = lineSplitter((lines) => ctx.onOutput?.(escapeForDisplay(lines)));
-      const runner = ctx.commands ?? { run: runInGroup };
-      const buildBefore = await ctx.buildFiles?.fingerprint();
-      // An editor's terminal (ACP) runs the line as it is; a local group runs under the process limit.
-      const shell = await shellPath();
-      const limited = await runLimited(ctx.signal, ({ prelude, signal, observe }) =>
-        runner.run({
-          shell,
-          command: ctx.commands ? command : `${prelude}${command}`,
-          cwd: ctx.projectRoot,
-          env,
-          timeoutMs,
-          signal: ctx.commands ? ctx.signal : signal,
-          onData: (text) => {
-            observe(text);
-            capture.push(text);
-            live.push(text);
-          },
-        }),
-      );
-      const outcome = limited.hit ? { ...limited.outcome, interrupted: false } : limited.outcome;
-      live.flush();
-      if (buildBefore !== undefined) await ctx.buildFiles?.compare(buildBefore);
-      const output = capture.text();
-      let status: string;
-      if (limited.hit) status = `[stopped: it reached the limit of ${limited.limit} processes at once (a fork bomb?); the command and its child processes were killed]`;
-      else if (outcome.interrupted) status = '[interrupted: the command and its child processes were stopped]';
-      else if (outcome.timedOut) status = `[timed out after ${timeoutMs} ms: the command and its child processes were killed]`;
-      else if (outcome.exitCode !== null) status = `[exit code ${outcome.exitCode}]`;
-      else status = `[killed by ${outcome.exitSignal ?? 'a signal'}]`;
-      const body = output === '' ? '(no output)' : output.endsWith('\n') ? output.slice(0, -1) : output;
-      const ok = !limited.hit && !outcome.interrupted && !outcome.timedOut && outcome.exitCode === 0;
-      const summary = limited.hit
-        ? `stopped at the process limit (${limited.limit})`
-        : outcome.interrupted
-          ? 'interrupted'
-          : outcome.timedOut
-            ? `timed out after ${Math.round(timeoutMs / 1000)} s`
-            : `exit ${outcome.exitCode ?? outcome.exitSignal}, ${capture.lines} lines`;
-      return { ok, content: `${body}\n${status}`, summary, interrupted: outcome.interrupted || undefined };
+  title: (input) => stringField(input, 'command'),
+  subject: () => 'command',
+  async run(args, ctx) {
+    const command = args.command;
+    // A process argument cannot hold NUL: refuse it before asking, not after the user said yes.
+    if (command.includes('\0')) return failure('bash: argument "command" contains a NUL character, which no command line can carry.', undefined, 'invalid_args');
+    const timeoutMs = args.timeout_ms ?? Math.min(ctx.config.bashTimeoutMs, MAX_TIMEOUT_MS);
+    const plain = await checkLinkedArguments(command, decideBashWithFloor(command, ctx.config.policy, ctx.config.policyFloor), ctx);
+    const decision = askAgainForBuildFiles(ctx.buildFiles, command, plain);
+    const firstLine = command.split('\n', 1)[0] ?? command;
+    const gate = await authorize(ctx, {
+      kind: 'bash',
+      tool: 'bash',
+      decision,
+      command,
+      summary: `run ${firstLine.length > 80 ? `${firstLine.slice(0, 77)}...` : firstLine}`,
     });
+    if (!gate.ok) return gate.result;
+    if (decision !== plain) ctx.buildFiles?.seen(command);
+
+    const env = commandEnv(ctx.config);
+    if (plain.allowlisted !== undefined && /^\s*(\S*\/)?git(\s|$)/.test(command)) {
+      Object.assign(env, await neutralGitEnv(ctx.projectRoot));
+    }
+    const capture = new OutputCapture(ctx.config.maxToolOutputChars);
+    const live = lineSplitter((lines) => ctx.onOutput?.(escapeForDisplay(lines)));
+    const runner = ctx.commands ?? { run: runInGroup };
+    const buildBefore = await ctx.buildFiles?.fingerprint();
+    // An editor's terminal (ACP) runs the line as it is; a local group runs under the process limit.
+    const shell = await shellPath();
+    const limited = await runLimited(ctx.signal, ({ prelude, signal, observe }) =>
+      runner.run({
+        shell,
+        command: ctx.commands ? command : `${prelude}${command}`,
+        cwd: ctx.projectRoot,
+        env,
+        timeoutMs,
+        signal: ctx.commands ? ctx.signal : signal,
+        onData: (text) => {
+          observe(text);
+          capture.push(text);
+          live.push(text);
+        },
+      }),
+    );
+    const outcome = limited.hit ? { ...limited.outcome, interrupted: false } : limited.outcome;
+    live.flush();
+    if (buildBefore !== undefined) await ctx.buildFiles?.compare(buildBefore);
+    const output = capture.text();
+    let status: string;
+    if (limited.hit) status = `[stopped: it reached the limit of ${limited.limit} processes at once (a fork bomb?); the command and its child processes were killed]`;
+    else if (outcome.interrupted) status = '[interrupted: the command and its child processes were stopped]';
+    else if (outcome.timedOut) status = `[timed out after ${timeoutMs} ms: the command and its child processes were killed]`;
+    else if (outcome.exitCode !== null) status = `[exit code ${outcome.exitCode}]`;
+    else status = `[killed by ${outcome.exitSignal ?? 'a signal'}]`;
+    const body = output === '' ? '(no output)' : output.endsWith('\n') ? output.slice(0, -1) : output;
+    const ok = !limited.hit && !outcome.interrupted && !outcome.timedOut && outcome.exitCode === 0;
+    const summary = limited.hit
+      ? `stopped at the process limit (${limited.limit})`
+      : outcome.interrupted
+        ? 'interrupted'
+        : outcome.timedOut
+          ? `timed out after ${Math.round(timeoutMs / 1000)} s`
+          : `exit ${outcome.exitCode ?? outcome.exitSignal}, ${capture.lines} lines`;
+    const failed = outcome.interrupted ? 'interrupted' : outcome.timedOut ? 'timeout' : 'failed';
+    return { ok, ...(ok ? {} : { failure: failed }), content: `${body}\n${status}`, summary, interrupted: outcome.interrupted || undefined };
   },
-};
+});

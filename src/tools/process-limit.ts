@@ -11,6 +11,7 @@
  */
 import { mkdir, readFile, readdir, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { absent, ignoreError, noEntries } from '../diagnostics/ignore-error.js';
 
 /** Processes and threads (both count, in the cgroup and for RLIMIT_NPROC) one command may have. */
 export const COMMAND_PROCESS_LIMIT = 1024;
@@ -39,9 +40,9 @@ const FORK_REFUSED = /fork: (retry: )?Resource temporarily unavailable|Cannot fo
 
 async function threadsOfUser(uid: number): Promise<number> {
   let count = 0;
-  for (const entry of await readdir('/proc').catch(() => [] as string[])) {
+  for (const entry of await readdir('/proc').catch(noEntries)) {
     if (!/^\d+$/.test(entry)) continue;
-    const status = await readFile(`/proc/${entry}/status`, 'utf8').catch(() => '');
+    const status = (await readFile(`/proc/${entry}/status`, 'utf8').catch(absent)) ?? '';
     if (!new RegExp(`^Uid:\\s+${uid}\\s`, 'm').test(status)) continue;
     count += Number(/^Threads:\s+(\d+)/m.exec(status)?.[1] ?? 1);
   }
@@ -50,14 +51,14 @@ async function threadsOfUser(uid: number): Promise<number> {
 
 /** The folder this process's pids cgroup is in (v1 hierarchy, or v2 with the pids controller). */
 async function pidsCgroupBase(): Promise<string | undefined> {
-  const own = await readFile('/proc/self/cgroup', 'utf8').catch(() => '');
+  const own = (await readFile('/proc/self/cgroup', 'utf8').catch(absent)) ?? '';
   const v1 = /^\d+:(?:[^:\n]*,)?pids(?:,[^:\n]*)?:(.*)$/m.exec(own)?.[1];
   if (v1 !== undefined) return path.join('/sys/fs/cgroup/pids', v1);
   const v2 = /^0::(.*)$/m.exec(own)?.[1];
   if (v2 === undefined) return undefined;
   // Our own v2 cgroup if it hands pids to its children, else the root one (which may hold processes).
   for (const dir of [path.join('/sys/fs/cgroup', v2), '/sys/fs/cgroup']) {
-    const enabled = await readFile(path.join(dir, 'cgroup.subtree_control'), 'utf8').catch(() => '');
+    const enabled = (await readFile(path.join(dir, 'cgroup.subtree_control'), 'utf8').catch(absent)) ?? '';
     if (/\bpids\b/.test(enabled)) return dir;
   }
   return undefined;
@@ -73,13 +74,13 @@ async function cgroupLimit(limit: number): Promise<CommandLimit | undefined> {
     await mkdir(dir);
     await writeFile(path.join(dir, 'pids.max'), String(limit));
   } catch {
-    await rmdir(dir).catch(() => undefined);
+    await rmdir(dir).catch(ignoreError(`remove ${dir}`));
     return undefined;
   }
   let timer: NodeJS.Timeout | undefined;
-  const refusals = async (): Promise<number> => Number(/^max\s+(\d+)/m.exec(await readFile(path.join(dir, 'pids.events'), 'utf8').catch(() => ''))?.[1] ?? 0);
+  const refusals = async (): Promise<number> => Number(/^max\s+(\d+)/m.exec((await readFile(path.join(dir, 'pids.events'), 'utf8').catch(absent)) ?? '')?.[1] ?? 0);
   const members = async (): Promise<number[]> =>
-    (await readFile(path.join(dir, 'cgroup.procs'), 'utf8').catch(() => '')).split('\n').filter((l) => l !== '').map(Number);
+    ((await readFile(path.join(dir, 'cgroup.procs'), 'utf8').catch(absent)) ?? '').split('\n').filter((l) => l !== '').map(Number);
   return {
     // Checked above that the cgroup can be made; should joining it fail, the command still runs.
     prelude: `echo $$ 2>/dev/null > ${quote(path.join(dir, 'cgroup.procs'))} || :\n`,
@@ -109,7 +110,7 @@ async function cgroupLimit(limit: number): Promise<CommandLimit | undefined> {
       if (timer !== undefined) clearInterval(timer);
       timer = undefined;
       // A daemon the command started on purpose (setsid, nohup) lives on, in the parent cgroup.
-      for (const pid of await members()) await writeFile(path.join(base, 'cgroup.procs'), String(pid)).catch(() => undefined);
+      for (const pid of await members()) await writeFile(path.join(base, 'cgroup.procs'), String(pid)).catch(ignoreError(`move process ${pid} out of ${dir}`));
       for (let attempt = 0; attempt < 50; attempt++) {
         const gone = await rmdir(dir).then(
           () => true,
