@@ -9,7 +9,7 @@
  * - elsewhere (macOS), or as root where no cgroup can be made, the system's own per-user limit.
  * The shell prelude is prepended to the command line, so it works with any runner of a shell line.
  */
-import { mkdir, readFile, readdir, rmdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { absent, ignoreError, noEntries } from '../diagnostics/ignore-error.js';
 
@@ -53,7 +53,13 @@ async function threadsOfUser(uid: number): Promise<number> {
 async function pidsCgroupBase(): Promise<string | undefined> {
   const own = (await readFile('/proc/self/cgroup', 'utf8').catch(absent)) ?? '';
   const v1 = /^\d+:(?:[^:\n]*,)?pids(?:,[^:\n]*)?:(.*)$/m.exec(own)?.[1];
-  if (v1 !== undefined) return path.join('/sys/fs/cgroup/pids', v1);
+  if (v1 !== undefined) {
+    // In a container the path /proc names may be the host's; the hierarchy's own root is mounted.
+    for (const dir of [path.join('/sys/fs/cgroup/pids', v1), '/sys/fs/cgroup/pids']) {
+      if ((await stat(path.join(dir, 'cgroup.procs')).catch(absent)) !== undefined) return dir;
+    }
+    return undefined;
+  }
   const v2 = /^0::(.*)$/m.exec(own)?.[1];
   if (v2 === undefined) return undefined;
   // Our own v2 cgroup if it hands pids to its children, else the root one (which may hold processes).
