@@ -38,19 +38,36 @@ const rlimitPrelude = (n: number): string => `ulimit -u ${n} 2>/dev/null || ulim
 /** What bash, dash, coreutils and Python print when fork or clone fails with EAGAIN. */
 const FORK_REFUSED = /fork: (retry: )?Resource temporarily unavailable|Cannot fork|can't fork|BlockingIOError: \[Errno 11\]/i;
 
+/**
+ * The threads the user runs now (RLIMIT_NPROC counts them all, outside a user namespace). The
+ * owner comes from a stat of each /proc entry; only the user's own processes are read. Kept for
+ * a few seconds: a busy agent runs commands back to back.
+ */
+let counted: { uid: number; at: number; threads: number } | undefined;
+const COUNT_TTL_MS = 5000;
+const SCAN_BATCH = 64;
+
 async function threadsOfUser(uid: number): Promise<number> {
-  let count = 0;
-  for (const entry of await readdir('/proc').catch(noEntries)) {
-    if (!/^\d+$/.test(entry)) continue;
+  if (counted?.uid === uid && Date.now() - counted.at < COUNT_TTL_MS) return counted.threads;
+  const entries = (await readdir('/proc').catch(noEntries)).filter((e) => /^\d+$/.test(e));
+  const threadsOf = async (entry: string): Promise<number> => {
+    const info = await stat(`/proc/${entry}`).catch(absent);
+    if (info?.uid !== uid) return 0;
     const status = (await readFile(`/proc/${entry}/status`, 'utf8').catch(absent)) ?? '';
-    if (!new RegExp(`^Uid:\\s+${uid}\\s`, 'm').test(status)) continue;
-    count += Number(/^Threads:\s+(\d+)/m.exec(status)?.[1] ?? 1);
+    return Number(/^Threads:\s+(\d+)/m.exec(status)?.[1] ?? 1);
+  };
+  let threads = 0;
+  // In batches: thousands of files open at once could meet the descriptor limit, and a file that
+  // failed to open would count as no threads, leaving the command less room than it should have.
+  for (let i = 0; i < entries.length; i += SCAN_BATCH) {
+    for (const n of await Promise.all(entries.slice(i, i + SCAN_BATCH).map(threadsOf))) threads += n;
   }
-  return count;
+  counted = { uid, at: Date.now(), threads };
+  return threads;
 }
 
 /** The folder this process's pids cgroup is in (v1 hierarchy, or v2 with the pids controller). */
-async function pidsCgroupBase(): Promise<string | undefined> {
+export async function pidsCgroupBase(): Promise<string | undefined> {
   const own = (await readFile('/proc/self/cgroup', 'utf8').catch(absent)) ?? '';
   const v1 = /^\d+:(?:[^:\n]*,)?pids(?:,[^:\n]*)?:(.*)$/m.exec(own)?.[1];
   if (v1 !== undefined) {
@@ -71,10 +88,35 @@ async function pidsCgroupBase(): Promise<string | undefined> {
 }
 
 let serial = 0;
+const CGROUP_NAME = /^lindwyrm-cmd-(\d+)-\d+$/;
+const swept = new Set<string>();
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * A lindwyrm killed mid-command (SIGKILL, a crash) leaves its cgroup behind: the first command of
+ * the next one removes the empty ones whose process is gone.
+ */
+async function sweepStale(base: string): Promise<void> {
+  if (swept.has(base)) return;
+  swept.add(base);
+  for (const name of await readdir(base).catch(noEntries)) {
+    const owner = CGROUP_NAME.exec(name)?.[1];
+    if (owner !== undefined && !alive(Number(owner))) await rmdir(path.join(base, name)).catch(ignoreError(`remove the stale cgroup ${name}`));
+  }
+}
 
 async function cgroupLimit(limit: number): Promise<CommandLimit | undefined> {
   const base = await pidsCgroupBase();
   if (base === undefined) return undefined;
+  await sweepStale(base);
   const dir = path.join(base, `lindwyrm-cmd-${process.pid}-${++serial}`);
   try {
     await mkdir(dir);
