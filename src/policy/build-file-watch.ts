@@ -16,8 +16,11 @@ type Fingerprints = Map<string, string>;
 export interface BuildFileWatch {
   /** A file tool changed (or deleted) this file. */
   noteChanged(realPath: string): void;
-  /** The root's build files as they are now, to compare after a command. */
-  fingerprint(): Promise<Fingerprints>;
+  /**
+   * The build files as they are now, to compare after a command: the root's, and any the command
+   * names (`sed -i … packages/api/package.json`, `echo >> sub/Makefile`).
+   */
+  fingerprint(command?: string): Promise<Fingerprints>;
   /** After a command: whatever differs from `before` was changed by it. */
   compare(before: Fingerprints): Promise<void>;
   /** Why this command must be asked about again, or undefined. */
@@ -44,20 +47,13 @@ export function createBuildFileWatch(projectRoot: string): BuildFileWatch {
     noteChanged(realPath) {
       note(realPath, buildToolsOf(realPath));
     },
-    async fingerprint() {
-      const prints: Fingerprints = new Map();
-      await Promise.all(
-        ROOT_BUILD_NAMES.map(async (name) => {
-          const info = await lstat(path.join(projectRoot, name), { bigint: true }).catch(absent);
-          prints.set(name, info === undefined ? '-' : `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`);
-        }),
-      );
-      return prints;
+    fingerprint(command) {
+      return printsOf(projectRoot, [...ROOT_BUILD_NAMES, ...(command === undefined ? [] : namedBuildFiles(command))]);
     },
     async compare(before) {
-      const after = await this.fingerprint();
-      for (const [name, print] of after) {
-        if (before.get(name) !== print) note(path.join(projectRoot, name), buildToolsOf(name));
+      const after = await printsOf(projectRoot, [...before.keys()]);
+      for (const [name, print] of before) {
+        if (after.get(name) !== print) note(path.resolve(projectRoot, name), buildToolsOf(name));
       }
     },
     reasonFor(command) {
@@ -73,6 +69,26 @@ export function createBuildFileWatch(projectRoot: string): BuildFileWatch {
       if (tool !== undefined) changed.delete(tool.label);
     },
   };
+}
+
+/** What tells a changed file from the same one: inode, size and both times (a `cp` or `sed -i` moves them all). */
+async function printsOf(root: string, names: readonly string[]): Promise<Fingerprints> {
+  const prints: Fingerprints = new Map();
+  await Promise.all(
+    [...new Set(names)].map(async (name) => {
+      const info = await lstat(path.resolve(root, name), { bigint: true }).catch(absent);
+      prints.set(name, info === undefined ? '-' : `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`);
+    }),
+  );
+  return prints;
+}
+
+/** Words of a command line that name a build file, as written (relative to the project root). */
+function namedBuildFiles(command: string): string[] {
+  return command
+    .split(/[\s;|&<>()'"`=]+/)
+    .filter((word) => word !== '' && !word.startsWith('-') && !word.includes('$') && buildToolsOf(word).length > 0)
+    .slice(0, 32);
 }
 
 /**

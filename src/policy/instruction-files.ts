@@ -10,6 +10,7 @@ import { foldCase } from './case-fold.js';
 /** File names, in any folder (agents read nested ones too). Compared case-folded. */
 const INSTRUCTION_NAMES = new Set([
   'agents.md',
+  'agents.override.md', // codex
   'agent.md',
   'lindwyrm.md',
   'claude.md',
@@ -39,6 +40,9 @@ const INSTRUCTION_DIRS: readonly string[] = [
   '.junie',
   '.github/instructions',
   '.github/prompts',
+  '.github/chatmodes',
+  '.augment/rules',
+  '.trae/rules',
   '.agents', // skills and instructions shared between agents
 ];
 

@@ -141,7 +141,7 @@ export const bashTool = defineTool({
     const capture = new OutputCapture(ctx.config.maxToolOutputChars);
     const live = lineSplitter((lines) => ctx.onOutput?.(escapeForDisplay(lines)));
     const runner = ctx.commands ?? { run: runInGroup };
-    const buildBefore = await ctx.buildFiles?.fingerprint();
+    const buildBefore = await ctx.buildFiles?.fingerprint(command);
     // An editor's terminal (ACP) runs the line as it is; a local group runs under the process limit.
     const shell = await shellPath();
     const limited = await runLimited(ctx.signal, ({ prelude, signal, observe }) =>

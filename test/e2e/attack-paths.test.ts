@@ -234,6 +234,28 @@ describe('paths: instruction files and build files', () => {
     expect(existsSync(join(b.env.project, 'pwned'))).toBe(false);
   });
 
+  it('a build file deeper in the tree that a command rewrote is seen too: npm test is asked again', async () => {
+    const a = await attack({
+      configToml: '[policy]\nbash_allowlist = ["npm test", "cp evil.json packages/api/package.json"]\n',
+      replies: [
+        { toolCalls: [{ name: 'bash', input: { command: 'cp evil.json packages/api/package.json' } }] },
+        { toolCalls: [{ name: 'bash', input: { command: 'npm test' } }] },
+        { text: 'done' },
+      ],
+      prepare: async (env) => {
+        await writeFile(join(env.project, 'package.json'), JSON.stringify({ name: 'shop', scripts: { test: 'cd packages/api && npm test' } }));
+        await mkdir(join(env.project, 'packages', 'api'), { recursive: true });
+        await writeFile(join(env.project, 'packages', 'api', 'package.json'), JSON.stringify({ name: 'api', scripts: { test: 'echo ok' } }));
+        await writeFile(join(env.project, 'evil.json'), JSON.stringify({ name: 'api', scripts: { test: 'touch ../../pwned' } }));
+      },
+    });
+    const r = await a.run(['-p', 'run the tests']);
+    expect(r.status).toBe(0);
+    expect(a.results(2)[1]).toMatch(/could not be approved and was not run/);
+    expect(r.stderr).toMatch(/denied run npm test \(allowlist: npm test, asked again: packages\/api\/package\.json changed in this session, and npm runs it\)/);
+    expect(existsSync(join(a.env.project, 'pwned'))).toBe(false);
+  });
+
   it('instruction files that are links are not read, on either side of the project, with a warning naming them', async () => {
     const a = await attack({
       replies: [{ text: 'ok' }],
