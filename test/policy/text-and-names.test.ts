@@ -26,7 +26,7 @@ describe('secret-shaped names', () => {
 });
 
 describe('instruction and build files', () => {
-  it.each(['AGENTS.md', 'sub/dir/AGENTS.md', 'CLAUDE.md', 'GEMINI.md', 'LINDWYRM.md', '.cursorrules', '.cursor/rules/x.mdc', '.github/copilot-instructions.md', '.clinerules/a.md', '.windsurfrules'])(
+  it.each(['AGENTS.md', 'sub/dir/AGENTS.md', 'CLAUDE.md', 'GEMINI.md', 'LINDWYRM.md', '.cursorrules', '.cursor/rules/x.mdc', '.github/copilot-instructions.md', '.clinerules/a.md', '.windsurfrules', 'AGENTS.override.md', '.github/chatmodes/review.chatmode.md'])(
     '%s is an instruction file',
     (name) => expect(isInstructionFile(`${root}/${name}`, root)).toBe(true),
   );
