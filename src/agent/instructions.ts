@@ -5,6 +5,7 @@
  * project it leads to), a huge one is cut with a note, and hidden text is named and its tag
  * characters removed (hidden-text.ts).
  */
+import { constants } from 'node:fs';
 import { lstat, open, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { scanHiddenText } from './hidden-text.js';
@@ -47,9 +48,14 @@ function inside(root: string, path: string): boolean {
 }
 
 async function readCapped(path: string, maxBytes: number): Promise<{ text: string; truncated: boolean; size: number }> {
-  const handle = await open(path, 'r');
+  // The checks above ran on the name; these hold for the file opened, should it be swapped between
+  // (a link put in its place, a FIFO that would block the start).
+  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   try {
-    const size = (await handle.stat()).size;
+    const info = await handle.stat();
+    if (!info.isFile()) throw new Error('it is not a regular file');
+    if (info.nlink > 1) throw new Error(`it has ${info.nlink} hard links; instruction files that are links are not read`);
+    const size = info.size;
     const length = Math.min(size, maxBytes);
     const buffer = Buffer.alloc(length);
     const { bytesRead } = await handle.read(buffer, 0, length, 0);
