@@ -83,4 +83,6 @@ export const DEFAULTS = {
   maxCallsPerReply: 64,
   markdown: true,
   codeMapEnabled: true,
+  sandbox: 'auto',
+  bashInSandbox: 'confirm',
 } as const;

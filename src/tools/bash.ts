@@ -1,4 +1,8 @@
-/** bash: runs a command in the project root under the bash policy, streaming its output live. */
+/**
+ * bash: runs a command in the project root under the bash policy, in the command sandbox where
+ * one runs (src/sandbox/), streaming its output live.
+ */
+import { homedir } from 'node:os';
 import { authorize, decideForPath } from '../policy/gate.js';
 import { decideBashWithFloor, type BashDecision } from '../policy/bash-policy.js';
 import { askAgainForBuildFiles } from '../policy/build-file-watch.js';
@@ -6,6 +10,10 @@ import { escapeForDisplay } from '../policy/escape.js';
 import { neutralGitEnv } from '../policy/git-env.js';
 import { resolvePath } from '../policy/resolve-path.js';
 import type { Config } from '../config/types.js';
+import { decideInSandbox } from '../sandbox/bash-in-sandbox.js';
+import { noSandbox } from '../sandbox/create-sandbox.js';
+import { asShellCommand } from '../sandbox/shell-command.js';
+import { SandboxRefusal, type WrappedCommand } from '../sandbox/types.js';
 import { secretEnvNames } from '../secrets/secret-names.js';
 import { arg, optional } from './args.js';
 import { defineTool, stringField } from './define-tool.js';
@@ -13,7 +21,7 @@ import { NESTING_VARIABLE, nestingDepth } from '../cli/nesting.js';
 import { findOnPath } from './find-on-path.js';
 import { OutputCapture } from './output-capture.js';
 import { runInGroup } from './process-group.js';
-import { runLimited } from './process-limit.js';
+import { openLimit } from './process-limit.js';
 import { failure } from './results.js';
 import { absent } from '../diagnostics/ignore-error.js';
 import type { ToolContext } from './types.js';
@@ -73,6 +81,11 @@ async function checkLinkedArguments(command: string, decision: BashDecision, ctx
 /** Past this, a line without its end is shown cut: waiting would hold (and re-copy) all of it. */
 export const MAX_LIVE_LINE = 8192;
 
+/** "no output", "1 line of output", "12 lines of output": what the count counts, in the singular when it is one. */
+export function outputLines(n: number): string {
+  return n === 0 ? 'no output' : `${n} line${n === 1 ? '' : 's'} of output`;
+}
+
 /** Splits a stream into whole lines for the live view; the partial tail waits for the rest. */
 export function lineSplitter(emit: (lines: string) => void) {
   let pending = '';
@@ -121,8 +134,17 @@ export const bashTool = defineTool({
     // A process argument cannot hold NUL: refuse it before asking, not after the user said yes.
     if (command.includes('\0')) return failure('bash: argument "command" contains a NUL character, which no command line can carry.', undefined, 'invalid_args');
     const timeoutMs = args.timeout_ms ?? Math.min(ctx.config.bashTimeoutMs, MAX_TIMEOUT_MS);
-    const plain = await checkLinkedArguments(command, decideBashWithFloor(command, ctx.config.policy, ctx.config.policyFloor), ctx);
-    const decision = askAgainForBuildFiles(ctx.buildFiles, command, plain);
+    const sandbox = ctx.sandbox ?? noSandbox(() => ctx.config);
+    const sandboxStatus = await sandbox.ready();
+    const sandboxed = sandboxStatus.state === 'on' && ctx.config.sandbox.mode !== 'off';
+    // Refused before the user is asked: a yes could not make it run.
+    if (!sandboxed && ctx.config.sandbox.mode === 'required') {
+      const why = sandboxStatus.state === 'unavailable' ? `${sandboxStatus.cause}. Fix: ${sandboxStatus.fix}` : 'the sandbox is off';
+      return failure(`Not run: sandbox = "required", but the sandbox cannot start here: ${why}.`, undefined, 'unavailable');
+    }
+    const linked = await checkLinkedArguments(command, decideBashWithFloor(command, ctx.config.policy, ctx.config.policyFloor), ctx);
+    const asked = askAgainForBuildFiles(ctx.buildFiles, command, linked);
+    const decision = decideInSandbox(asked, { command, settings: ctx.config.sandbox, sandboxed, projectRoot: ctx.projectRoot, home: process.env['HOME'] || homedir() });
     const firstLine = command.split('\n', 1)[0] ?? command;
     const gate = await authorize(ctx, {
       kind: 'bash',
@@ -132,53 +154,73 @@ export const bashTool = defineTool({
       summary: `run ${firstLine.length > 80 ? `${firstLine.slice(0, 77)}...` : firstLine}`,
     });
     if (!gate.ok) return gate.result;
-    if (decision !== plain) ctx.buildFiles?.seen(command);
+    if (asked !== linked) ctx.buildFiles?.seen(command);
 
     const env = commandEnv(ctx.config);
-    if (plain.allowlisted !== undefined && /^\s*(\S*\/)?git(\s|$)/.test(command)) {
+    if (linked.allowlisted !== undefined && /^\s*(\S*\/)?git(\s|$)/.test(command)) {
       Object.assign(env, await neutralGitEnv(ctx.projectRoot));
     }
+    // The process limit is set here for a command run unsandboxed on this machine; the sandbox and
+    // an editor's terminal hold their own, and a fork they refuse is noticed the same way.
+    const limit = await openLimit(ctx.signal, { enforce: !sandboxed && ctx.commands === undefined });
+    let wrapped: WrappedCommand;
+    try {
+      wrapped = await sandbox.wrap({ argv: [await shellPath(), '-c', `${limit.prelude}${command}`], cwd: ctx.projectRoot, env, tool: 'bash' });
+    } catch (error) {
+      await limit.release();
+      if (error instanceof SandboxRefusal) return failure(`Not run: ${error.message}`, undefined, 'unavailable');
+      throw error;
+    }
     const capture = new OutputCapture(ctx.config.maxToolOutputChars);
-    const live = lineSplitter((lines) => ctx.onOutput?.(escapeForDisplay(lines)));
-    const runner = ctx.commands ?? { run: runInGroup };
+    const live = lineSplitter((lines) => ctx.onOutput?.(escapeForDisplay(wrapped.redact(lines))));
+    const onData = (text: string): void => {
+      limit.observe(text);
+      capture.push(text);
+      live.push(text);
+    };
     const buildBefore = await ctx.buildFiles?.fingerprint(command);
-    // An editor's terminal (ACP) runs the line as it is; a local group runs under the process limit.
-    const shell = await shellPath();
-    const limited = await runLimited(ctx.signal, ({ prelude, signal, observe }) =>
-      runner.run({
-        shell,
-        command: ctx.commands ? command : `${prelude}${command}`,
-        cwd: ctx.projectRoot,
-        env,
-        timeoutMs,
-        signal: ctx.commands ? ctx.signal : signal,
-        onData: (text) => {
-          observe(text);
-          capture.push(text);
-          live.push(text);
-        },
-      }),
-    );
-    const outcome = limited.hit ? { ...limited.outcome, interrupted: false } : limited.outcome;
+    let run;
+    try {
+      // The editor's terminal (ACP) takes a shell line: a sandboxed command goes as one, so it runs
+      // in the same sandbox there as here.
+      run = await (ctx.commands
+        ? ctx.commands.run({
+            ...(wrapped.sandboxed ? { shell: '/bin/sh', command: asShellCommand(wrapped, env) } : { shell: await shellPath(), command }),
+            cwd: wrapped.cwd,
+            env: wrapped.env,
+            timeoutMs,
+            signal: limit.signal,
+            onData,
+          })
+        : runInGroup({ argv: wrapped.argv, cwd: wrapped.cwd, env: wrapped.env, timeoutMs, signal: limit.signal, onData }));
+    } finally {
+      await limit.release();
+    }
+    const hit = limit.hit();
+    const outcome = hit ? { ...run, interrupted: false } : run;
     live.flush();
+    await wrapped.cleanup();
     if (buildBefore !== undefined) await ctx.buildFiles?.compare(buildBefore);
-    const output = capture.text();
+    const output = wrapped.redact(capture.text());
     let status: string;
-    if (limited.hit) status = `[stopped: it reached the limit of ${limited.limit} processes at once (a fork bomb?); the command and its child processes were killed]`;
+    if (hit) status = `[stopped: it reached the limit of ${limit.limit} processes at once (a fork bomb?); the command and its child processes were killed]`;
     else if (outcome.interrupted) status = '[interrupted: the command and its child processes were stopped]';
     else if (outcome.timedOut) status = `[timed out after ${timeoutMs} ms: the command and its child processes were killed]`;
     else if (outcome.exitCode !== null) status = `[exit code ${outcome.exitCode}]`;
     else status = `[killed by ${outcome.exitSignal ?? 'a signal'}]`;
     const body = output === '' ? '(no output)' : output.endsWith('\n') ? output.slice(0, -1) : output;
-    const ok = !limited.hit && !outcome.interrupted && !outcome.timedOut && outcome.exitCode === 0;
-    const summary = limited.hit
-      ? `stopped at the process limit (${limited.limit})`
+    const ok = !hit && !outcome.interrupted && !outcome.timedOut && outcome.exitCode === 0;
+    const summary = hit
+      ? `stopped at the process limit (${limit.limit})`
       : outcome.interrupted
         ? 'interrupted'
         : outcome.timedOut
           ? `timed out after ${Math.round(timeoutMs / 1000)} s`
-          : `exit ${outcome.exitCode ?? outcome.exitSignal}, ${capture.lines} lines`;
+          : `exit ${outcome.exitCode ?? outcome.exitSignal}, ${outputLines(capture.lines)}`;
     const failed = outcome.interrupted ? 'interrupted' : outcome.timedOut ? 'timeout' : 'failed';
-    return { ok, ...(ok ? {} : { failure: failed }), content: `${body}\n${status}`, summary, interrupted: outcome.interrupted || undefined };
+    // Also after a zero exit: a failed step in the middle of a script is worth the note too.
+    const notes = outcome.interrupted ? [] : wrapped.failureNotes(output);
+    const content = [body, status, ...notes].join('\n');
+    return { ok, ...(ok ? {} : { failure: failed }), content, summary, interrupted: outcome.interrupted || undefined };
   },
 });

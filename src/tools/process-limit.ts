@@ -7,11 +7,13 @@
  *   already runs (outside a user namespace it counts all of them); a fork refused for it shows
  *   in the output ("fork: Resource temporarily unavailable") and stops the command;
  * - elsewhere (macOS), or as root where no cgroup can be made, the system's own per-user limit.
- * The shell prelude is prepended to the command line, so it works with any runner of a shell line.
+ * The shell prelude is prepended to the command line. A sandboxed command has the sandbox's own
+ * limit (src/sandbox/process-limit.ts); what it adds there is noticing the hit and stopping it.
  */
 import { mkdir, readFile, readdir, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { absent, ignoreError, noEntries } from '../diagnostics/ignore-error.js';
+import { removeAtExit, sweepDeadOwners } from '../sandbox/exit-cleanup.js';
 
 /** Processes and threads (both count, in the cgroup and for RLIMIT_NPROC) one command may have. */
 export const COMMAND_PROCESS_LIMIT = 1024;
@@ -88,36 +90,17 @@ export async function pidsCgroupBase(): Promise<string | undefined> {
 }
 
 let serial = 0;
-const CGROUP_NAME = /^lindwyrm-cmd-(\d+)-\d+$/;
 const swept = new Set<string>();
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/**
- * A lindwyrm killed mid-command (SIGKILL, a crash) leaves its cgroup behind: the first command of
- * the next one removes the empty ones whose process is gone.
- */
-async function sweepStale(base: string): Promise<void> {
-  if (swept.has(base)) return;
-  swept.add(base);
-  for (const name of await readdir(base).catch(noEntries)) {
-    const owner = CGROUP_NAME.exec(name)?.[1];
-    if (owner !== undefined && !alive(Number(owner))) await rmdir(path.join(base, name)).catch(ignoreError(`remove the stale cgroup ${name}`));
-  }
-}
 
 async function cgroupLimit(limit: number): Promise<CommandLimit | undefined> {
   const base = await pidsCgroupBase();
   if (base === undefined) return undefined;
-  await sweepStale(base);
-  const dir = path.join(base, `lindwyrm-cmd-${process.pid}-${++serial}`);
+  // A lindwyrm killed mid-command (SIGKILL, a crash) left its cgroups behind: empty, so they go.
+  if (!swept.has(base)) {
+    swept.add(base);
+    await sweepDeadOwners(base, 'lindwyrm-', 'cgroup');
+  }
+  const dir = path.join(base, `lindwyrm-${process.pid}-cmd${++serial}`);
   try {
     await mkdir(dir);
     await writeFile(path.join(dir, 'pids.max'), String(limit));
@@ -125,6 +108,8 @@ async function cgroupLimit(limit: number): Promise<CommandLimit | undefined> {
     await rmdir(dir).catch(ignoreError(`remove ${dir}`));
     return undefined;
   }
+  // Should lindwyrm exit mid-command, the cgroup still goes (once its processes have).
+  const forget = removeAtExit(dir, 'cgroup');
   let timer: NodeJS.Timeout | undefined;
   const refusals = async (): Promise<number> => Number(/^max\s+(\d+)/m.exec((await readFile(path.join(dir, 'pids.events'), 'utf8').catch(absent)) ?? '')?.[1] ?? 0);
   const members = async (): Promise<number[]> =>
@@ -164,7 +149,10 @@ async function cgroupLimit(limit: number): Promise<CommandLimit | undefined> {
           () => true,
           (error: NodeJS.ErrnoException) => error.code === 'ENOENT',
         );
-        if (gone) return;
+        if (gone) {
+          forget();
+          return;
+        }
         await new Promise((r) => setTimeout(r, 20));
       }
     },
@@ -201,33 +189,39 @@ export async function prepareCommandLimit(opts: { limit?: number; uid?: number; 
   return rlimitLimit(limit + (await threadsOfUser(uid)));
 }
 
-export interface LimitedRun<T> {
-  readonly outcome: T;
+/** One command's limit, open while it runs. */
+export interface OpenLimit {
+  /** Shell text for the start of the command line ('' when the limit is held elsewhere). */
+  readonly prelude: string;
+  /** Aborts on the caller's signal or on the limit being hit: the runner then stops the group. */
+  readonly signal: AbortSignal;
+  /** Every piece of output, to notice a fork refused. */
+  observe(text: string): void;
   /** The command reached the limit and was stopped. */
-  readonly hit: boolean;
+  hit(): boolean;
   readonly limit: number;
+  release(): Promise<void>;
 }
 
 /**
- * Runs `run` under a fresh limit: its prelude goes before the command, `signal` aborts on the
- * caller's signal or the limit being hit (the runner then stops the whole group), and the output
- * goes through `observe`.
+ * Opens the limit for one command. `enforce`: set it here (a command run unsandboxed on this
+ * machine); otherwise something else holds it (the command sandbox's own, src/sandbox/) and a
+ * fork refused still shows in the output, so the command is stopped and reported the same way.
  */
-export async function runLimited<T>(
-  callerSignal: AbortSignal,
-  run: (limited: { prelude: string; signal: AbortSignal; observe: (text: string) => void }) => Promise<T>,
-): Promise<LimitedRun<T>> {
-  const limit = await prepareCommandLimit();
+export async function openLimit(callerSignal: AbortSignal, opts: { enforce: boolean }): Promise<OpenLimit> {
+  const limit = opts.enforce ? await prepareCommandLimit() : rlimitLimit(COMMAND_PROCESS_LIMIT);
   const stop = new AbortController();
   let hit = false;
   limit.watch(() => {
     hit = true;
     stop.abort();
   });
-  try {
-    const outcome = await run({ prelude: limit.prelude, signal: AbortSignal.any([callerSignal, stop.signal]), observe: (t) => limit.observe(t) });
-    return { outcome, hit, limit: COMMAND_PROCESS_LIMIT };
-  } finally {
-    await limit.release();
-  }
+  return {
+    prelude: opts.enforce ? limit.prelude : '',
+    signal: AbortSignal.any([callerSignal, stop.signal]),
+    observe: (text) => limit.observe(text),
+    hit: () => hit,
+    limit: COMMAND_PROCESS_LIMIT,
+    release: () => limit.release(),
+  };
 }

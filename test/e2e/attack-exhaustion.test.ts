@@ -98,9 +98,13 @@ const leftover = (marker: string): number => {
 };
 
 describe('exhaustion: commands run under a process limit', () => {
-  it('a fork bomb stops at the limit, fast, and is reported; nothing of it is left running', async () => {
-    const marker = '31.4159';
+  // In the sandbox its own limit holds and lindwyrm notices the refused forks; without it lindwyrm sets the limit.
+  it.each([
+    ['in the command sandbox', '', '31.4159'],
+    ['with the sandbox off', 'sandbox = "off"\n', '31.4158'],
+  ])('a fork bomb stops at the limit, fast, and is reported; nothing of it is left running (%s)', async (_where, configToml, marker) => {
     const a = await attack({
+      configToml,
       replies: [{ toolCalls: [{ name: 'bash', input: { command: `for i in $(seq 1500); do sleep ${marker} & done; wait; echo finished` } }] }, { text: 'done' }],
     });
     const started = Date.now();
@@ -120,6 +124,8 @@ describe('exhaustion: commands run under a process limit', () => {
   it.skipIf(process.getuid?.() !== 0)('as another user the limit is RLIMIT_NPROC, and a fork bomb stops at it too', async () => {
     const marker = '27.1828';
     const a = await attack({
+      // lindwyrm's own limit, not the sandbox's (the test above covers that one).
+      configToml: 'sandbox = "off"\n',
       replies: [{ toolCalls: [{ name: 'bash', input: { command: `for i in $(seq 1500); do sleep ${marker} & done; wait; echo finished` } }] }, { text: 'done' }],
     });
     const nobody = 65534;

@@ -35,8 +35,8 @@ describe.skipIf(!linux)('process limit', () => {
   it.skipIf(base === undefined)("the first command removes the empty cgroups of lindwyrms that are gone, and no one else's", async () => {
     const dir = base ?? '';
     const gone = spawnSync('true').pid;
-    const stale = path.join(dir, `lindwyrm-cmd-${gone}-3`);
-    const live = path.join(dir, `lindwyrm-cmd-${process.pid}-999999`);
+    const stale = path.join(dir, `lindwyrm-${gone}-cmd3`);
+    const live = path.join(dir, `lindwyrm-${process.pid}-cmd999999`);
     const other = path.join(dir, `not-lindwyrm-${gone}`);
     for (const d of [stale, live, other]) await mkdir(d);
     try {
@@ -45,7 +45,7 @@ describe.skipIf(!linux)('process limit', () => {
       expect(existsSync(stale)).toBe(false);
       expect(existsSync(live)).toBe(true);
       expect(existsSync(other)).toBe(true);
-      const own = /lindwyrm-cmd-\d+-\d+/.exec(limit.prelude)?.[0] ?? '';
+      const own = /lindwyrm-\d+-cmd\d+/.exec(limit.prelude)?.[0] ?? '';
       expect(existsSync(path.join(dir, own))).toBe(true);
       await limit.release();
       // Its own cgroup goes once the command is done.
