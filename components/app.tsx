@@ -64,6 +64,7 @@ export function App({ size, initialPrompt, onExit }: AppProps) {
   const [expandReasoning, setExpandReasoning] = useState(false);
   const [panel, setPanel] = useState<Panel | null>(null);
   const [modalScroll, setModalScroll] = useState(0);
+  const [modalFull, setModalFull] = useState(false);
   const [queued, setQueued] = useState<string | null>(null);
   const [flash, setFlash] = useState<Flash | null>(null);
 
@@ -78,7 +79,10 @@ export function App({ size, initialPrompt, onExit }: AppProps) {
   );
   const keyCommands = useMemo(() => ({ ...commands, submit: send }), [commands, send]);
 
-  useEffect(() => setModalScroll(0), [approval?.id]);
+  useEffect(() => {
+    setModalScroll(0);
+    setModalFull(false);
+  }, [approval?.id]);
   // A new or resumed session (/clear, /sessions) starts at its live tail, not at the old scroll offset.
   useEffect(() => setScroll(FOLLOW), [sessionId]);
   // After a resize the anchor resolved proportionally; take it again at the new width, so a block
@@ -119,6 +123,7 @@ export function App({ size, initialPrompt, onExit }: AppProps) {
     setExpandReasoning,
     setPanel,
     setModalScroll,
+    setModalFull,
     setQueued,
     setFlash,
     commands: keyCommands,
@@ -127,7 +132,7 @@ export function App({ size, initialPrompt, onExit }: AppProps) {
   });
   useKeyRouter(layers);
 
-  const modalRows = approval ? approvalHeight(approval, width, modalMaxRows(rows)) : undefined;
+  const modalRows = approval ? approvalHeight(approval, width, modalMaxRows(rows), modalFull) : undefined;
   const extras = composerExtras(composer.buffer, flash, queued, width, slashCommands);
   // Ctrl+O while the model reasons: the reasoning streams in full in the transcript instead of the pane.
   const paneReasoning = expandReasoning ? null : reasoning;
@@ -168,7 +173,7 @@ export function App({ size, initialPrompt, onExit }: AppProps) {
       {paneReasoning !== null && layout.reasoning > 0 ? <ReasoningPane block={paneReasoning} width={width} rows={layout.reasoning} /> : null}
       {layout.status > 0 ? <StatusLine width={width} /> : null}
       {approval && modalRows !== undefined ? (
-        <ApprovalModal request={approval} width={width} height={layout.bottom} scroll={modalScroll} maxRef={modalMaxRef} pageRef={modalPageRef} projectRoot={projectRoot} />
+        <ApprovalModal request={approval} width={width} height={layout.bottom} scroll={modalScroll} maxRef={modalMaxRef} pageRef={modalPageRef} projectRoot={projectRoot} full={modalFull} />
       ) : (
         <ComposerArea
           buffer={composer.buffer}

@@ -7,8 +7,8 @@ import { LineView, borderColor, inkTextProps } from '../text/line-view.js';
 import { theme } from '../theme.js';
 
 /** Height the modal wants for this request, bounded by what the screen allows. */
-export function approvalHeight(req: PendingApproval, width: number, maxRows: number): number {
-  const { head, body } = approvalContent(req, width - 2);
+export function approvalHeight(req: PendingApproval, width: number, maxRows: number, full = false): number {
+  const { head, body } = approvalContent(req, width - 2, full);
   return Math.max(6, Math.min(maxRows, head.length + body.length + 3));
 }
 
@@ -24,8 +24,11 @@ export const ApprovalModal = memo(function ApprovalModal({
   maxRef,
   pageRef,
   projectRoot,
+  full = false,
 }: {
   readonly request: PendingApproval;
+  /** The whole command and diff instead of the clipped first view. */
+  readonly full?: boolean;
   /** To tell a path outside the project, where [a]lways cannot grant more than this once. */
   readonly projectRoot?: string;
   readonly width: number;
@@ -37,7 +40,7 @@ export const ApprovalModal = memo(function ApprovalModal({
   readonly pageRef?: { current: number };
 }) {
   const inner = width - 2;
-  const { head, body } = useMemo(() => approvalContent(request, inner), [request, inner]);
+  const { head, body } = useMemo(() => approvalContent(request, inner, full), [request, inner, full]);
   // Inside the border: the head, the body and the keys. The keys always get their row, then the head.
   const innerRows = Math.max(0, height - 2);
   const headRows = Math.min(head.length, Math.max(0, innerRows - 1));

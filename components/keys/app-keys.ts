@@ -46,6 +46,8 @@ export interface AppKeyDeps {
   readonly setExpandReasoning: Dispatch<SetStateAction<boolean>>;
   readonly setPanel: Dispatch<SetStateAction<Panel | null>>;
   readonly setModalScroll: Dispatch<SetStateAction<number>>;
+  /** Switches the modal between clipped long lines and the whole text. */
+  readonly setModalFull?: Dispatch<SetStateAction<boolean>>;
   readonly setQueued: Dispatch<SetStateAction<string | null>>;
   readonly setFlash: Dispatch<SetStateAction<Flash | null>>;
   readonly commands: {

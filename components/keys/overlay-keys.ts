@@ -5,6 +5,7 @@ import type { CommandEffect } from '../../hooks/use-commands.js';
 import type { KeyCommand } from './key-commands.js';
 import type { AppKeyDeps } from './app-keys.js';
 import { FOLLOW } from '../transcript/transcript-window.js';
+import { WHOLE_TEXT_KEY } from '../approval/approval-rows.js';
 
 /** PgUp / PgDn in the modal's diff. */
 const MODAL_PAGE_ROWS = 8;
@@ -29,6 +30,10 @@ export function approvalLayer(d: AppKeyDeps): KeyLayer {
       if (cmd.name === 'text') {
         const decision = DECISIONS[cmd.text.toLowerCase()];
         if (decision) d.commands.answer(req.id, decision);
+        else if (cmd.text.toLowerCase() === WHOLE_TEXT_KEY && req.clipped !== undefined) {
+          d.setModalFull?.((f) => !f);
+          d.setModalScroll(0);
+        }
       } else if (cmd.name === 'interrupt') {
         d.commands.answer(req.id, 'quit');
         // Also a Ctrl+C like any other (stop, clear, count toward the second that leaves).

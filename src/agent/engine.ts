@@ -11,6 +11,7 @@ import { describeToolCall } from '../tools/describe-call.js';
 import type { McpView } from '../mcp/session-mcp.js';
 import type { ImageData } from '../providers/types.js';
 import type { CommandRunner, FileAccess, ToolContext } from '../tools/types.js';
+import { createBuildFileWatch } from '../policy/build-file-watch.js';
 import type { CommandSandbox } from '../sandbox/types.js';
 import { createApprovalQueue } from './approvals.js';
 import { repairHistory } from './history.js';
@@ -121,6 +122,13 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
     return decision;
   };
 
+  // Build files the agent changed, for the allowlisted commands that run them (one per engine).
+  const buildFiles = createBuildFileWatch(session.runtime.config.projectRoot);
+  const fileChanged = (path: string): void => {
+    buildFiles.noteChanged(path);
+    services.onFileChanged?.(path);
+  };
+
   // Read at every call: a rule added with /perm applies to the next call, even mid-turn.
   const toolContext = (signal: AbortSignal, onOutput: (text: string) => void): ToolContext => {
     const rt = session.runtime;
@@ -135,7 +143,8 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
       approve,
       offload: rt.offload,
       onOutput,
-      ...(services.onFileChanged ? { onFileChanged: services.onFileChanged } : {}),
+      onFileChanged: fileChanged,
+      buildFiles,
       vision: rt.preset.vision,
       ...(services.delegates?.files ? { files: services.delegates.files } : {}),
       ...(services.delegates?.commands ? { commands: services.delegates.commands } : {}),
@@ -166,6 +175,7 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
           ...(rt.thinkingEffort ? { thinkingEffort: rt.thinkingEffort } : {}),
           maxToolSteps: rt.config.maxToolSteps,
           loopWindow: rt.config.loopDetectionWindow,
+          maxCallsPerReply: rt.config.maxCallsPerReply,
           signal,
           dispatch: journal.dispatch,
           newId,

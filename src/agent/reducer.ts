@@ -16,8 +16,11 @@ function parsedChange({ diff, ...change }: FileChange): TranscriptChange {
   return diff === undefined || diff === '' ? change : { ...change, diff: parseUnifiedDiff(diff) };
 }
 
-function parsedApproval({ diff, ...request }: ApprovalRequest): PendingApproval {
-  return diff === undefined || diff === '' ? request : { ...request, diff: parseUnifiedDiff(diff) };
+function parsedApproval({ diff, clipped, ...request }: ApprovalRequest): PendingApproval {
+  const parsed = diff === undefined || diff === '' ? request : { ...request, diff: parseUnifiedDiff(diff) };
+  if (clipped === undefined) return parsed;
+  const { diff: clippedDiff, ...rest } = clipped;
+  return { ...parsed, clipped: clippedDiff === undefined || clippedDiff === '' ? rest : { ...rest, diff: parseUnifiedDiff(clippedDiff) } };
 }
 
 function indexOfBlock(blocks: readonly TranscriptBlock[], id: string): number {

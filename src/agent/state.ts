@@ -25,8 +25,10 @@ export interface TranscriptChange extends Omit<FileChange, 'diff'> {
 }
 
 /** The approval the view shows: the request, its diff read into numbered lines. */
-export interface PendingApproval extends Omit<ApprovalRequest, 'diff'> {
+export interface PendingApproval extends Omit<ApprovalRequest, 'diff' | 'clipped'> {
   readonly diff?: ParsedDiff;
+  /** The clipped first view (ApprovalRequest.clipped), its diff read the same way. */
+  readonly clipped?: { readonly command?: string; readonly diff?: ParsedDiff; readonly note: string };
 }
 
 export type TranscriptBlock =

@@ -22,6 +22,8 @@ export interface ToolCallsEnv {
   readonly context: ContextManager;
   readonly loops: LoopDetector;
   readonly loopWindow: number;
+  /** Calls one reply may run (max_calls_per_reply); the rest are answered "not run". Default 64. */
+  readonly maxCallsPerReply?: number;
   readonly signal: AbortSignal;
   readonly dispatch: (event: EngineEvent) => void;
   readonly newId: (prefix: string) => string;
@@ -43,10 +45,23 @@ export function statusOf(failure: FailureKind | undefined): ToolCallStatus {
   return failure === undefined ? 'ok' : failure === 'denied' || failure === 'interrupted' ? failure : 'error';
 }
 
+export const DEFAULT_MAX_CALLS_PER_REPLY = 64;
+
+export function overLimitResult(asked: number, limit: number): string {
+  return `Not run: this reply asked for ${asked} tool calls, and at most ${limit} run per reply (max_calls_per_reply). Ask again for what is still needed, in smaller batches.`;
+}
+
 export async function runToolCalls(env: ToolCallsEnv, calls: readonly ToolUse[], loopWarnings: { count: number }): Promise<ToolCallsOutcome> {
   const results: ToolResultBlock[] = [];
   let stoppedForLoop = false;
-  for (const call of calls) {
+  const limit = env.maxCallsPerReply ?? DEFAULT_MAX_CALLS_PER_REPLY;
+  for (const [index, call] of calls.entries()) {
+    if (index >= limit) {
+      // Every call still gets its result, so the history stays valid; only the first `limit` run.
+      // No transcript block each: a runaway reply of thousands of calls would bury the screen.
+      results.push({ type: 'tool_result', toolUseId: call.id, content: overLimitResult(calls.length, limit), isError: true });
+      continue;
+    }
     const blockId = env.newId('tool');
     const kind = env.tools.get(call.name)?.kind;
     env.dispatch({ type: 'tool.start', blockId, callId: call.id, name: call.name, title: env.describe(call.name, call.input), input: call.input, ...(kind ? { kind } : {}) });
@@ -93,6 +108,10 @@ export async function runToolCalls(env: ToolCallsEnv, calls: readonly ToolUse[],
     });
     const note = env.takeDenialNote?.();
     finish(note ? `${content}\n${note}` : content, failure, result.summary, result.images?.length ? { images: result.images } : {}, result.ok ? result.change : undefined);
+  }
+  if (calls.length > limit) {
+    const text = `The reply asked for ${calls.length} tool calls; the first ${limit} ran and the other ${calls.length - limit} were answered "not run" (max_calls_per_reply = ${limit}).`;
+    env.dispatch({ type: 'notice', blockId: env.newId('notice'), level: 'warning', text });
   }
   return { results, stoppedForLoop };
 }

@@ -29,6 +29,7 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: 'output-format', type: 'string', arg: 'FMT', describe: `with -p: ${OUTPUT_FORMATS.join(' | ')} (json is --json; stream-json prints one event a line)` },
   { name: 'input-format', type: 'string', arg: 'FMT', describe: `with -p: ${INPUT_FORMATS.join(' | ')} (stream-json reads user messages as JSON lines until stdin ends)` },
   { name: 'include-partial-messages', type: 'boolean', describe: 'with --output-format stream-json: also stream text and thinking deltas' },
+  { name: 'raw', type: 'boolean', describe: 'with -p: print the answer\'s control sequences as they are (default: shown as escapes, on a pipe too)' },
   { name: 'out', type: 'string', arg: 'FILE', describe: 'with -p: write the final answer to FILE instead of stdout (stderr says where)' },
   { name: 'continue', aliases: ['c'], type: 'boolean', describe: 'resume the session last worked in for this project' },
   { name: 'resume', type: 'string', arg: 'ID', describe: 'resume a saved session by id (or a unique prefix)' },

@@ -86,6 +86,7 @@ export function interpretArgs(a: ParsedWords, ctx: ParseContext): ParsedCommand 
     json,
     ...formats,
     ...(out !== undefined ? { out } : {}),
+    ...(a['raw'] === true ? { raw: true } : {}),
     ...(model !== undefined ? { model } : {}),
     cwd,
     continueLast: a['continue'] === true,
@@ -98,6 +99,7 @@ export function interpretArgs(a: ParsedWords, ctx: ParseContext): ParsedCommand 
     ...(proxy !== undefined ? { proxy } : {}),
     verbose: a['verbose'] === true,
   };
+  if (options.raw === true && !options.oneShot) throw new UsageError('--raw only works with -p/--print (one-shot mode): the full screen always shows control sequences as escapes');
   if (a['map']) return { kind: 'map', options };
   if (!options.oneShot && !ctx.interactive) {
     // Most often `echo task | lwyrm`: the task is on stdin, and -p - is what reads it.

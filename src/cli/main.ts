@@ -11,7 +11,8 @@ import { helpText } from './flags.js';
 import { initMessage, writeStarterAgentsFile } from './init-agents.js';
 import { loadEarlyPaint, loadPrintMap, loadRunAcp, loadRunOneShot, loadRunTui, loadStartSession, loadTreeSitter } from './lazy-modules.js';
 import type { CliOptions } from './options.js';
-import { parsePlainWords } from './interpret-args.js';
+import { parsePlainWords, type ParsedCommand } from './interpret-args.js';
+import { fullScreenRefusal, MAX_NESTING, nestedNote, nestingDepth, tooDeepRefusal } from './nesting.js';
 import { startingState } from './starting-state.js';
 
 export interface MainIo {
@@ -38,6 +39,8 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
   if (argv[0] === ACP_COMMAND) return runAcpCommand(argv.slice(1), io);
   // Plain `lwyrm` (or a prompt in plain words) is the common start; it need not wait for yargs.
   const command = parsePlainWords(argv, ctx) ?? (await import('./parse-args.js')).parseArgs(argv, ctx);
+  const nested = nestingRefusal(command, io);
+  if (nested !== undefined) return nested;
   let verbose = false;
   try {
     switch (command.kind) {
@@ -74,6 +77,28 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
   } catch (error) {
     return reportError(error, io, verbose);
   }
+}
+
+/**
+ * Inside lindwyrm's own bash tool: no full screen (whether or not a terminal can be had), one-shot
+ * runs say so, and past MAX_NESTING levels nothing runs. Undefined: go on.
+ */
+function nestingRefusal(command: ParsedCommand, io: MainIo): number | undefined {
+  const depth = nestingDepth(io.env);
+  if (depth === 0) return undefined;
+  const fullScreen =
+    (command.kind === 'run' && !command.options.oneShot) || (command.kind === 'usage-error' && command.message.includes('full-screen session'));
+  if (fullScreen) {
+    io.stderr(`lwyrm: ${fullScreenRefusal(depth)}\n`);
+    return 2;
+  }
+  if (command.kind !== 'run') return undefined;
+  if (depth >= MAX_NESTING) {
+    io.stderr(`lwyrm: ${tooDeepRefusal(depth)}\n`);
+    return 2;
+  }
+  io.stderr(`lwyrm: ${nestedNote(depth)}\n`);
+  return undefined;
 }
 
 /**

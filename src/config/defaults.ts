@@ -79,6 +79,8 @@ export const DEFAULTS = {
   /** 8 MiB: far beyond any real answer, small enough that a runaway stream cannot exhaust memory. */
   maxReplyBytes: 8 * 1024 * 1024,
   loopDetectionWindow: 6,
+  /** Tool calls one reply may run; the rest are answered "not run" (a runaway reply costs no more). */
+  maxCallsPerReply: 64,
   markdown: true,
   codeMapEnabled: true,
   sandbox: 'auto',

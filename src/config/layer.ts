@@ -58,6 +58,7 @@ export interface ConfigLayer {
   readonly bashTimeoutMs?: number;
   readonly streamIdleTimeoutMs?: number;
   readonly maxReplyBytes?: number;
+  readonly maxCallsPerReply?: number;
   readonly loopDetectionWindow?: number;
   readonly offloadEagerTokens?: number;
   readonly offloadThresholdTokens?: number;

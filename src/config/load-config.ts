@@ -12,7 +12,8 @@ import { basePolicy, mcpBudget, mergeCodeMap, mergeMcpServers, mergePolicy, merg
 import { appPaths } from './paths.js';
 import { readLayer } from './read-layer.js';
 import { readTomlFile } from './read-toml.js';
-import { isTrustedProject, restrictProjectLayer } from './trust.js';
+import { isTrustedProject, LIMITS, restrictProjectLayer } from './trust.js';
+import { ownSecretPaths } from './own-secret-paths.js';
 import type { Config } from './types.js';
 
 export const PROJECT_CONFIG_NAME = '.lindwyrm.toml';
@@ -43,7 +44,7 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<Config> {
   /** True when warnings[0] is the one warning listing what the project file tried. */
   let refusedWarning = false;
   if (rawProject) {
-    const userLimits = { maxReplyBytes: user?.maxReplyBytes ?? DEFAULTS.maxReplyBytes };
+    const userLimits = Object.fromEntries(LIMITS.map(([key]) => [key, user?.[key] ?? DEFAULTS[key]]));
     const outcome = restrictProjectLayer(rawProject, { trusted, projectRoot, userPolicy, userLimits, ...(user ? { user } : {}) });
     project = outcome.layer;
     needsFloor = outcome.needsFloor;
@@ -65,6 +66,14 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<Config> {
     if (refusedWarning) warnings[0] = `${warnings[0] ?? ''}; ${note}`;
     else warnings.push(`${projectFile} may not set these, so they were ignored: ${note}`);
     defaultPreset = user?.defaultPreset ?? DEFAULTS.defaultPreset;
+  } else if (project?.defaultPreset !== undefined && !trusted) {
+    // A preset decides where the code goes and what it costs: a cloned file choosing one is news.
+    const own = user?.defaultPreset ?? DEFAULTS.defaultPreset;
+    if (project.defaultPreset !== own) {
+      const note = `${projectFile} sets default_preset = "${project.defaultPreset}", so this session uses it instead of your own "${own}" (-m picks another)`;
+      if (refusedWarning) warnings[0] = `${warnings[0] ?? ''}; it also ${note.slice(projectFile.length + 1)}`;
+      else warnings.push(note);
+    }
   }
   if (!known(defaultPreset)) {
     const file = project?.defaultPreset === defaultPreset ? projectFile : userFile;
@@ -96,12 +105,14 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<Config> {
     bashTimeoutMs: pick('bashTimeoutMs', user, project) ?? DEFAULTS.bashTimeoutMs,
     streamIdleTimeoutMs: pick('streamIdleTimeoutMs', user, project) ?? DEFAULTS.streamIdleTimeoutMs,
     maxReplyBytes: pick('maxReplyBytes', user, project) ?? DEFAULTS.maxReplyBytes,
+    maxCallsPerReply: pick('maxCallsPerReply', user, project) ?? DEFAULTS.maxCallsPerReply,
     loopDetectionWindow: pick('loopDetectionWindow', user, project) ?? DEFAULTS.loopDetectionWindow,
     offloadEagerTokens: pick('offloadEagerTokens', user, project),
     offloadThresholdTokens: pick('offloadThresholdTokens', user, project),
     protectedTokens: pick('protectedTokens', user, project),
     markdown: pick('markdown', user, project) ?? DEFAULTS.markdown,
     codeMap: mergeCodeMap(user, project),
+    ownSecrets: ownSecretPaths(presets, opts.env),
     mcpServers: mergeMcpServers(user, project, warnings),
     ...(mcpBudget(user, project) !== undefined ? { mcpSchemaBudget: mcpBudget(user, project) } : {}),
     sandbox: mergeSandbox(user, project),

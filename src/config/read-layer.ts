@@ -1,4 +1,5 @@
 /** Turns one parsed TOML file into a validated ConfigLayer, collecting unknown-key warnings. */
+import { isUnsafeCodePoint } from '../policy/escape.js';
 import { ConfigError } from './errors.js';
 import type { ConfigLayer, PolicyLayer, PresetLayer } from './layer.js';
 import { KNOWN_MCP, KNOWN_MCP_SERVER, readMcp } from './read-mcp.js';
@@ -48,7 +49,7 @@ export function readLayer(table: Table, ctx: LayerContext, warnings: string[]): 
     auditLog: path('audit_log'),
     sessionRetentionDays: r.integer('session_retention_days', 0),
     contextFile: path('context_file'),
-    commitTrailer: r.string('commit_trailer'),
+    commitTrailer: printableLine(r, 'commit_trailer'),
     plugins: r.stringList('plugins', true)?.map((p) => (isPathLike(p) ? resolveConfigPath(p, ctx.baseDir, ctx.home) : p)),
     maxToolSteps: r.integer('max_tool_steps'),
     maxRetries: r.integer('max_retries', 0),
@@ -57,6 +58,7 @@ export function readLayer(table: Table, ctx: LayerContext, warnings: string[]): 
     bashTimeoutMs: r.integer('bash_timeout_ms'),
     streamIdleTimeoutMs: r.integer('stream_idle_timeout_ms'),
     maxReplyBytes: r.integer('max_reply_bytes', MIN_REPLY_BYTES),
+    maxCallsPerReply: r.integer('max_calls_per_reply'),
     loopDetectionWindow: r.integer('loop_detection_window', 0),
     offloadEagerTokens: r.integer('offload_eager_tokens'),
     offloadThresholdTokens: r.integer('offload_threshold_tokens'),
@@ -91,7 +93,7 @@ export function readLayer(table: Table, ctx: LayerContext, warnings: string[]): 
 const KNOWN_TOP = [
   'default_preset', 'trusted_projects', 'presets', 'policy', 'proxy', 'no_proxy', 'audit_log',
   'session_retention_days', 'context_file', 'commit_trailer', 'plugins', 'max_tool_steps', 'max_retries',
-  'max_file_size_bytes', 'max_tool_output_chars', 'bash_timeout_ms', 'stream_idle_timeout_ms', 'max_reply_bytes',
+  'max_file_size_bytes', 'max_tool_output_chars', 'bash_timeout_ms', 'stream_idle_timeout_ms', 'max_reply_bytes', 'max_calls_per_reply',
   'loop_detection_window', 'offload_eager_tokens', 'offload_threshold_tokens', 'protected_tokens', 'markdown',
   'code_map', 'tool_profile', 'mcp', 'mcp_schema_budget', 'sandbox', 'sandbox_writable', 'sandbox_network', 'bash_in_sandbox',
 ];
@@ -206,6 +208,24 @@ function readPolicy(r: TableReader | undefined, ctx: LayerContext, warnings: str
   };
   warnUnknown(r, warnings, KNOWN_POLICY);
   return policy;
+}
+
+/**
+ * One line of printable text (a commit trailer): a newline would add lines, or whole trailers, to
+ * every commit; a control or invisible character would make the log say what nobody reads.
+ */
+function printableLine(r: TableReader, key: string): string | undefined {
+  const value = r.string(key);
+  if (value === undefined) return undefined;
+  if (value.trim() === '') r.fail(key, 'one line of printable text, not an empty one', value);
+  for (const ch of value) {
+    const cp = ch.codePointAt(0) ?? 0;
+    if (cp === 0x0a || cp === 0x0d) r.fail(key, 'one line of printable text (it contains a line break)');
+    if (cp === 0x09 || isUnsafeCodePoint(cp)) {
+      r.fail(key, `one line of printable text (it contains U+${cp.toString(16).toUpperCase().padStart(4, '0')}, a control or invisible character)`);
+    }
+  }
+  return value;
 }
 
 function readProxy(r: TableReader, key: string): ProxySetting {

@@ -26,7 +26,7 @@ export function restrictProjectLayer(
     projectRoot: string;
     userPolicy: PolicySettings;
     /** The user's own limits (their file, else the defaults): an untrusted project may only lower them. */
-    userLimits?: { readonly maxReplyBytes: number };
+    userLimits?: Partial<Record<LimitKey, number>>;
     /** The user's own file, for the sandbox settings an untrusted project may only tighten. */
     user?: ConfigLayer;
   },
@@ -65,9 +65,12 @@ export function restrictProjectLayer(
   if (layer.contextFile !== undefined && !isInside(layer.contextFile, opts.projectRoot)) {
     drop('contextFile', `context_file outside the project (${layer.contextFile})`);
   }
-  const cap = opts.userLimits?.maxReplyBytes;
-  if (cap !== undefined && layer.maxReplyBytes !== undefined && layer.maxReplyBytes > cap) {
-    drop('maxReplyBytes', `max_reply_bytes above your own (${layer.maxReplyBytes} > ${cap})`);
+  for (const [key, name, direction] of LIMITS) {
+    const own = opts.userLimits?.[key];
+    const wanted = layer[key];
+    if (own === undefined || wanted === undefined) continue;
+    if (direction === 'at most' && wanted > own) drop(key, `${name} above your own (${wanted} > ${own})`);
+    if (direction === 'at least' && wanted < own) drop(key, `${name} below your own (${wanted} < ${own})`);
   }
   if (layer.policy) refused.push(...looserPolicy(layer.policy, opts.userPolicy));
   const sandbox = tighterSandbox(layer, opts.user, opts.projectRoot);
@@ -76,6 +79,24 @@ export function restrictProjectLayer(
   return { layer, refused, needsFloor: layer.policy !== undefined };
 }
 
+/**
+ * Limits a cloned project may only tighten: more steps, retries, time, output or calls per reply
+ * cost the user money or wait, so a project can lower them, never raise them. The loop window
+ * works the other way: a smaller one (0 turns it off) lets a stuck model repeat itself longer.
+ */
+export const LIMITS = [
+  ['maxToolSteps', 'max_tool_steps', 'at most'],
+  ['maxRetries', 'max_retries', 'at most'],
+  ['bashTimeoutMs', 'bash_timeout_ms', 'at most'],
+  ['streamIdleTimeoutMs', 'stream_idle_timeout_ms', 'at most'],
+  ['maxToolOutputChars', 'max_tool_output_chars', 'at most'],
+  ['maxFileSizeBytes', 'max_file_size_bytes', 'at most'],
+  ['maxReplyBytes', 'max_reply_bytes', 'at most'],
+  ['maxCallsPerReply', 'max_calls_per_reply', 'at most'],
+  ['loopDetectionWindow', 'loop_detection_window', 'at least'],
+] as const;
+
+export type LimitKey = (typeof LIMITS)[number][0];
 const SANDBOX_RANK: Record<SandboxMode, number> = { off: 0, auto: 1, required: 2 };
 
 /**

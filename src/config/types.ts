@@ -84,6 +84,13 @@ export interface PolicySettings {
   readonly rules: readonly PathRule[];
 }
 
+/** lindwyrm's own secrets (src/policy/own-secrets.ts): absolute paths, as written and made real. */
+export interface OwnSecretPaths {
+  readonly keyFiles: readonly string[];
+  readonly configDirs: readonly string[];
+  readonly dataDirs: readonly string[];
+}
+
 /** One `[[mcp.servers]]` entry. env and header values may hold ${VAR} / ${file:PATH} references. */
 export interface McpServerConfig {
   readonly name: string;
@@ -168,6 +175,8 @@ export interface Config {
   readonly streamIdleTimeoutMs: number;
   /** A reply's text, reasoning and tool arguments beyond this many bytes are cut off. */
   readonly maxReplyBytes: number;
+  /** Tool calls one reply may run; later calls of that reply are answered "not run". */
+  readonly maxCallsPerReply: number;
   readonly loopDetectionWindow: number;
   /** Undefined: a thirty-second of the window, floor 1,000. */
   readonly offloadEagerTokens?: number;
@@ -175,6 +184,8 @@ export interface Config {
   readonly protectedTokens?: number;
   readonly markdown: boolean;
   readonly codeMap: CodeMapSettings;
+  /** Paths no tool may touch (key files, the config folder's key material, the data folder). */
+  readonly ownSecrets?: OwnSecretPaths;
   /** The user's MCP servers, then a trusted project's (an untrusted project's never start). */
   readonly mcpServers?: readonly McpServerConfig[];
   /** Tokens all MCP tool schemas may cost before they are replaced by the search tools; undefined: 2% of the window. */

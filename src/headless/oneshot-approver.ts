@@ -22,12 +22,22 @@ export function describeAllowance(request: ApprovalRequest): string {
   return `--allow ${request.kind}, or a [[policy.rules]] entry with ${request.kind} = "allow"${where}`;
 }
 
-export function formatApproval(request: ApprovalRequest): string {
-  const lines = [`  ${request.kind.toUpperCase()} requested: ${request.summary}`];
+/** The answer that prints the whole text of a clipped approval. */
+const WHOLE_TEXT = 'v';
+
+/** `full`: the whole command and diff; otherwise long lines come clipped (request.clipped). */
+export function formatApproval(request: ApprovalRequest, full = false): string {
+  // Control characters in the text are named in the title: below they are shown as escapes.
+  const title = request.titleNote !== undefined ? `${request.kind.toUpperCase()} requested (${request.titleNote})` : `${request.kind.toUpperCase()} requested`;
+  const lines = [`  ${title}: ${request.summary}`];
+  for (const flag of request.flags ?? []) lines.push(`    ! ${flag}`);
+  const command = full ? request.command : (request.clipped?.command ?? request.command);
+  const diff = full ? request.diff : (request.clipped?.diff ?? request.diff);
   if (request.path) lines.push(`    ${request.path}`);
-  if (request.command) lines.push(...request.command.split('\n').map((l) => `    $ ${l}`));
+  if (command) lines.push(...command.split('\n').map((l) => `    $ ${l}`));
   // With old and new line numbers, as the full screen's modal shows it.
-  if (request.diff) lines.push(...numberedDiffLines(parseUnifiedDiff(request.diff)).map((l) => `    ${l}`));
+  if (diff) lines.push(...numberedDiffLines(parseUnifiedDiff(diff)).map((l) => `    ${l}`));
+  if (request.clipped !== undefined && !full) lines.push(`    [${request.clipped.note}; answer ${WHOLE_TEXT} to see the whole text]`);
   lines.push(`    (${request.reason})`);
   return `${lines.join('\n')}\n`;
 }
@@ -63,13 +73,18 @@ export function createOneShotApprover(io: { stdin: Readable; stderr: Writable; i
         resolve(decision);
       };
       cancel = () => finish('quit');
+      const whole = request.clipped !== undefined ? ` / [${WHOLE_TEXT}]iew whole text` : '';
       const prompt = (): void => {
-        io.stderr.write(`  Allow? [y]es / [n]o / [a]lways (${request.kind === 'mcp' ? 'this tool' : request.kind}) / [q]uit: `);
+        io.stderr.write(`  Allow? [y]es / [n]o / [a]lways (${request.kind === 'mcp' ? 'this tool' : request.kind}) / [q]uit${whole}: `);
       };
       rl.on('line', (line) => {
-        const decision = ANSWERS[line.trim().toLowerCase()];
+        const said = line.trim().toLowerCase();
+        const decision = ANSWERS[said];
         if (decision) finish(decision);
-        else prompt();
+        else {
+          if (said === WHOLE_TEXT && request.clipped !== undefined) io.stderr.write(`\n${formatApproval(request, true)}`);
+          prompt();
+        }
       });
       // End of input is a no: nothing was approved.
       rl.on('close', () => finish('no'));
@@ -79,9 +94,10 @@ export function createOneShotApprover(io: { stdin: Readable; stderr: Writable; i
   return {
     approver: async (request) => {
       if (io.interactive) return ask(request);
+      const warned = [request.titleNote, ...(request.flags ?? [])].filter((w) => w !== undefined);
       io.stderr.write(
-        `lwyrm: denied ${request.summary} (${request.reason}): stdin is not a terminal, so nothing can be approved. ` +
-          `To allow it: ${describeAllowance(request)}.\n`,
+        `lwyrm: denied ${request.summary} (${request.reason})${warned.length > 0 ? ` [${warned.join('; ')}]` : ''}: ` +
+          `stdin is not a terminal, so nothing can be approved. To allow it: ${describeAllowance(request)}.\n`,
       );
       note =
         'lindwyrm is running non-interactively (one-shot, stdin is not a terminal), so this action could not be ' +

@@ -192,7 +192,7 @@ export async function runOneShotWith(cli: CliOptions, open: OpenEngine, io: OneS
         : interrupted
           ? { status: 'interrupted', result: '', detail: stopDetail(stopSignal) ?? 'Interrupted by the user.', steps: 0 }
           : { status: 'finished', result: '', steps: 0 };
-    const written = cli.out === undefined ? true : await writeOut(cli.out, outcome, cli.json || output.structured, io);
+    const written = cli.out === undefined ? true : await writeOut(cli.out, outcome, cli.json || output.structured, io, cli.raw === true);
     if (written !== true) {
       output.result(outcome, engine, 'error', 1, written);
       return 1;
@@ -233,13 +233,15 @@ const withNewline = (text: string): string => (text.endsWith('\n') || !text ? te
  * --out kept off stdout is never lost: it goes to stdout when the file cannot take it, or in the
  * --json object.
  */
-async function writeOut(path: string, outcome: TurnOutcome, json: boolean, io: OneShotIo): Promise<true | string> {
+async function writeOut(path: string, outcome: TurnOutcome, json: boolean, io: OneShotIo, raw: boolean): Promise<true | string> {
+  // On stdout the answer is escaped like the streamed one (unless --raw); the file gets it as sent.
+  const shown = (text: string): string => withNewline(raw ? text : escapeForDisplay(text));
   if (outcome.status === 'error' || outcome.status === 'interrupted') {
     // A run cut short must not replace what the file held (often the last good answer) with a fragment.
     const how = outcome.status === 'error' ? 'failed' : 'was interrupted';
     const follows = outcome.result && !json;
     io.stderr.write(`lwyrm: ${path} left as it was: the run ${how}.${follows ? ' The partial answer follows on stdout.' : ''}\n`);
-    if (follows) io.stdout.write(withNewline(outcome.result));
+    if (follows) io.stdout.write(shown(outcome.result));
     return true;
   }
   try {
@@ -253,7 +255,7 @@ async function writeOut(path: string, outcome: TurnOutcome, json: boolean, io: O
     io.stderr.write(`lwyrm: ${message}\n`);
     if (outcome.result && !json) {
       io.stderr.write('lwyrm: the answer follows on stdout instead.\n');
-      io.stdout.write(withNewline(outcome.result));
+      io.stdout.write(shown(outcome.result));
     }
     return message;
   }

@@ -9,6 +9,8 @@ import type { ApprovalDecision, Decision } from './types.js';
 import { secretEnvNames } from '../secrets/secret-names.js';
 import { writeAudit } from './audit-log.js';
 import { escapeFileName, escapeForDisplay } from './escape.js';
+import { approvalNotes, type ApprovalNotes } from './approval-notes.js';
+import { ownSecretReason } from './own-secrets.js';
 import { decidePathWithFloor } from './path-policy.js';
 import { realRulePath, type ResolvedPath } from './resolve-path.js';
 
@@ -38,6 +40,9 @@ function withRealRules(settings: PolicySettings, root: string): PolicySettings {
 }
 
 export function decideForPath(ctx: ToolContext, kind: PathKind, resolved: ResolvedPath): Decision {
+  // Before any rule: no rule, read_outside or grant opens lindwyrm's own keys and stores.
+  const own = ownSecretReason(resolved.realPath, ctx.config, resolved.caseInsensitive === true);
+  if (own !== undefined) return { level: 'deny', reason: `${own}: never open to tools` };
   const floor = ctx.config.policyFloor === undefined ? undefined : withRealRules(ctx.config.policyFloor, resolved.root);
   return decidePathWithFloor(kind, resolved.realPath, withRealRules(ctx.config.policy, resolved.root), floor, {
     projectRoot: resolved.root,
@@ -49,6 +54,11 @@ export function decideForPath(ctx: ToolContext, kind: PathKind, resolved: Resolv
 
 function denied(tool: string, message: string, target: string | undefined): GateResult {
   return { ok: false, target, result: { ok: false, failure: 'denied', content: message, summary: `denied: ${tool}`, ...(target !== undefined ? { target } : {}) } };
+}
+
+/** Flags quote words from the text: shown escaped like everything else in an approval. */
+function escapedNotes(notes: ApprovalNotes): ApprovalNotes {
+  return notes.flags === undefined ? notes : { ...notes, flags: notes.flags.map(escapeForDisplay) };
 }
 
 const WRITING_KINDS: ReadonlySet<ToolKind> = new Set(['write', 'delete', 'bash']);
@@ -95,6 +105,9 @@ export async function authorize(ctx: ToolContext, req: GateRequest): Promise<Gat
     }
   }
   let answer: ApprovalDecision;
+  const command = req.command !== undefined ? escapeForDisplay(req.command) : undefined;
+  const diff = req.diff !== undefined ? escapeForDisplay(req.diff) : undefined;
+  const notes = approvalNotes({ path: req.path?.realPath, command: req.command, diff: req.diff }, { command, diff });
   try {
     answer = await ctx.approve({
       id: randomUUID(),
@@ -102,8 +115,9 @@ export async function authorize(ctx: ToolContext, req: GateRequest): Promise<Gat
       tool: req.tool,
       // A newline or tab in a name is escaped too: shown raw, one path reads as two lines.
       path: req.path !== undefined ? escapeFileName(req.path.realPath) : undefined,
-      command: req.command !== undefined ? escapeForDisplay(req.command) : undefined,
-      diff: req.diff !== undefined ? escapeForDisplay(req.diff) : undefined,
+      command,
+      diff,
+      ...escapedNotes(notes),
       summary: escapeForDisplay(req.summary),
       reason: escapeForDisplay(reason),
       alwaysGrants: inside,

@@ -8,6 +8,7 @@ import { arg, optional } from './args.js';
 import { defineTool } from './define-tool.js';
 import { findAll, lineOf, nearestLines } from './edit-match.js';
 import { decideForPath } from '../policy/gate.js';
+import { isGitConfig, redactGitConfig } from '../policy/git-config-redact.js';
 import { accessPath, displayPath, FILE_PATH_ARG, gatePath, specialFileError } from './path-access.js';
 import { failure } from './results.js';
 import { decodeText, detectEol, formatBytes, looksBinary } from './text-file.js';
@@ -78,7 +79,10 @@ export const editFileTool = defineTool({
     }
     const hits = findAll(before, oldString);
     if (hits.length === 0) {
-      return failure(`edit_file: old_string was not found in ${shown}.\n${nearestLines(before, oldString.replace(/\r\n/g, '\n'))}`, `no match in ${shown}`, 'not_found');
+      const near = nearestLines(before, oldString.replace(/\r\n/g, '\n'));
+      // The hint quotes the file: a git config's tokens stay redacted, as read_file shows them.
+      const hint = isGitConfig(access.resolved.realPath) ? redactGitConfig(near).text : near;
+      return failure(`edit_file: old_string was not found in ${shown}.\n${hint}`, `no match in ${shown}`, 'not_found');
     }
     if (hits.length > 1 && !replaceAll) {
       const lines = hits.map((i) => lineOf(before, i));

@@ -2,6 +2,7 @@
 import { createReadStream } from 'node:fs';
 import { open, readFile, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
+import { isGitConfig, redactGitConfig } from '../policy/git-config-redact.js';
 import { arg, optional } from './args.js';
 import { defineTool } from './define-tool.js';
 import { FILE_PATH_ARG, openGated } from './path-access.js';
@@ -113,9 +114,11 @@ export const readFileTool = defineTool({
         );
       }
       const { lines, total } = await streamWindow(file, first, limit ?? 2000, ctx.signal);
-      return windowResult(shown, lines, first, total, true);
+      return windowResult(shown, isGitConfig(file) ? lines.map((l) => redactGitConfig(l).text) : lines, first, total, true);
     }
-    const all = splitLines(ctx.files ? await ctx.files.readText(file) : decodeText(await readFile(file)));
+    const text = ctx.files ? await ctx.files.readText(file) : decodeText(await readFile(file));
+    // A remote URL's token or an extraHeader in .git/config never reaches the model.
+    const all = splitLines(isGitConfig(file) ? redactGitConfig(text).text : text);
     const lines = all.slice(first - 1, limit === undefined ? undefined : first - 1 + limit);
     return windowResult(shown, lines, first, all.length, offset !== undefined || limit !== undefined);
   },

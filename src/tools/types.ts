@@ -2,6 +2,7 @@
 import type { Config, ToolKind } from '../config/types.js';
 import type { ImageData, JsonSchemaObject } from '../providers/types.js';
 import type { Approver } from '../policy/types.js';
+import type { BuildFileWatch } from '../policy/build-file-watch.js';
 import type { Args } from './args.js';
 import type { RunOutcome, ShellRunOptions } from './process-group.js';
 import type { CommandSandbox } from '../sandbox/types.js';
@@ -76,6 +77,8 @@ export interface ToolContext {
   readonly offload: OffloadReader;
   /** Live output (bash), already escaped, one or more whole lines at a time. */
   readonly onOutput?: (text: string) => void;
+  /** The build files changed this session, for allowlisted commands that run them (build-file-watch.ts). */
+  readonly buildFiles?: BuildFileWatch;
   /** Called after a tool changed a file, so indexes (the code map) can refresh it. */
   readonly onFileChanged?: (absolutePath: string) => void;
   readonly vision: boolean;

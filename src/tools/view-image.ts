@@ -5,6 +5,7 @@ import { arg } from './args.js';
 import { defineTool } from './define-tool.js';
 import { openGated } from './path-access.js';
 import { failure, success } from './results.js';
+import { checkImage } from './image-limits.js';
 import { formatBytes } from './text-file.js';
 
 /** Providers refuse larger images (Anthropic: 5 MB per image). */
@@ -44,6 +45,9 @@ export const viewImageTool = defineTool({
     }
     const mediaType = sniffImage(bytes);
     if (mediaType === undefined) return failure(`view_image: ${shown} is not a PNG, JPEG, GIF or WebP image (judged from its contents).`);
+    // Declared size, frames and inflated chunks are checked before anything is decoded or sent.
+    const refused = await checkImage(bytes, mediaType);
+    if (refused !== undefined) return failure(`view_image: ${shown} was not sent: ${refused}.`, `refused image ${shown}`);
     return success(`Image ${shown} (${mediaType}, ${formatBytes(size)}).`, `image ${shown}`, {
       images: [{ mediaType, base64: bytes.toString('base64') }],
     });
