@@ -66,9 +66,9 @@ export function createOffloadStore(opts: { dir: string; sessionId: string }): Di
     const ref = formatRef(next!);
     next! += 1;
     // A kept session's folder must not collect half-written snapshots nothing points at (a full
-    // disk): the write removes its temp file when it fails. Not synced: snapshots come several a
-    // turn, and a sync each would stall the turn on a busy disk; a kill still leaves them whole.
-    await writeFileAtomic(join(sessionDir, ref + FILE_SUFFIX), content, { durable: false, sweep: false });
+    // disk): the write removes its temp file when it fails. Synced before the stub that names it
+    // can reach a saved record: after a power cut a stub must not point at an empty snapshot.
+    await writeFileAtomic(join(sessionDir, ref + FILE_SUFFIX), content, { sweep: false });
     return ref;
   }
 

@@ -7,12 +7,15 @@
  * it is recognisably ours and says who wrote it and when: `.<name>.lwyrm-<pid>-<ms>-<rand>.tmp`.
  * It is fsynced, renamed over the target, and the folder is fsynced so the rename itself survives
  * a power cut. A failure removes the temp file and leaves the target untouched. Temp files a
- * killed process left behind are removed by the next write into the same folder.
+ * killed process left behind are removed by the next write into the same folder, and — wherever
+ * they are — by the next lindwyrm's start or tool call (temp-journal.ts lists each one first).
  */
 import { randomBytes } from 'node:crypto';
 import { chmod, lstat, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { ignoreError } from '../diagnostics/ignore-error.js';
+import { faultHere, faultKill, faultPoint } from '../diagnostics/fault-point.js';
+import { noteTempFile } from './temp-journal.js';
 
 /** Private by default: sessions, offloads and caches hold what the agent read. */
 export const FILE_MODE = 0o600;
@@ -33,8 +36,9 @@ export interface AtomicWriteOptions {
   readonly mode?: number | 'keep';
   /**
    * fsync the file and the folder (default true): the write then survives a power cut, not just a
-   * kill. Derived data written often (offload snapshots, caches) may skip it: a kill still leaves
-   * the old file or the new one, and a sync per file would stall the turn on a busy disk.
+   * kill. Only caches that are checked when read and rebuilt when bad may skip it (the code map's);
+   * a file a saved record points at (an offload snapshot, a session's files) never may: after a
+   * power cut the record would point at an empty file.
    */
   readonly durable?: boolean;
   /**
@@ -118,10 +122,13 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array,
   const dir = dirname(target);
   const mode = await modeFor(target, opts.mode ?? FILE_MODE);
   const temp = join(dir, tempNameFor(target));
+  // Listed before it exists: a kill at any later instant leaves a temp file the next start finds.
+  noteTempFile(temp);
   try {
-    await writeWhole(temp, data, mode ?? 0o666, opts.durable !== false);
+    await writeWhole(temp, data, mode ?? 0o666, opts.durable !== false, basename(target));
     // Exactly the mode asked for: the umask applied at creation may have narrowed it.
     if (mode !== undefined) await chmod(temp, mode);
+    faultPoint('atomic.before-rename', basename(target));
     await rename(temp, target);
   } catch (error) {
     await rm(temp, { force: true });
@@ -133,9 +140,14 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array,
 }
 
 /** A new file ('wx' refuses to follow a planted link or reuse a name), synced when asked. */
-async function writeWhole(path: string, data: string | Uint8Array, mode: number, sync: boolean): Promise<void> {
+async function writeWhole(path: string, data: string | Uint8Array, mode: number, sync: boolean, subject: string): Promise<void> {
   const handle = await open(path, 'wx', mode);
   try {
+    if (faultHere('atomic.mid-write', subject)) {
+      const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+      await handle.write(bytes.subarray(0, bytes.length >> 1));
+      faultKill();
+    }
     await handle.writeFile(data);
     if (sync) await handle.sync();
   } finally {
