@@ -8,6 +8,12 @@ import type { SessionState, TranscriptBlock } from './state.js';
 /** Live tool output kept in the state: the tail only, so a chatty command cannot grow it forever. */
 export const TOOL_OUTPUT_TAIL_CHARS = 8_000;
 
+function newlines(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
 function indexOfBlock(blocks: readonly TranscriptBlock[], id: string): number {
   // Changes almost always hit the newest blocks, so search from the end.
   for (let i = blocks.length - 1; i >= 0; i--) if (blocks[i]!.id === id) return i;
@@ -82,7 +88,9 @@ export function reduce(state: SessionState, event: EngineEvent): SessionState {
       const old = i < 0 ? undefined : state.blocks[i];
       if (!old || old.kind !== 'tool') return state;
       const output = (old.output + event.text).slice(-TOOL_OUTPUT_TAIL_CHARS);
-      return { ...state, blocks: replaceAt(state.blocks, i, { ...old, output, version: old.version + 1 }) };
+      // Counted as it comes: the tail is cut, and "… N earlier lines" must be N of all of them.
+      const outputLines = (old.outputLines ?? 0) + newlines(event.text);
+      return { ...state, blocks: replaceAt(state.blocks, i, { ...old, output, outputLines, version: old.version + 1 }) };
     }
     case 'tool.end': {
       const i = indexOfBlock(state.blocks, event.blockId);

@@ -31,6 +31,8 @@ export type TranscriptBlock =
       readonly status: ToolCallStatus;
       /** Live output while running (bash), escaped; bounded to the tail. */
       readonly output: string;
+      /** Lines of live output in all (the tail above holds only the last of them). */
+      readonly outputLines?: number;
       /** 'Edited prices.py', or the error, once finished. */
       readonly resultSummary?: string;
       /** Why it failed, once finished with an error: denied, not_found, timeout … */

@@ -94,6 +94,8 @@ export async function runToolCalls(env: ToolCallsEnv, calls: readonly ToolUse[],
     const content = await env.context.onToolResult(call.name, result.content, {
       input: call.input,
       ...(def ? { bulk: def.bulk } : {}),
+      ...(result.whole !== undefined ? { whole: result.whole } : {}),
+      ...(result.wholeCut !== undefined ? { wholeCut: result.wholeCut } : {}),
     });
     const note = env.takeDenialNote?.();
     finish(note ? `${content}\n${note}` : content, failure, result.summary, result.images?.length ? { images: result.images } : {});

@@ -144,7 +144,8 @@ export const bashTool = defineTool({
     else if (outcome.timedOut) status = `[timed out after ${timeoutMs} ms: the command and its child processes were killed]`;
     else if (outcome.exitCode !== null) status = `[exit code ${outcome.exitCode}]`;
     else status = `[killed by ${outcome.exitSignal ?? 'a signal'}]`;
-    const body = output === '' ? '(no output)' : output.endsWith('\n') ? output.slice(0, -1) : output;
+    const trim = (text: string): string => (text === '' ? '(no output)' : text.endsWith('\n') ? text.slice(0, -1) : text);
+    const body = trim(output);
     const ok = !outcome.interrupted && !outcome.timedOut && outcome.exitCode === 0;
     const summary = outcome.interrupted
       ? 'interrupted'
@@ -152,6 +153,8 @@ export const bashTool = defineTool({
         ? `timed out after ${Math.round(timeoutMs / 1000)} s`
         : `exit ${outcome.exitCode ?? outcome.exitSignal}, ${capture.lines} lines`;
     const failed = outcome.interrupted ? 'interrupted' : outcome.timedOut ? 'timeout' : 'failed';
-    return { ok, ...(ok ? {} : { failure: failed }), content: `${body}\n${status}`, summary, interrupted: outcome.interrupted || undefined };
+    // Clipped for the context only: the snapshot of an offloaded result keeps what was printed.
+    const whole = capture.clipped ? { whole: `${trim(capture.whole())}\n${status}`, ...(capture.wholeCut() ? { wholeCut: capture.wholeCut() } : {}) } : {};
+    return { ok, ...(ok ? {} : { failure: failed }), content: `${body}\n${status}`, ...whole, summary, interrupted: outcome.interrupted || undefined };
   },
 });

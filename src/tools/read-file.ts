@@ -63,7 +63,12 @@ async function headBytes(file: string): Promise<Uint8Array> {
   }
 }
 
-function windowResult(shown: string, lines: string[], first: number, total: number | undefined, partial: boolean): ToolResult {
+/** The exact call for the page after `last`: the path as the model gave it, the same limit. */
+function nextCall(typed: string, last: number, limit: number | undefined): string {
+  return `read_file(path=${JSON.stringify(typed)}, offset=${last + 1}${limit === undefined ? '' : `, limit=${limit}`})`;
+}
+
+function windowResult(shown: string, lines: string[], first: number, total: number | undefined, partial: boolean, next: (last: number) => string): ToolResult {
   if (total === 0) return success(`${shown} is empty (0 lines).`, 'empty file');
   if (lines.length === 0) return failure(`read_file: offset ${first} is past the end of ${shown}, which has ${total ?? 'fewer'} lines.`, undefined, 'invalid_args');
   const last = first + lines.length - 1;
@@ -71,7 +76,7 @@ function windowResult(shown: string, lines: string[], first: number, total: numb
   const of = total === undefined ? 'of more' : `of ${total}`;
   let body = numbered(lines, first);
   if (partial || more) {
-    body += `\n[lines ${first}-${last} ${of}${more ? `; continue with offset=${last + 1}` : ''}]`;
+    body += `\n[lines ${first}-${last} ${of}${more ? `; next page: ${next(last)}` : '; that is the end'}]`;
   }
   return success(body, partial || more || first > 1 ? `lines ${first}-${last} ${of}` : `${total} lines`);
 }
@@ -112,11 +117,12 @@ export const readFileTool = defineTool({
           `too large: ${shown}`,
         );
       }
-      const { lines, total } = await streamWindow(file, first, limit ?? 2000, ctx.signal);
-      return windowResult(shown, lines, first, total, true);
+      const window = limit ?? 2000;
+      const { lines, total } = await streamWindow(file, first, window, ctx.signal);
+      return windowResult(shown, lines, first, total, true, (last) => nextCall(typed, last, window));
     }
     const all = splitLines(ctx.files ? await ctx.files.readText(file) : decodeText(await readFile(file)));
     const lines = all.slice(first - 1, limit === undefined ? undefined : first - 1 + limit);
-    return windowResult(shown, lines, first, all.length, offset !== undefined || limit !== undefined);
+    return windowResult(shown, lines, first, all.length, offset !== undefined || limit !== undefined, (last) => nextCall(typed, last, limit));
   },
 });
