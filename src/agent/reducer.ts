@@ -123,6 +123,8 @@ export function reduce(state: SessionState, event: EngineEvent): SessionState {
       if (old === next || (old && next && old.done === next.done && old.total === next.total)) return state;
       return { ...state, indexing: next };
     }
+    case 'save':
+      return (state.saveError ?? null) === event.error ? state : { ...state, saveError: event.error };
     case 'notice': {
       const block: TranscriptBlock = { kind: 'notice', id: event.blockId, version: 0, level: event.level, text: event.text };
       return { ...state, blocks: [...state.blocks, block] };

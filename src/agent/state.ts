@@ -74,6 +74,11 @@ export interface SessionState {
    * resume only a saved one. Absent from an engine that does not say.
    */
   readonly saved?: boolean;
+  /**
+   * Why the last save of the session failed (a full disk); absent or null once a save works. The
+   * view keeps it in sight: the conversation on screen is not on disk.
+   */
+  readonly saveError?: string | null;
   /** The session is still being assembled; the view shows what the config says until it is. */
   readonly starting?: boolean;
   /**
@@ -99,6 +104,8 @@ export interface TurnOutcome {
   /** What this turn's requests used (summaries included), and their cost (null without prices). */
   readonly usage?: Usage;
   readonly cost?: number | null;
+  /** False when the session was to be saved and could not be (absent with --no-save). */
+  readonly saved?: boolean;
 }
 
 /** The result of a slash command: text to show (the view decides how), or a request to exit. */

@@ -36,5 +36,7 @@ export function jsonResult(
     // A request whose server reported no usage leaves the cost unknown: null, never a low figure.
     ...(unreported ? { usage_reported: false } : {}),
     cost: unreported ? null : (rt?.session.cost ?? null),
+    // Whether `-c` can pick this run up: false when the session could not be written (a full disk).
+    ...(outcome?.saved !== undefined ? { saved: outcome.saved } : {}),
   };
 }
