@@ -112,6 +112,8 @@ export async function openSessionFiles(opts: {
     },
     async save(recordOf) {
       if (!store || !saves || !offload) return;
+      // The snapshots the record's stubs name are on disk for good before the record is.
+      await offload.sync();
       const refs = (await offload.list()).map((o) => o.ref);
       await store.save(recordOf(refs));
       saved = true;

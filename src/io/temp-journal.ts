@@ -15,6 +15,7 @@ import { closeSync, mkdirSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import { lstat, readFile, readdir, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { absent, ignoreError } from '../diagnostics/ignore-error.js';
+import { fsPath } from './byte-names.js';
 
 const LIST_PATTERN = /^(\d+)\.list$/;
 
@@ -109,9 +110,9 @@ export async function sweepAbandonedTemps(): Promise<readonly string[]> {
     for (const line of new Set(text.split('\n'))) {
       const path = parseLine(line);
       if (path === undefined || !isTempOf(path, pid)) continue;
-      const info = await lstat(path).catch(absent);
+      const info = await lstat(fsPath(path)).catch(absent);
       if (!info?.isFile()) continue;
-      await rm(path, { force: true }).catch(ignoreError(`remove ${path}`));
+      await rm(fsPath(path), { force: true }).catch(ignoreError(`remove ${path}`));
       removed.push(path);
     }
     await rm(list, { force: true }).catch(ignoreError(`remove ${list}`));

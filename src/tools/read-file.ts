@@ -8,6 +8,7 @@ import { FILE_PATH_ARG, openGated } from './path-access.js';
 import { failure, success } from './results.js';
 import { decodeText, formatBytes, looksBinary } from './text-file.js';
 import type { ToolResult } from './types.js';
+import { fsPath } from '../io/byte-names.js';
 
 const MAX_LINE_CHARS = 2000;
 
@@ -36,7 +37,7 @@ function splitLines(text: string): string[] {
 async function streamWindow(file: string, offset: number, limit: number, signal: AbortSignal): Promise<{ lines: string[]; total: number | undefined }> {
   const lines: string[] = [];
   let seen = 0;
-  const input = createReadStream(file, { encoding: 'utf8' });
+  const input = createReadStream(fsPath(file), { encoding: 'utf8' });
   const rl = createInterface({ input, crlfDelay: Infinity });
   try {
     for await (const line of rl) {
@@ -53,7 +54,7 @@ async function streamWindow(file: string, offset: number, limit: number, signal:
 }
 
 async function headBytes(file: string): Promise<Uint8Array> {
-  const handle = await open(file, 'r');
+  const handle = await open(fsPath(file), 'r');
   try {
     const buffer = Buffer.alloc(8192);
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
@@ -103,7 +104,7 @@ export const readFileTool = defineTool({
     if (!opened.ok) return opened.result;
     const { access, shown } = opened;
     const file = access.resolved.realPath;
-    const size = (await stat(file)).size;
+    const size = (await stat(fsPath(file))).size;
     const max = ctx.config.maxFileSizeBytes;
     if (looksBinary(await headBytes(file))) {
       return failure(`read_file: ${shown} is a binary file (${formatBytes(size)}); its contents are not shown.`, `binary file ${shown}`);
@@ -121,7 +122,7 @@ export const readFileTool = defineTool({
       const { lines, total } = await streamWindow(file, first, window, ctx.signal);
       return windowResult(shown, lines, first, total, true, (last) => nextCall(typed, last, window));
     }
-    const all = splitLines(ctx.files ? await ctx.files.readText(file) : decodeText(await readFile(file)));
+    const all = splitLines(ctx.files ? await ctx.files.readText(file) : decodeText(await readFile(fsPath(file))));
     const lines = all.slice(first - 1, limit === undefined ? undefined : first - 1 + limit);
     return windowResult(shown, lines, first, all.length, offset !== undefined || limit !== undefined, (last) => nextCall(typed, last, limit));
   },
