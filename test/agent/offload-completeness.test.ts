@@ -77,7 +77,7 @@ describe.each<FakeFormat>(['anthropic', 'openai'])('lossless offload (%s)', (for
     // The transcript counts the same output: 20,000 lines, the last six shown.
     const tool = e.store.current().blocks.find((b) => b.kind === 'tool');
     expect(tool?.kind === 'tool' && tool.outputLines).toBe(20_000);
-    expect(tool?.kind === 'tool' && tool.resultSummary).toBe('exit 0, 20000 lines');
+    expect(tool?.kind === 'tool' && tool.resultSummary).toBe('exit 0, 20000 lines of output');
 
     // Followed page by page, the snapshot comes back line for line, to its end, with no page repeated.
     expect(pages.length).toBeGreaterThan(3);

@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
-import type { Sandbox } from '../support/sandbox.js';
-import { makeEnv, useBuild, type Run } from './support/cli.js';
+import { makeSandbox, type Sandbox } from '../support/sandbox.js';
+import { useBuild, type Run } from './support/cli.js';
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -58,7 +58,8 @@ describe.skipIf(!mountable)('a session that cannot be saved (a full disk)', () =
       // The turn's own command fills the disk the session is written to.
       replies: [{ toolCalls: [{ name: 'bash', input: { command: 'head -c 4000000 /dev/zero > "$XDG_DATA_HOME/fill"; echo filled' } }] }, { text: 'All done.' }],
     });
-    e = await makeEnv('anthropic', fake.baseUrl);
+    // Outside the command sandbox, whose read-only view of the data dir would stop the fill.
+    e = await makeSandbox({ format: 'anthropic', baseUrl: fake.baseUrl, configToml: 'max_retries = 0\nsandbox = "off"\n' });
     data = await mkdtemp(join(tmpdir(), 'lw-full-'));
     e.env['XDG_DATA_HOME'] = data;
     const r = await runOnTinyDisk(e, ['-p', 'do it', '--json', '--allow', 'bash']);
@@ -70,7 +71,7 @@ describe.skipIf(!mountable)('a session that cannot be saved (a full disk)', () =
 
   it('a run that saved carries "saved": true and exits 0', async () => {
     fake = await startFakeProvider({ format: 'anthropic', replies: [{ text: 'Fine.' }] });
-    e = await makeEnv('anthropic', fake.baseUrl);
+    e = await makeSandbox({ format: 'anthropic', baseUrl: fake.baseUrl, configToml: 'max_retries = 0\n' });
     data = await mkdtemp(join(tmpdir(), 'lw-full-'));
     e.env['XDG_DATA_HOME'] = data;
     const r = await runOnTinyDisk(e, ['-p', 'hi', '--json']);
