@@ -40,7 +40,8 @@ export function jsonResult(
     cost: unreported ? null : (rt?.session.cost ?? null),
     denied: calls.filter((c) => c.status === 'denied').length,
     denied_calls: calls.map((c) => ({ tool: c.tool, call: c.call, status: c.status, message: c.message })),
-    // Whether `-c` can pick this run up: false when the session could not be written (a full disk).
-    ...(outcome?.saved !== undefined ? { saved: outcome.saved } : {}),
+    // Only when the session could not be written (a full disk): `-c` will not find this run. A run
+    // that saved keeps the contract object as it was.
+    ...(outcome?.saved === false ? { saved: false } : {}),
   };
 }

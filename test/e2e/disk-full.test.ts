@@ -69,14 +69,16 @@ describe.skipIf(!mountable)('a session that cannot be saved (a full disk)', () =
     expect(r.stderr).toMatch(/Could not save the session: .*(ENOSPC|no space left)/i);
   });
 
-  it('a run that saved carries "saved": true and exits 0', async () => {
+  it('a run that saved exits 0 with the contract object as before (no "saved" key)', async () => {
     fake = await startFakeProvider({ format: 'anthropic', replies: [{ text: 'Fine.' }] });
     e = await makeSandbox({ format: 'anthropic', baseUrl: fake.baseUrl, configToml: 'max_retries = 0\n' });
     data = await mkdtemp(join(tmpdir(), 'lw-full-'));
     e.env['XDG_DATA_HOME'] = data;
     const r = await runOnTinyDisk(e, ['-p', 'hi', '--json']);
     expect(r.status, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout.trim().split('\n').pop()!)).toMatchObject({ status: 'finished', saved: true });
+    const json = JSON.parse(r.stdout.trim().split('\n').pop()!) as Record<string, unknown>;
+    expect(json).toMatchObject({ status: 'finished' });
+    expect(json).not.toHaveProperty('saved');
   });
 });
 
