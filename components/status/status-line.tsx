@@ -3,7 +3,7 @@ import { Box, Text } from 'ink';
 import { useEngineState } from '../../hooks/use-engine-state.js';
 import type { SessionState } from '../../src/agent/state.js';
 import { inkTextProps } from '../text/line-view.js';
-import { BUSY_STYLE, HINT_STYLE, STARTING_TEXT, busyText, indexingText, meterBarWidth, meterSegments, usageText } from './status-segments.js';
+import { BUSY_STYLE, HINT_STYLE, NOT_SAVED_STYLE, NOT_SAVED_TEXT, STARTING_TEXT, busyText, indexingText, meterBarWidth, meterSegments, usageText } from './status-segments.js';
 
 const selectContext = (s: SessionState) => s.context;
 const selectLastUsage = (s: SessionState) => s.lastUsage;
@@ -12,6 +12,13 @@ const selectUnreported = (s: SessionState) => s.sessionUsage.unreported ?? 0;
 const selectBusy = (s: SessionState) => s.busy;
 const selectIndexing = (s: SessionState) => s.indexing ?? null;
 const selectStarting = (s: SessionState) => s.starting === true;
+const selectNotSaved = (s: SessionState) => (s.saveError ?? null) !== null;
+
+/** A save that failed (a full disk) stays in view, never cut, until a later save works. */
+const NotSaved = memo(function NotSaved() {
+  const notSaved = useEngineState(selectNotSaved);
+  return notSaved ? <Text {...inkTextProps(NOT_SAVED_STYLE)}>{NOT_SAVED_TEXT}</Text> : null;
+});
 
 /** The context meter: its own selector, so streaming text does not re-render it. */
 export const ContextMeter = memo(function ContextMeter({ barWidth }: { readonly barWidth: number }) {
@@ -81,6 +88,7 @@ export function StatusLine({ width, hint }: { readonly width: number; readonly h
         </Text>
       </Box>
       <Box flexShrink={0}>
+        <NotSaved />
         <BusyTimer />
       </Box>
     </Box>

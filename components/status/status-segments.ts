@@ -42,6 +42,10 @@ export function busyText(seconds: number): string {
   return ` · working ${seconds}s (Ctrl+C stops)`;
 }
 
+/** Kept in sight until a save works again: what is on screen is not on disk. */
+export const NOT_SAVED_TEXT = ' · ⚠ session not saved';
+export const NOT_SAVED_STYLE = { color: 'red', bold: true } as const;
+
 /** While the session is assembled: nothing runs yet that Ctrl+C could stop. */
 export const STARTING_TEXT = ' · starting…';
 

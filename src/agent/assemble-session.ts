@@ -4,8 +4,10 @@
  * slash commands and the engine. start-session.ts passes the real tool registry and code map;
  * tests pass their own tools through the same path.
  */
+import { join } from 'node:path';
 import type { CliOptions } from '../cli/options.js';
 import { appPaths } from '../config/paths.js';
+import { useTempJournal } from '../io/temp-journal.js';
 import type { Config } from '../config/types.js';
 import { ignoreError, setVerboseLog } from '../diagnostics/ignore-error.js';
 import type { Approver } from '../policy/types.js';
@@ -74,6 +76,8 @@ export interface SessionDeps extends CodeMapSource {
 export async function assembleSession(cli: CliOptions, config: Config, deps: SessionDeps): Promise<LindwyrmEngine> {
   const env = deps.env ?? process.env;
   const paths = appPaths(env);
+  // Every atomic write of this run lists its temp file here first, for the sweep after a kill.
+  useTempJournal(join(paths.dataDir, 'writes'));
   const log = deps.log ?? (cli.verbose ? (line: string) => process.stderr.write(`[lwyrm] ${line}\n`) : undefined);
   setVerboseLog(log);
   const notices: string[] = [...config.warnings];

@@ -91,12 +91,20 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
   const approvals = createApprovalQueue(events.dispatch);
   slash.onChange(() => events.dispatch({ type: 'commands', commands: slash.list() }));
 
+  // Why the last save failed; undefined while saves work. A turn's outcome says whether it was saved.
+  let saveError: string | undefined;
   const persist = async (): Promise<void> => {
     try {
       await session.persist();
+      if (saveError !== undefined) events.dispatch({ type: 'save', error: null });
+      saveError = undefined;
     } catch (err) {
-      const text = `Could not save the session: ${err instanceof Error ? err.message : String(err)}`;
-      events.dispatch({ type: 'notice', blockId: newId('notice'), level: 'warning', text });
+      const message = err instanceof Error ? err.message : String(err);
+      const text = `Could not save the session: ${message}`;
+      // Once per failure, not at every step of a turn that keeps failing to save.
+      if (saveError !== message) events.dispatch({ type: 'notice', blockId: newId('notice'), level: 'warning', text });
+      saveError = message;
+      events.dispatch({ type: 'save', error: text });
     }
   };
   // Streamed text is saved as it arrives, so a kill mid-answer loses at most a second of it.
@@ -206,7 +214,7 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
     session.publishContext();
     services.log?.(`turn: ${outcome.status}, ${outcome.steps} steps, ${formatUsage(usage)}${cost === null ? '' : `, $${cost.toFixed(4)}`}`);
     await persist();
-    return outcome;
+    return services.saves ? { ...outcome, saved: saveError === undefined } : outcome;
   };
 
   const engine: LindwyrmEngine = {

@@ -61,6 +61,8 @@ export type EngineEvent =
   | { readonly type: 'commands'; readonly commands: readonly SlashCommandInfo[] }
   /** The code map's indexing progress; null when it is ready or failed. Coalesced like deltas. */
   | { readonly type: 'indexing'; readonly progress: IndexingProgress | null }
+  /** A save of the session failed (`error`), or worked again after one had (null). */
+  | { readonly type: 'save'; readonly error: string | null }
   | {
       readonly type: 'notice';
       readonly blockId: string;

@@ -10,6 +10,7 @@ import type { AppPaths } from '../config/paths.js';
 import type { Config } from '../config/types.js';
 import { createOffloadStore, sweepOrphanedOffloads, type DisposableOffloadStore } from '../context/offload-store.js';
 import { ignoreError } from '../diagnostics/ignore-error.js';
+import { sweepAbandonedTemps } from '../io/temp-journal.js';
 import { SessionLockedError } from '../sessions/errors.js';
 import { savedSessionIds } from '../sessions/saved-ids.js';
 import { createSessionStore } from '../sessions/session-store.js';
@@ -83,6 +84,8 @@ export async function openSessionFiles(opts: {
     firstId,
     newId,
     async prepare(sweepNotice) {
+      // Temp files a killed run left beside the user's files (and ours) go before anything is written.
+      await sweepAbandonedTemps().catch(ignoreError('remove the temp files of killed runs', log));
       if (store && saves) {
         // A sweep that fails leaves old sessions for the next start; this one must still start.
         await store.sweep(config.sessionRetentionDays, firstId).then((r) => r.problems.forEach(sweepNotice), ignoreError('sweep old sessions', log));
@@ -109,6 +112,8 @@ export async function openSessionFiles(opts: {
     },
     async save(recordOf) {
       if (!store || !saves || !offload) return;
+      // The snapshots the record's stubs name are on disk for good before the record is.
+      await offload.sync();
       const refs = (await offload.list()).map((o) => o.ref);
       await store.save(recordOf(refs));
       saved = true;

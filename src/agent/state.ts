@@ -44,6 +44,8 @@ export type TranscriptBlock =
       readonly status: ToolCallStatus;
       /** Live output while running (bash), escaped; bounded to the tail. */
       readonly output: string;
+      /** Lines of live output in all (the tail above holds only the last of them). */
+      readonly outputLines?: number;
       /** 'Edited prices.py', or the error, once finished. */
       readonly resultSummary?: string;
       /** A file it changed: "edit prices.py +1 −4", and the diff behind it. */
@@ -87,6 +89,11 @@ export interface SessionState {
    * resume only a saved one. Absent from an engine that does not say.
    */
   readonly saved?: boolean;
+  /**
+   * Why the last save of the session failed (a full disk); absent or null once a save works. The
+   * view keeps it in sight: the conversation on screen is not on disk.
+   */
+  readonly saveError?: string | null;
   /** The session is still being assembled; the view shows what the config says until it is. */
   readonly starting?: boolean;
   /**
@@ -112,6 +119,8 @@ export interface TurnOutcome {
   /** What this turn's requests used (summaries included), and their cost (null without prices). */
   readonly usage?: Usage;
   readonly cost?: number | null;
+  /** False when the session was to be saved and could not be (absent with --no-save). */
+  readonly saved?: boolean;
   /** One-shot mode's tally of the turn's tool calls that were denied or failed (src/headless/tool-tally.ts). */
   readonly calls?: readonly { readonly tool: string; readonly call: string; readonly status: 'denied' | 'error'; readonly message: string }[];
 }

@@ -10,6 +10,8 @@ import type { EngineEvent } from './events.js';
 import type { ToolRunner } from './ports.js';
 import type { ContextManager } from '../context/types.js';
 import { loopMessage, type LoopDetector } from './loop-detector.js';
+import { ignoreError } from '../diagnostics/ignore-error.js';
+import { sweepAbandonedTemps } from '../io/temp-journal.js';
 
 export type ToolUse = Extract<ContentBlock, { type: 'tool_use' }>;
 export type ToolResultBlock = Extract<ContentBlock, { type: 'tool_result' }>;
@@ -91,6 +93,8 @@ export async function runToolCalls(env: ToolCallsEnv, calls: readonly ToolUse[],
     const started = Date.now();
     const ctx = env.toolContext(env.signal, (text) => env.dispatch({ type: 'tool.output', blockId, text }));
     const result = await env.tools.run(call.name, call.input, ctx);
+    // Another run killed mid-write (a parallel session, an earlier crash) may have left temp files.
+    await sweepAbandonedTemps().catch(ignoreError('remove the temp files of killed runs', env.log));
     // A call that failed while the turn was being stopped was stopped, whatever it says.
     const failure = env.signal.aborted && !result.ok ? 'interrupted' : failureOf(result);
     env.log?.(`tool ${env.describe(call.name, call.input)} → ${failure ?? 'ok'}: ${result.summary} (${Date.now() - started} ms)`);
@@ -105,6 +109,8 @@ export async function runToolCalls(env: ToolCallsEnv, calls: readonly ToolUse[],
     const content = await env.context.onToolResult(call.name, result.content, {
       input: call.input,
       ...(def ? { bulk: def.bulk } : {}),
+      ...(result.whole !== undefined ? { whole: result.whole } : {}),
+      ...(result.wholeCut !== undefined ? { wholeCut: result.wholeCut } : {}),
     });
     const note = env.takeDenialNote?.();
     finish(note ? `${content}\n${note}` : content, failure, result.summary, result.images?.length ? { images: result.images } : {}, result.ok ? result.change : undefined);

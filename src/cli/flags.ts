@@ -66,7 +66,7 @@ export function helpText(): string {
     'Options:',
     ...rows.map(([label, text]) => `  ${label.padEnd(width)}${text}`),
     '',
-    'Exit status: 0 finished, 1 API or runtime error, 2 usage error, 3 incomplete, 130 interrupted',
+    'Exit status: 0 finished, 1 API or runtime error, 2 usage error, 3 incomplete, 4 session not saved, 130 interrupted',
     '(with -p: 143 on SIGTERM, 129 on SIGHUP, 141 when stdout is closed).',
     'Config: ~/.config/lindwyrm/config.toml and ./.lindwyrm.toml; keys come from api_key_env (DEEPSEEK_API_KEY).',
   ];

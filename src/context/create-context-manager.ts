@@ -4,7 +4,7 @@
  */
 import type { ContentBlock, Message, ToolSchema, Usage } from '../providers/types.js';
 import { estimateText } from './estimate-tokens.js';
-import { BULK_TOOLS, buildStub, mainArgument, neutralizeMarker, stubSaves } from './offload-stub.js';
+import { BULK_TOOLS, buildStub, mainArgument, neutralizeMarker, stubSaves, wholeKeptNote } from './offload-stub.js';
 import { reclaim } from './reclaim.js';
 import { resolveContextSettings, type ContextSettings } from './settings.js';
 import type {
@@ -60,14 +60,31 @@ export function createContextManager(opts: ContextManagerOptions): FullContextMa
   const pauseStep = Math.max(1_000, Math.floor(settings.window / 20));
   const deps = { settings, marker, store: offload, summarize: opts.summarize, memo, offloadUntilUnder: opts.offloadUntilUnder ?? false };
 
+  /**
+   * A result clipped for the context: its whole goes to the store whatever its size, so nothing the
+   * command printed is lost. A clipped copy small enough to stay inline stays, with the ref.
+   */
+  async function offloadWhole(tool: string, label: string | undefined, clipped: string, whole: string, cut: string | undefined): Promise<string> {
+    let ref: string;
+    try {
+      ref = await offload.put(tool, whole);
+    } catch {
+      // A full disk must not cost the model its result: keep the clipped copy inline.
+      return clipped;
+    }
+    if (estimateText(clipped) > settings.eagerTokens) return buildStub({ tool, label, content: whole, ref, marker, ...(cut ? { cut } : {}) });
+    return `${clipped}\n${wholeKeptNote(whole, ref, cut)}`;
+  }
+
   return {
     settings,
 
     async onToolResult(tool: string, content: string, info?: ToolResultInfo): Promise<string> {
       const clean = neutralizeMarker(content, marker);
       const bulk = info?.bulk ?? BULK_TOOLS.has(tool);
-      if (!bulk || estimateText(clean) <= settings.eagerTokens) return clean;
       const label = info?.label ?? mainArgument(info?.input);
+      if (bulk && info?.whole !== undefined) return offloadWhole(tool, label, clean, neutralizeMarker(info.whole, marker), info.wholeCut);
+      if (!bulk || estimateText(clean) <= settings.eagerTokens) return clean;
       if (!stubSaves(clean, buildStub({ tool, label, content: clean, ref: 'off_0000', marker }))) return clean;
       let ref: string;
       try {

@@ -6,7 +6,7 @@
  */
 import { chmod, lstat, mkdir, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { removeStaleTemps, writeFileAtomic } from '../io/atomic-write.js';
+import { removeStaleTemps, syncWritten, writeFileAtomic } from '../io/atomic-write.js';
 import type { OffloadStore } from './types.js';
 import { absent, noEntries, orderOnly } from '../diagnostics/ignore-error.js';
 
@@ -19,6 +19,11 @@ export type DisposableOffloadStore = OffloadStore & {
   dispose(keep: boolean): Promise<void>;
   /** The session's folder (for tests and diagnostics). */
   readonly path: string;
+  /**
+   * Makes every snapshot written so far durable (fsync, then the folder). The session calls it
+   * before it saves a record whose stubs point at them.
+   */
+  sync(): Promise<void>;
 };
 
 export function formatRef(n: number): string {
@@ -45,6 +50,7 @@ export function createOffloadStore(opts: { dir: string; sessionId: string }): Di
   let ready: Promise<void> | undefined;
   // Serializes puts so two results arriving together never get the same ref.
   let queue: Promise<unknown> = Promise.resolve();
+  let unsynced: string[] = [];
 
   async function prepare(): Promise<void> {
     await ensurePrivateDir(opts.dir);
@@ -66,9 +72,12 @@ export function createOffloadStore(opts: { dir: string; sessionId: string }): Di
     const ref = formatRef(next!);
     next! += 1;
     // A kept session's folder must not collect half-written snapshots nothing points at (a full
-    // disk): the write removes its temp file when it fails. Not synced: snapshots come several a
-    // turn, and a sync each would stall the turn on a busy disk; a kill still leaves them whole.
-    await writeFileAtomic(join(sessionDir, ref + FILE_SUFFIX), content, { durable: false, sweep: false });
+    // disk): the write removes its temp file when it fails. Synced in one batch by `sync`, before
+    // the record whose stub names it is saved: after a power cut a stub must never point at an
+    // empty snapshot, and a sync per snapshot would stall a turn that offloads many on a busy disk.
+    const path = join(sessionDir, ref + FILE_SUFFIX);
+    await writeFileAtomic(path, content, { durable: false, sweep: false });
+    unsynced.push(path);
     return ref;
   }
 
@@ -106,6 +115,17 @@ export function createOffloadStore(opts: { dir: string; sessionId: string }): Di
         out.push({ ref, bytes: s.size });
       }
       return out;
+    },
+    async sync(): Promise<void> {
+      await queue;
+      const paths = unsynced;
+      unsynced = [];
+      try {
+        await syncWritten(paths);
+      } catch (error) {
+        unsynced = [...paths, ...unsynced];
+        throw error;
+      }
     },
     async dispose(keep: boolean): Promise<void> {
       await queue;

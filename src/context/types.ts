@@ -37,6 +37,10 @@ export interface ToolResultInfo {
   readonly label?: string;
   /** Overrides the built-in list of bulk tools (ToolDefinition.bulk). */
   readonly bulk?: boolean;
+  /** The complete result when the content was clipped for the context (ToolResult.whole): stored whole. */
+  readonly whole?: string;
+  /** How the whole result itself was cut by the on-disk cap, when it was (ToolResult.wholeCut). */
+  readonly wholeCut?: string;
 }
 
 /** How full the context is right now, without touching the disk (for the meter). */

@@ -1,6 +1,7 @@
 /**
  * One-shot mode, given a way to open the engine: one turn to completion, then an exit status that
- * says how it ended — 0 finished, 1 API or runtime error, 2 usage, 3 incomplete, 130 interrupted.
+ * says how it ended — 0 finished, 1 API or runtime error, 2 usage, 3 incomplete, 4 finished but
+ * the session could not be saved, 130 interrupted.
  */
 import { access, constants, stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
@@ -209,8 +210,16 @@ export async function runOneShotWith(cli: CliOptions, open: OpenEngine, io: OneS
   }
 }
 
+/**
+ * A run that did its work but could not write its session (a full disk) must not look like a
+ * clean one to a script: `-c` would not find it. An error or a signal keeps its own status.
+ */
+export const NOT_SAVED_STATUS = 4;
+
 function exitStatusOf(outcome: TurnOutcome, signal: StopSignal): number {
-  return outcome.status === 'interrupted' ? SIGNAL_STATUS[signal] : EXIT_STATUS[outcome.status];
+  if (outcome.status === 'interrupted') return SIGNAL_STATUS[signal];
+  const status = EXIT_STATUS[outcome.status];
+  return outcome.saved === false && (status === 0 || status === 3) ? NOT_SAVED_STATUS : status;
 }
 
 /** The -p prompt first (when there is one), then whatever stdin brings. */

@@ -208,7 +208,8 @@ export const bashTool = defineTool({
     else if (outcome.timedOut) status = `[timed out after ${timeoutMs} ms: the command and its child processes were killed]`;
     else if (outcome.exitCode !== null) status = `[exit code ${outcome.exitCode}]`;
     else status = `[killed by ${outcome.exitSignal ?? 'a signal'}]`;
-    const body = output === '' ? '(no output)' : output.endsWith('\n') ? output.slice(0, -1) : output;
+    const trim = (text: string): string => (text === '' ? '(no output)' : text.endsWith('\n') ? text.slice(0, -1) : text);
+    const body = trim(output);
     const ok = !hit && !outcome.interrupted && !outcome.timedOut && outcome.exitCode === 0;
     const summary = hit
       ? `stopped at the process limit (${limit.limit})`
@@ -221,6 +222,9 @@ export const bashTool = defineTool({
     // Also after a zero exit: a failed step in the middle of a script is worth the note too.
     const notes = outcome.interrupted ? [] : wrapped.failureNotes(output);
     const content = [body, status, ...notes].join('\n');
-    return { ok, ...(ok ? {} : { failure: failed }), content, summary, interrupted: outcome.interrupted || undefined };
+    // Clipped for the context only: the snapshot of an offloaded result keeps what was printed.
+    const cut = capture.wholeCut();
+    const whole = capture.clipped ? { whole: [trim(wrapped.redact(capture.whole())), status, ...notes].join('\n'), ...(cut ? { wholeCut: cut } : {}) } : {};
+    return { ok, ...(ok ? {} : { failure: failed }), content, ...whole, summary, interrupted: outcome.interrupted || undefined };
   },
 });

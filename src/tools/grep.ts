@@ -9,6 +9,7 @@ import { failure, success } from './results.js';
 import { cappedNote, isScope, openSearch, SEARCH_TOOL } from './search-scope.js';
 import { filterSearchHits } from './search-filter.js';
 import { absent } from '../diagnostics/ignore-error.js';
+import { fsPath, hasEscapedName } from '../io/byte-names.js';
 
 export const MAX_GREP_LINES = 250;
 
@@ -26,7 +27,7 @@ async function withoutHardLinked(hits: GrepHit[], base: string): Promise<{ hits:
   const linked = new Set<string>();
   await Promise.all(
     [...new Set(hits.map((h) => h.file))].map(async (file) => {
-      const info = await stat(path.join(base, file)).catch(absent);
+      const info = await stat(fsPath(path.join(base, file))).catch(absent);
       if (info !== undefined && info.isFile() && info.nlink > 1) linked.add(file);
     }),
   );
@@ -61,7 +62,8 @@ export const grepTool = defineTool({
       excluded: scope.excluded,
       signal: ctx.signal,
     };
-    const rg = await ripgrepPath();
+    // ripgrep is given the folder as text: one whose own name is not UTF-8 is searched in process.
+    const rg = hasEscapedName(query.base) ? undefined : await ripgrepPath();
     const outcome = rg !== undefined ? await grepWithRipgrep(rg, query) : await grepInProcess(query);
     if (outcome.error !== undefined) return failure(`grep: ${outcome.error}`);
     const unlinked = query.baseIsDir ? await withoutHardLinked(outcome.hits, scope.base) : { hits: outcome.hits, linked: 0 };

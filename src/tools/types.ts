@@ -47,6 +47,13 @@ export interface ToolResult {
   readonly target?: string;
   /** What the model sees. */
   readonly content: string;
+  /**
+   * The complete result when `content` was clipped for the context (max_tool_output_chars): what
+   * the offload snapshot keeps, so the snapshot is never missing what the context could not hold.
+   */
+  readonly whole?: string;
+  /** Set when even `whole` had to be cut (the on-disk cap): says how much went, for the stub. */
+  readonly wholeCut?: string;
   readonly images?: readonly ImageData[];
   /** A one-line summary for the transcript ('Edited prices.py', 'exit 0, 12 lines'). */
   readonly summary: string;

@@ -123,9 +123,9 @@ describe('read_offloaded', () => {
     const ctx = makeContext(root, { offload: { off_0002: big }, config: { maxToolOutputChars: 100 } });
     const head = await registry().run('read_offloaded', { ref: 'off_0002' }, ctx);
     expect(head.content).toMatch(/^row 1\nrow 2\n/);
-    expect(head.content).toMatch(/Continue with offset=\d+/);
+    expect(head.content).toMatch(/next page: read_offloaded\(ref="off_0002", offset=\d+\)\]$/);
     const part = await registry().run('read_offloaded', { ref: 'off_0002', offset: 50, limit: 2 }, ctx);
-    expect(part.content).toBe('row 50\nrow 51\n[lines 50-51 of 100]');
+    expect(part.content).toBe('row 50\nrow 51\n[off_0002: lines 50-51 of 100; next page: read_offloaded(ref="off_0002", offset=52, limit=2)]');
   });
 });
 
