@@ -81,4 +81,6 @@ export const DEFAULTS = {
   loopDetectionWindow: 6,
   markdown: true,
   codeMapEnabled: true,
+  /** A hook that runs longer is killed (Claude Code's default too). */
+  hookTimeoutMs: 60_000,
 } as const;

@@ -1,5 +1,5 @@
 /** What one config file contributes, validated but not yet merged (camelCase, paths resolved). */
-import type { CacheTtl, CodeMapSettings, Level, PathRule, ProxySetting, ToolProfile, WireFormat } from './types.js';
+import type { CacheTtl, CodeMapSettings, HookEntry, Level, PathRule, ProxySetting, ToolProfile, WireFormat } from './types.js';
 import type { ThinkingEffort } from '../providers/types.js';
 
 export interface PresetLayer {
@@ -65,6 +65,7 @@ export interface ConfigLayer {
   readonly markdown?: boolean;
   readonly codeMap?: CodeMapSettings;
   readonly toolProfile?: ToolProfile;
+  readonly hooks?: readonly HookEntry[];
 }
 
 /** The TOML spelling of the keys a project file may not set unless trusted. */
@@ -80,4 +81,5 @@ export const RESTRICTED_KEYS = [
   'commit_trailer',
   'plugins',
   'trusted_projects',
+  'hooks',
 ] as const;

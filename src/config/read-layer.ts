@@ -3,7 +3,8 @@ import { ConfigError } from './errors.js';
 import type { ConfigLayer, PolicyLayer, PresetLayer } from './layer.js';
 import { resolveConfigPath } from './resolve-path.js';
 import { isTable, TableReader, type Table } from './toml-reader.js';
-import type { CodeMapSettings, Level, PathRule, ProxySetting } from './types.js';
+import { DEFAULTS } from './defaults.js';
+import { HOOK_EVENTS, type CodeMapSettings, type HookEntry, type HookEvent, type Level, type PathRule, type ProxySetting } from './types.js';
 
 const LEVELS: readonly Level[] = ['allow', 'confirm', 'deny'];
 const EFFORTS = ['minimal', 'low', 'medium', 'high', 'xhigh', 'max'] as const;
@@ -60,6 +61,7 @@ export function readLayer(table: Table, ctx: LayerContext, warnings: string[]): 
     markdown: r.boolean('markdown'),
     codeMap: readCodeMap(r, warnings),
     toolProfile: r.oneOf('tool_profile', TOOL_PROFILES),
+    hooks: readHooks(r.subTable('hooks'), warnings),
   };
   warnUnknown(r, warnings, KNOWN_TOP);
   return layer;
@@ -70,7 +72,7 @@ const KNOWN_TOP = [
   'session_retention_days', 'context_file', 'commit_trailer', 'plugins', 'max_tool_steps', 'max_retries',
   'max_file_size_bytes', 'max_tool_output_chars', 'bash_timeout_ms', 'stream_idle_timeout_ms', 'max_reply_bytes',
   'loop_detection_window', 'offload_eager_tokens', 'offload_threshold_tokens', 'protected_tokens', 'markdown',
-  'code_map', 'tool_profile',
+  'code_map', 'tool_profile', 'hooks',
 ];
 const KNOWN_PRESET = [
   'name', 'format', 'base_url', 'model', 'api_key_env', 'key_file', 'thinking', 'thinking_effort', 'vision',
@@ -80,6 +82,7 @@ const KNOWN_PRESET = [
 const KNOWN_POLICY = ['read', 'write', 'delete', 'bash', 'read_outside', 'bash_allowlist', 'bash_denylist', 'rules'];
 const KNOWN_RULE = ['path', 'read', 'write', 'delete'];
 const KNOWN_CODE_MAP = ['enabled', 'budget_tokens'];
+const KNOWN_HOOK = ['matcher', 'command', 'timeout_ms'];
 
 /** Every key the config understands, dotted, for the example-file test. */
 export const KNOWN_KEYS = {
@@ -88,7 +91,44 @@ export const KNOWN_KEYS = {
   policy: KNOWN_POLICY,
   rule: KNOWN_RULE,
   codeMap: KNOWN_CODE_MAP,
+  hookEvents: HOOK_EVENTS,
+  hook: KNOWN_HOOK,
 } as const;
+
+/** The longest delay a timer honours (about 24.8 days): a longer timeout would fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** `[[hooks.EVENT]]` entries: each needs a command; a matcher must be a pattern that compiles. */
+function readHooks(r: TableReader | undefined, warnings: string[]): HookEntry[] | undefined {
+  if (!r) return undefined;
+  const entries: HookEntry[] = [];
+  for (const event of HOOK_EVENTS) {
+    for (const h of r.tableList(event) ?? []) entries.push(readHook(h, event, warnings));
+  }
+  for (const key of r.unknownKeys()) {
+    const guess = closest(key, HOOK_EVENTS);
+    const hint = guess ? ` (did you mean "${r.prefix}${guess}"?)` : ` (events: ${HOOK_EVENTS.join(', ')})`;
+    warnings.push(`${r.file}: unknown hook event "${r.keyName(key)}" ignored${hint}`);
+  }
+  return entries;
+}
+
+function readHook(h: TableReader, event: HookEvent, warnings: string[]): HookEntry {
+  const command = h.nonEmptyString('command');
+  if (command === undefined) h.fail('command', `a command line (every [[hooks.${event}]] entry needs one)`);
+  const matcher = h.string('matcher');
+  if (matcher !== undefined && matcher !== '' && matcher !== '*') {
+    try {
+      new RegExp(`^(?:${matcher})$`);
+    } catch (error) {
+      h.fail('matcher', `a tool name, names joined with "|", or a regular expression (${(error as Error).message})`, matcher);
+    }
+  }
+  const timeoutMs = h.integer('timeout_ms') ?? DEFAULTS.hookTimeoutMs;
+  if (timeoutMs > MAX_TIMER_MS) h.fail('timeout_ms', `a whole number of milliseconds up to ${MAX_TIMER_MS}`, timeoutMs);
+  warnUnknown(h, warnings, KNOWN_HOOK);
+  return { event, command, timeoutMs, file: h.file, ...(matcher !== undefined && matcher !== '' && matcher !== '*' ? { matcher } : {}) };
+}
 
 function readPreset(r: TableReader, ctx: LayerContext, warnings: string[]): PresetLayer {
   refuseSecrets(r);

@@ -55,6 +55,11 @@ export function restrictProjectLayer(
   drop('sessionRetentionDays', 'session_retention_days');
   drop('commitTrailer', 'commit_trailer');
   drop('plugins', 'plugins');
+  if (layer.hooks && layer.hooks.length > 0) {
+    // Named one by one: a hook is code that would run on the user's machine.
+    refused.push(`hooks (${layer.hooks.map((h) => `${h.event}: ${h.command}`).join(', ')})`);
+  }
+  layer = { ...layer, hooks: undefined };
   if (layer.contextFile !== undefined && !isInside(layer.contextFile, opts.projectRoot)) {
     drop('contextFile', `context_file outside the project (${layer.contextFile})`);
   }

@@ -84,6 +84,22 @@ export interface PolicySettings {
   readonly rules: readonly PathRule[];
 }
 
+/** The hook events (Claude Code's names, so its scripts and their settings read the same). */
+export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop', 'PreCompact'] as const;
+export type HookEvent = (typeof HOOK_EVENTS)[number];
+
+/** One `[[hooks.EVENT]]` entry. */
+export interface HookEntry {
+  readonly event: HookEvent;
+  /** A tool-name pattern (PreToolUse, PostToolUse): a name, `A|B`, a regular expression; absent or "*": every tool. */
+  readonly matcher?: string;
+  /** A shell command line, run with bash in the project root. */
+  readonly command: string;
+  readonly timeoutMs: number;
+  /** The config file it came from (the user's, or a trusted project's). */
+  readonly file: string;
+}
+
 export interface CodeMapSettings {
   readonly enabled: boolean;
   /** Undefined: scale with the context window. */
@@ -130,6 +146,8 @@ export interface Config {
   readonly codeMap: CodeMapSettings;
   /** tool_profile at the top level; a preset's own setting wins. */
   readonly toolProfile?: ToolProfile;
+  /** The user's hooks, then a trusted project's (an untrusted project's are never here). */
+  readonly hooks: readonly HookEntry[];
   /** Every preset's api_key_env names, so the bash tool can strip them all. */
   readonly secretEnvNames: readonly string[];
   /** Startup warnings (restricted project keys, unknown keys), shown once. */

@@ -53,6 +53,8 @@ export interface SlashEnv {
   commands(): readonly SlashCommandInfo[];
   /** A tool context for something the user asked outside a turn (/export writes under the policy). */
   toolContext(): ToolContext;
+  /** Lines other parts add to /context about what they hold (what rewind keeps). */
+  contextNotes?(): Promise<readonly string[]>;
 }
 
 export interface SlashContext extends SlashEnv {

@@ -27,6 +27,7 @@ export function makeConfig(projectRoot: string, overrides: Partial<Config> = {})
     loopDetectionWindow: 6,
     markdown: true,
     codeMap: { enabled: false },
+    hooks: [],
     secretEnvNames: [],
     warnings: [],
     ...overrides,
