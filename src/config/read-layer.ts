@@ -106,7 +106,9 @@ function readHooks(r: TableReader | undefined, warnings: string[]): HookEntry[] 
     for (const h of r.tableList(event) ?? []) entries.push(readHook(h, event, warnings));
   }
   for (const key of r.unknownKeys()) {
-    const guess = closest(key, HOOK_EVENTS);
+    // closest() compares in lower case; the events are spelled in capitals.
+    const lower = closest(key, HOOK_EVENTS.map((name) => name.toLowerCase()));
+    const guess = HOOK_EVENTS.find((name) => name.toLowerCase() === lower);
     const hint = guess ? ` (did you mean "${r.prefix}${guess}"?)` : ` (events: ${HOOK_EVENTS.join(', ')})`;
     warnings.push(`${r.file}: unknown hook event "${r.keyName(key)}" ignored${hint}`);
   }
@@ -125,6 +127,10 @@ function readHook(h: TableReader, event: HookEvent, warnings: string[]): HookEnt
     }
   }
   const timeoutMs = h.integer('timeout_ms') ?? DEFAULTS.hookTimeoutMs;
+  if (h.has('timeout')) {
+    h.raw('timeout');
+    warnings.push(`${h.file}: key "${h.keyName('timeout')}" ignored: Claude Code's timeout is in seconds; lindwyrm reads timeout_ms (milliseconds)`);
+  }
   if (timeoutMs > MAX_TIMER_MS) h.fail('timeout_ms', `a whole number of milliseconds up to ${MAX_TIMER_MS}`, timeoutMs);
   warnUnknown(h, warnings, KNOWN_HOOK);
   return { event, command, timeoutMs, file: h.file, ...(matcher !== undefined && matcher !== '' && matcher !== '*' ? { matcher } : {}) };

@@ -7,6 +7,7 @@
  * SessionStart, the reason to go on for Stop. Everything else is for the user's eyes only.
  */
 import type { HookEntry, HookEvent } from '../config/types.js';
+import { escapeForDisplay } from '../policy/escape.js';
 import type { ToolResult } from '../tools/types.js';
 import { hookMatches, hookPayload, hookToolInput, parseHookAnswer, type CommonFields, type HookAnswer } from './hook-payload.js';
 import type { HookOutcome, HookRunner } from './hook-runner.js';
@@ -70,7 +71,7 @@ export function createHooks(opts: HooksOptions): Hooks {
   const entriesFor = (event: HookEvent, tool?: string): HookEntry[] => opts.entries.filter((e) => e.event === event && hookMatches(e, tool));
 
   const judge = (entry: HookEntry, outcome: HookOutcome): Verdict => {
-    const label = `${entry.event} hook \`${entry.command}\``;
+    const label = `${entry.event} hook \`${escapeForDisplay(entry.command)}\``;
     if (outcome.interrupted) return {};
     if (outcome.startError) {
       opts.report('warning', `${label} could not start: ${outcome.startError}; ignored.`);
