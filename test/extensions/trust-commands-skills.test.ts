@@ -113,7 +113,7 @@ describe('custom commands', () => {
     // No placeholder in the body: what was typed is still sent.
     expect((await e.runSlash('/review focus on tests')).prompt).toBe('Review the last commit carefully.\n\nARGUMENTS: focus on tests');
     expect((await e.runSlash('/git:tidy main')).prompt).toBe('Tidy the branch named main.');
-    const listed = e.store.current().commands.find((c) => c.name === '/release');
+    const listed = (e.store.current().commands ?? []).find((c) => c.name === '/release');
     expect(listed).toMatchObject({ help: 'Cut a release', args: '<version> [channel]', source: 'your command' });
     const help = (await e.runSlash('/help')).output ?? '';
     expect(help).toMatch(/\/release <version> \[channel\]\s+Cut a release \(your command\)/);
