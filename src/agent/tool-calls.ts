@@ -5,7 +5,7 @@
 import type { ContentBlock } from '../providers/types.js';
 import type { ToolCallStatus } from './state.js';
 import { failureOf } from '../tools/results.js';
-import type { FailureKind, ToolContext } from '../tools/types.js';
+import type { FailureKind, FileChange, ToolContext } from '../tools/types.js';
 import type { EngineEvent } from './events.js';
 import type { ToolRunner } from './ports.js';
 import type { ContextManager } from '../context/types.js';
@@ -54,9 +54,9 @@ export async function runToolCalls(env: ToolCallsEnv, calls: readonly ToolUse[],
     const blockId = env.newId('tool');
     const kind = env.tools.get(call.name)?.kind;
     env.dispatch({ type: 'tool.start', blockId, callId: call.id, name: call.name, title: env.describe(call.name, call.input), input: call.input, ...(kind ? { kind } : {}) });
-    const finish = (content: string, failure: FailureKind | undefined, summary: string, extra?: Partial<ToolResultBlock>): void => {
+    const finish = (content: string, failure: FailureKind | undefined, summary: string, extra?: Partial<ToolResultBlock>, change?: FileChange): void => {
       results.push({ type: 'tool_result', toolUseId: call.id, content, ...(failure ? { isError: true } : {}), ...extra });
-      env.dispatch({ type: 'tool.end', blockId, status: statusOf(failure), summary, callId: call.id, content, ...(failure ? { failure } : {}) });
+      env.dispatch({ type: 'tool.end', blockId, status: statusOf(failure), summary, callId: call.id, content, ...(failure ? { failure } : {}), ...(change ? { change } : {}) });
     };
     if (env.signal.aborted) {
       finish(NOT_RUN_RESULT, 'interrupted', 'interrupted');
@@ -80,7 +80,7 @@ export async function runToolCalls(env: ToolCallsEnv, calls: readonly ToolUse[],
     const pre = await env.hooks?.preToolUse(call, env.signal);
     if (pre?.blocked !== undefined) {
       env.log?.(`tool ${env.describe(call.name, call.input)} → blocked by a PreToolUse hook`);
-      finish(`Not run: a PreToolUse hook refused this call: ${pre.blocked}`, 'denied', 'blocked by a hook');
+      finish(`Not run: a PreToolUse hook refused this call: ${pre.blocked}`, 'denied', 'blocked by a PreToolUse hook');
       continue;
     }
     // A hook's rewritten arguments go through the tool's own checks and the policy like the model's.
@@ -108,7 +108,7 @@ export async function runToolCalls(env: ToolCallsEnv, calls: readonly ToolUse[],
     const path = post ? hookToolInput(input, ctx.projectRoot)['file_path'] : undefined;
     if (typeof path === 'string') ctx.onFileChanged?.(path);
     const notes = [env.takeDenialNote?.(), pre?.context, post?.feedback].filter((n): n is string => !!n);
-    finish([content, ...notes].join('\n'), failure, result.summary, result.images?.length ? { images: result.images } : {});
+    finish([content, ...notes].join('\n'), failure, result.summary, result.images?.length ? { images: result.images } : {}, result.ok ? result.change : undefined);
   }
   return { results, stoppedForLoop };
 }

@@ -83,4 +83,6 @@ export const DEFAULTS = {
   codeMapEnabled: true,
   /** A hook that runs longer is killed (Claude Code's default too). */
   hookTimeoutMs: 60_000,
+  sandbox: 'auto',
+  bashInSandbox: 'confirm',
 } as const;

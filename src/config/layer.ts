@@ -1,5 +1,5 @@
 /** What one config file contributes, validated but not yet merged (camelCase, paths resolved). */
-import type { CacheTtl, CodeMapSettings, HookEntry, Level, PathRule, ProxySetting, ToolProfile, WireFormat } from './types.js';
+import type { BashInSandbox, CacheTtl, CodeMapSettings, HookEntry, Level, McpServerConfig, PathRule, ProxySetting, SandboxMode, ToolProfile, WireFormat } from './types.js';
 import type { ThinkingEffort } from '../providers/types.js';
 
 export interface PresetLayer {
@@ -64,6 +64,12 @@ export interface ConfigLayer {
   readonly protectedTokens?: number;
   readonly markdown?: boolean;
   readonly codeMap?: CodeMapSettings;
+  readonly mcpServers?: readonly McpServerConfig[];
+  readonly mcpSchemaBudget?: number;
+  readonly sandbox?: SandboxMode;
+  readonly sandboxWritable?: readonly string[];
+  readonly sandboxNetwork?: readonly string[];
+  readonly bashInSandbox?: BashInSandbox;
   readonly toolProfile?: ToolProfile;
   readonly hooks?: readonly HookEntry[];
 }
@@ -82,4 +88,5 @@ export const RESTRICTED_KEYS = [
   'plugins',
   'trusted_projects',
   'hooks',
+  'mcp.servers',
 ] as const;

@@ -56,13 +56,14 @@ describe('lwyrm -p with hooks', () => {
     expect(EVENTS.filter((event) => existsSync(join(e.project, `ran-${event}`)))).toEqual(EVENTS.filter((event) => event !== 'PreCompact'));
   });
 
-  it("the user's PreToolUse hook refuses a command; the answer still comes, exit 0", async () => {
+  it("the user's PreToolUse hook refuses a command; the answer still comes, and the run counts it as denied (exit 3)", async () => {
     const e = await setup([{ toolCalls: [{ name: 'bash', input: { command: 'rm -rf build' } }] }, { text: 'I will not delete it.' }]);
     const user = join(e.env['XDG_CONFIG_HOME']!, 'lindwyrm', 'config.toml');
     const hook = `[[hooks.PreToolUse]]\nmatcher = "Bash"\ncommand = ${JSON.stringify(`grep -q 'rm -rf' && { echo 'no rm -rf, please' >&2; exit 2; }; exit 0`)}\n`;
     await writeFile(user, `${await readFile(user, 'utf8')}\n${hook}`);
     const r = await start(cli(), e, ['-p', 'clean up', '--allow', 'bash']).done;
-    expect(r.status).toBe(0);
+    expect(r.status).toBe(3);
+    expect(r.stderr).toContain('denied: blocked by a PreToolUse hook');
     expect(r.stdout).toContain('I will not delete it.');
     const results = readRequest('anthropic', fake!.requests[1]!).messages.flatMap((m) => m.toolResults.map((t) => t.content));
     expect(results.join('')).toContain('a PreToolUse hook refused this call: no rm -rf, please');

@@ -3,8 +3,7 @@
  * provider, hook commands run as real processes from the user's config file.
  */
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { assembleSession } from '../../src/agent/assemble-session.js';
@@ -19,15 +18,15 @@ import { cliOptions, makeSandbox, readRequest, type Sandbox } from '../agent/sup
 let fake: FakeProvider | undefined;
 let sandbox: Sandbox | undefined;
 let engine: LindwyrmEngine | undefined;
-let scripts: string | undefined;
+/** Hook scripts the next `open` writes into the project's .claude/hooks/, as Claude Code projects keep them. */
+let scripts: { name: string; body: string }[] = [];
 
 afterEach(async () => {
   await engine?.dispose();
   await fake?.close();
   await sandbox?.cleanup();
-  if (scripts) await rm(scripts, { recursive: true, force: true });
   engine = undefined;
-  scripts = undefined;
+  scripts = [];
 });
 
 /** A TOML basic string. */
@@ -36,6 +35,8 @@ const q = (s: string): string => JSON.stringify(s);
 async function open(replies: ScriptedReply[], toml: string, cli: Partial<CliOptions> = {}) {
   fake = await startFakeProvider({ format: 'anthropic', replies });
   sandbox = await makeSandbox('anthropic', fake.baseUrl, toml);
+  await mkdir(join(sandbox.project, '.claude', 'hooks'), { recursive: true });
+  for (const { name, body } of scripts) await writeFile(join(sandbox.project, '.claude', 'hooks', name), body, { mode: 0o755 });
   const config = await loadConfig({ cwd: sandbox.project, env: sandbox.env });
   engine = await assembleSession(cliOptions(config.projectRoot, { allow: ['write', 'bash'], ...cli }), config, {
     createTools: (opts) => createToolRegistry(opts),
@@ -46,12 +47,14 @@ async function open(replies: ScriptedReply[], toml: string, cli: Partial<CliOpti
   return engine;
 }
 
-/** A hook script in a folder outside the project; returns the path. */
-async function script(name: string, body: string): Promise<string> {
-  scripts ??= await mkdtemp(join(tmpdir(), 'lw-hooks-'));
-  const path = join(scripts, name);
-  await writeFile(path, body, { mode: 0o755 });
-  return path;
+/**
+ * A hook script for the next `open`; returns its command line, which finds it the way Claude Code
+ * settings do, through CLAUDE_PROJECT_DIR. (In the project: the command sandbox, where there is
+ * one, gives hooks a private /tmp.)
+ */
+function script(name: string, body: string): string {
+  scripts.push({ name, body });
+  return `node "$CLAUDE_PROJECT_DIR/.claude/hooks/${name}"`;
 }
 
 const requestText = (i: number) =>
@@ -83,41 +86,36 @@ describe('hooks', () => {
   });
 
   it('a PostToolUse formatter rewrites the file the edit wrote; a Claude Code-style script reads the JSON unchanged', async () => {
-    const seen = join(tmpdir(), `lw-seen-${process.pid}-${Date.now()}.json`);
     // A Claude Code formatter hook: read stdin whole, take tool_input.file_path, rewrite the file.
-    const formatter = await script(
+    const formatter = script(
       'format.mjs',
       `import { readFileSync, writeFileSync } from 'node:fs';
 const event = JSON.parse(readFileSync(0, 'utf8'));
-writeFileSync(${q(seen)}, JSON.stringify({ event, dir: process.env.CLAUDE_PROJECT_DIR }));
+writeFileSync(process.env.CLAUDE_PROJECT_DIR + '/seen.json', JSON.stringify({ event, dir: process.env.CLAUDE_PROJECT_DIR }));
 const file = event.tool_input.file_path;
 writeFileSync(file, readFileSync(file, 'utf8').replace(/ +/g, ' ').replace(/ \\n/g, '\\n').toUpperCase());
 `,
     );
-    try {
-      const e = await open(
-        [{ toolCalls: [{ id: 'toolu_w1', name: 'write_file', input: { path: 'src/a.txt', content: 'hello   world   \n' } }] }, { text: 'Written.' }],
-        `[[hooks.PostToolUse]]\nmatcher = "Edit|Write"\ncommand = ${q(`node ${formatter}`)}\n`,
-      );
-      await e.submit('write it');
-      expect(await readFile(join(sandbox!.project, 'src', 'a.txt'), 'utf8')).toBe('HELLO WORLD\n');
-      const { event, dir } = JSON.parse(await readFile(seen, 'utf8'));
-      const root = e.runtime.config.projectRoot;
-      expect(dir).toBe(root);
-      expect(event).toMatchObject({
-        session_id: e.runtime.session.id,
-        cwd: root,
-        permission_mode: 'default',
-        hook_event_name: 'PostToolUse',
-        tool_name: 'write_file',
-        tool_use_id: 'toolu_w1',
-        tool_input: { path: 'src/a.txt', file_path: join(root, 'src', 'a.txt'), content: 'hello   world   \n' },
-        tool_response: { success: true, filePath: join(root, 'src', 'a.txt') },
-      });
-      expect(typeof event.transcript_path).toBe('string');
-    } finally {
-      await rm(seen, { force: true });
-    }
+    const e = await open(
+      [{ toolCalls: [{ id: 'toolu_w1', name: 'write_file', input: { path: 'src/a.txt', content: 'hello   world   \n' } }] }, { text: 'Written.' }],
+      `[[hooks.PostToolUse]]\nmatcher = "Edit|Write"\ncommand = ${q(formatter)}\n`,
+    );
+    await e.submit('write it');
+    expect(await readFile(join(sandbox!.project, 'src', 'a.txt'), 'utf8')).toBe('HELLO WORLD\n');
+    const { event, dir } = JSON.parse(await readFile(join(sandbox!.project, 'seen.json'), 'utf8'));
+    const root = e.runtime.config.projectRoot;
+    expect(dir).toBe(root);
+    expect(event).toMatchObject({
+      session_id: e.runtime.session.id,
+      cwd: root,
+      permission_mode: 'default',
+      hook_event_name: 'PostToolUse',
+      tool_name: 'write_file',
+      tool_use_id: 'toolu_w1',
+      tool_input: { path: 'src/a.txt', file_path: join(root, 'src', 'a.txt'), content: 'hello   world   \n' },
+      tool_response: { success: true, filePath: join(root, 'src', 'a.txt') },
+    });
+    expect(typeof event.transcript_path).toBe('string');
   });
 
   it('a PostToolUse hook that exits 2 tells the model (the call already ran); a JSON answer adds context', async () => {
@@ -136,7 +134,7 @@ writeFileSync(file, readFileSync(file, 'utf8').replace(/ +/g, ' ').replace(/ \\n
   });
 
   it('a PreToolUse JSON answer can deny, and updatedInput rewrites the arguments before the tool checks them', async () => {
-    const rewrite = await script(
+    const rewrite = script(
       'rewrite.mjs',
       `import { readFileSync } from 'node:fs';
 const e = JSON.parse(readFileSync(0, 'utf8'));
@@ -157,7 +155,7 @@ if (e.tool_input.command.includes('forbidden')) {
         },
         { text: 'Ok.' },
       ],
-      `[[hooks.PreToolUse]]\nmatcher = "Bash"\ncommand = ${q(`node ${rewrite}`)}\n`,
+      `[[hooks.PreToolUse]]\nmatcher = "Bash"\ncommand = ${q(rewrite)}\n`,
     );
     await e.submit('go');
     const text = requestText(1);
@@ -180,7 +178,7 @@ if (e.tool_input.command.includes('forbidden')) {
   });
 
   it('UserPromptSubmit: exit 2 keeps the prompt from the model; stdout of exit 0 joins the prompt', async () => {
-    const gate = await script(
+    const gate = script(
       'gate.mjs',
       `import { readFileSync } from 'node:fs';
 const e = JSON.parse(readFileSync(0, 'utf8'));
@@ -188,7 +186,7 @@ if (e.prompt.includes('secret')) { process.stderr.write('prompts about secrets a
 console.log('Today is release day.');
 `,
     );
-    const e = await open([{ text: 'Fine.' }], `[[hooks.UserPromptSubmit]]\ncommand = ${q(`node ${gate}`)}\n`);
+    const e = await open([{ text: 'Fine.' }], `[[hooks.UserPromptSubmit]]\ncommand = ${q(gate)}\n`);
     const blocked = await e.submit('tell me the secret');
     expect(blocked).toMatchObject({ status: 'error' });
     expect(blocked.detail).toContain('prompts about secrets are not sent');
@@ -213,14 +211,14 @@ console.log('Today is release day.');
   });
 
   it('Stop: exit 2 makes the model go on with the reason; stop_hook_active lets it stop the next time', async () => {
-    const stop = await script(
+    const stop = script(
       'stop.mjs',
       `import { readFileSync } from 'node:fs';
 const e = JSON.parse(readFileSync(0, 'utf8'));
 if (!e.stop_hook_active) { process.stderr.write('run the tests before you stop'); process.exit(2); }
 `,
     );
-    const e = await open([{ text: 'Done, I think.' }, { text: 'Tests pass now.' }], `[[hooks.Stop]]\ncommand = ${q(`node ${stop}`)}\n`);
+    const e = await open([{ text: 'Done, I think.' }, { text: 'Tests pass now.' }], `[[hooks.Stop]]\ncommand = ${q(stop)}\n`);
     const outcome = await e.submit('fix it');
     expect(outcome).toMatchObject({ status: 'finished', result: 'Tests pass now.' });
     expect(fake!.requests).toHaveLength(2);
@@ -237,5 +235,27 @@ if (!e.stop_hook_active) { process.stderr.write('run the tests before you stop')
     const result = await e.runSlash('/compact');
     expect(result.output).toContain('a PreCompact hook blocked it: keep the full history');
     expect(fake!.requests).toHaveLength(2);
+  });
+
+  it("a hook runs in the bash tool's sandbox: it writes in the project, not outside it", async (ctx) => {
+    const e = await open([{ text: 'Hi.' }], '');
+    if ((await e.sandbox?.ready())?.state !== 'on') return ctx.skip();
+    await e.dispose();
+    engine = undefined;
+    const outside = join(sandbox!.root, 'written-by-hook');
+    await fake?.close();
+    fake = await startFakeProvider({ format: 'anthropic', replies: [{ text: 'Hi.' }] });
+    const config = await loadConfig({ cwd: sandbox!.project, env: sandbox!.env });
+    const hooks = [{ event: 'UserPromptSubmit' as const, command: `touch inside-by-hook; touch ${outside}`, timeoutMs: 10_000, file: 'test' }];
+    const presets = config.presets.map((p) => (p.name === 'fake' ? { ...p, baseUrl: fake!.baseUrl } : p));
+    engine = await assembleSession(cliOptions(config.projectRoot), { ...config, presets, hooks }, {
+      createTools: (opts) => createToolRegistry(opts),
+      describe: describeToolCall,
+      env: sandbox!.env,
+      clientOptions: { retryBaseMs: 1, maxRetries: 0 },
+    });
+    await engine.submit('hello');
+    expect(existsSync(join(sandbox!.project, 'inside-by-hook'))).toBe(true);
+    expect(existsSync(outside)).toBe(false);
   });
 });
