@@ -100,12 +100,15 @@ export function expandCommand(body: string, rest: string): string {
   return text;
 }
 
+/** The help panel's label of a custom command, by where its file is. */
+export const CUSTOM_COMMAND_SOURCES = ['your command', 'project command'] as const;
+
 export function customSlashCommand(command: CommandFile, source: 'user' | 'project'): SlashCommand {
   return {
     name: command.name,
     help: command.description ?? `Runs the prompt in ${command.name.slice(1).replace(':', '/')}.md`,
     ...(command.argumentHint ? { args: command.argumentHint } : {}),
-    source: source === 'user' ? 'your command' : 'project command',
+    source: source === 'user' ? CUSTOM_COMMAND_SOURCES[0] : CUSTOM_COMMAND_SOURCES[1],
     // It sends a prompt: like typing one, it waits for the running turn.
     idle: 'always',
     run: ({ rest }) => {
@@ -114,4 +117,21 @@ export function customSlashCommand(command: CommandFile, source: 'user' | 'proje
       return { kind: 'prompt', text };
     },
   };
+}
+
+/**
+ * A one-shot prompt that is a custom command ("/release 2.1") becomes that command's prompt, as
+ * typing it in the full screen would; any other text (another slash command included) is left as it is.
+ */
+export async function expandCustomCommand(
+  text: string,
+  slash: { find(name: string): { readonly source?: string } | undefined },
+  run: (command: string) => Promise<{ readonly prompt?: string; readonly output?: string; readonly error?: boolean }>,
+): Promise<{ prompt: string } | { error: string } | undefined> {
+  const trimmed = text.trim();
+  if (!trimmed.startsWith('/')) return undefined;
+  const command = slash.find(trimmed.split(/\s+/, 1)[0] ?? '');
+  if (!command || !(CUSTOM_COMMAND_SOURCES as readonly (string | undefined)[]).includes(command.source)) return undefined;
+  const result = await run(trimmed);
+  return result.prompt !== undefined ? { prompt: result.prompt } : { error: result.output ?? `${trimmed} sent no prompt` };
 }

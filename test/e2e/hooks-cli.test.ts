@@ -3,7 +3,7 @@
  * hooks must not run before, or without, the user's trust; the user's own hooks do.
  */
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startFakeProvider, type FakeProvider, type ScriptedReply } from '../support/fake-provider.js';
@@ -66,6 +66,19 @@ describe('lwyrm -p with hooks', () => {
     expect(r.stderr).toContain('denied: blocked by a PreToolUse hook');
     expect(r.stdout).toContain('I will not delete it.');
     const results = readRequest('anthropic', fake!.requests[1]!).messages.flatMap((m) => m.toolResults.map((t) => t.content));
-    expect(results.join('')).toContain('a PreToolUse hook refused this call: no rm -rf, please');
+    expect(results.join('')).toMatch(/a PreToolUse hook refused this call: [^]*no rm -rf, please/);
+  });
+});
+
+describe('lwyrm -p with a custom command', () => {
+  it('"/NAME args" sends the command file\'s prompt with the arguments substituted', async () => {
+    const e = await setup([{ text: 'Released.' }]);
+    const commands = join(e.env['XDG_CONFIG_HOME']!, 'lindwyrm', 'commands');
+    await mkdir(commands, { recursive: true });
+    await writeFile(join(commands, 'release.md'), '---\ndescription: Cut a release\n---\nRelease $1, then tag it v$1.\n');
+    const r = await start(cli(), e, ['-p', '/release 2.1']).done;
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('Released.');
+    expect(readRequest('anthropic', fake!.requests[0]!).messages[0]!.text).toBe('Release 2.1, then tag it v2.1.');
   });
 });
