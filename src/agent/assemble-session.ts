@@ -31,6 +31,11 @@ import { sessionParts, type CreateTools } from './session-parts.js';
 import { recordToData } from './session-record.js';
 import { createSession } from './session.js';
 import { newSessionMarker } from './system-prompt.js';
+import { createHookRunner } from '../extensions/hook-runner.js';
+import { createHooks } from '../extensions/hooks.js';
+import { loadExtensions } from '../extensions/load-extensions.js';
+import { formatSkillCosts, registerCustomCommands } from '../extensions/session-extensions.js';
+import { skillsPromptSection, skillTool } from '../extensions/skills.js';
 
 export { codeMapBudget } from './session-parts.js';
 
@@ -99,6 +104,12 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
   });
   const files = await openSessionFiles({ cli, config, paths, secrets: secrets.values, notice: (line) => storeNotice(line), ...(log ? { log } : {}) });
   const record = files.record;
+  // Only now, after the config's trust decision: the user's commands and skills, and a trusted project's.
+  const extensions = await loadExtensions({ config, configDir: paths.configDir, userConfigFile: paths.userConfigFile });
+  notices.push(...extensions.warnings);
+  const skills = extensions.skills;
+  const skillTools = skills.length ? [skillTool(skills)] : [];
+  const skillsText = skillsPromptSection(skills);
 
   const parts = sessionParts({
     cli,
@@ -110,9 +121,10 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
     codeMap: { on: config.codeMap.enabled && deps.openCodeMap !== undefined, tools: () => started.tools(), mapText: (b) => started.mapText(b) },
     createTools: deps.createTools,
     onRetry: (note) => retryNotice(note),
-    // A protocol server's tools after the caller's own; the MCP set is sized for the preset's window.
-    extraTools: (p) => [...(deps.extraTools?.() ?? []), ...(mcp?.tools(p.contextWindow) ?? [])],
+    // A protocol server's tools after the caller's own and the skill tool; the MCP set is sized for the preset's window.
+    extraTools: (p) => [...(deps.extraTools?.() ?? []), ...skillTools, ...(mcp?.tools(p.contextWindow) ?? [])],
     toolChanges: () => mcp?.refreeze(),
+    ...(skillsText ? { skills: skillsText } : {}),
     ...(log ? { log } : {}),
     ...(deps.clientOptions ? { clientOptions: deps.clientOptions } : {}),
   });
@@ -161,6 +173,23 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
   const codeMapText = resumedMap ?? parts.mapText(preset);
 
   const slash = createSlashRegistry([...builtinSlashCommands(), ...(deps.slashCommands ?? [])]);
+  registerCustomCommands(slash, extensions.commands, (line) => notices.push(line));
+  if (skills.length) slash.extendPanel('context', () => formatSkillCosts(skills));
+  // Hook failures and messages are startup notices until the engine exists, then go to the transcript.
+  let hookNotice = (_level: 'info' | 'warning', text: string): void => void notices.push(text);
+  let hookNotices = 0;
+  let sessionId = (): string => data.id;
+  const hooks = config.hooks.length
+    ? createHooks({
+        entries: config.hooks,
+        // The bash tool's environment and output escaping; its sandbox where the session has one.
+        run: createHookRunner({ config, wrap: (spec) => sandbox.wrap(spec) }),
+        projectRoot: config.projectRoot,
+        common: () => ({ session_id: sessionId(), transcript_path: '', cwd: config.projectRoot, permission_mode: cli.readOnly ? 'plan' : 'default' }),
+        report: (level, text) => hookNotice(level, text),
+        ...(log ? { log } : {}),
+      })
+    : undefined;
   // /mcp, the servers' /context lines, and their prompts as /SERVER:PROMPT as each server comes up.
   registerMcpCommands(slash, mcp, log);
   const engine = createEngine(
@@ -192,6 +221,7 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
       ...(log ? { log } : {}),
       ...(started.on ? { onFileChanged: (path: string) => started.fileChanged(path) } : {}),
       saves: files.saves,
+      ...(hooks ? { hooks } : {}),
       cli,
       ...(files.store ? { store: files.store } : {}),
       slash,
@@ -223,6 +253,8 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
   let later = 0;
   mcpNotice = (text) => engine.store.dispatch({ type: 'notice', blockId: `mcp-notice-${++later}`, level: 'warning', text });
   storeNotice = (text) => engine.store.dispatch({ type: 'notice', blockId: `store-notice-${++later}`, level: 'warning', text });
+  sessionId = () => engine.runtime.session.id;
+  hookNotice = (level, text) => engine.store.dispatch({ type: 'notice', blockId: `hook-${++hookNotices}`, level, text });
   retryNotice = (text) => engine.store.dispatch({ type: 'notice', blockId: `retry-${++retries}`, level: 'warning', text, kind: 'retry' });
   engine.store.flush();
   return engine;

@@ -23,6 +23,7 @@ import { createTurnJournal } from './turn-journal.js';
 import { runTurn } from './turn-loop.js';
 import { formatUsage, subtractUsage } from './usage.js';
 import { ignoreError } from '../diagnostics/ignore-error.js';
+import type { Hooks } from '../extensions/hooks.js';
 
 export type { SessionData, SessionRuntime } from './runtime.js';
 export { initialState, newSessionData, permissionSummary } from './runtime.js';
@@ -46,6 +47,8 @@ export interface EngineServices {
   readonly onDispose?: () => Promise<void>;
   /** File and command access owned by someone else (an ACP client); see ToolContext. */
   readonly delegates?: ToolDelegates;
+  /** The session's hooks (src/extensions/hooks.ts); absent or empty: none run. */
+  readonly hooks?: Hooks;
   /** The session's MCP servers, when it has any (src/mcp/). */
   readonly mcp?: McpView;
   /** The command sandbox bash runs in (and the `!cmd` passthrough, hooks and MCP servers can). */
@@ -85,7 +88,20 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
   const describe = (name: string, input: unknown): string =>
     services.describe ? services.describe(name, input) : (session.runtime.tools.describe?.(name, input) ?? describeToolCall(name, input));
   const stateOf: SessionHost['stateOf'] = (rt, blocks) => ({ ...initialState(rt, services.saves), commands: slash.list(), blocks });
-  const session = open({ dispatch, stateOf, describe, turnSignal: () => controller?.signal });
+  const hooks = services.hooks;
+  // SessionStart hooks run beside the start (the first frame does not wait); the first prompt waits for them.
+  let sessionStarted: Promise<void> = Promise.resolve();
+  const startHooks = (source: 'startup' | 'resume' | 'clear'): void => {
+    if (hooks?.has('SessionStart')) sessionStarted = hooks.sessionStart(source).catch(ignoreError('run the SessionStart hooks'));
+  };
+  const session = open({
+    dispatch,
+    stateOf,
+    describe,
+    turnSignal: () => controller?.signal,
+    ...(hooks ? { preCompact: (trigger: 'manual' | 'auto', instructions: string) => hooks.preCompact(trigger, instructions) } : {}),
+    opened: (resumed) => startHooks(resumed ? 'resume' : 'clear'),
+  });
   // The conversation as it opened: its history's blocks, and the notice of a turn a crash cut short.
   const events = createEventStore(stateOf(session.runtime, session.openedBlocks()));
   const approvals = createApprovalQueue(events.dispatch);
@@ -164,6 +180,16 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
   const turn = async (text: string, signal: AbortSignal, images?: readonly ImageData[]): Promise<TurnOutcome> => {
     const rt = session.runtime;
     const s = rt.session;
+    await sessionStarted;
+    const submitted = hooks ? await hooks.userPromptSubmit(text, signal) : { context: [] };
+    if (submitted.blocked !== undefined) {
+      // Not sent, not kept: the reason is the user's to read (the model never saw the prompt).
+      events.dispatch({ type: 'turn.start', blockId: newId('user'), text });
+      const detail = `Not sent: a UserPromptSubmit hook blocked this prompt: ${submitted.blocked}`;
+      events.dispatch({ type: 'notice', blockId: newId('notice'), level: 'warning', text: detail });
+      return { status: 'error', result: '', detail, steps: 0 };
+    }
+    const promptContext = [...(hooks?.takeStartContext() ?? []), ...submitted.context];
     if (!s.firstPrompt) s.firstPrompt = text;
     const before = { usage: s.usage, cost: s.cost };
     journal.begin();
@@ -195,6 +221,8 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
           afterSummary: () => session.rewritePrompt(),
           ...(services.log ? { log: services.log } : {}),
           ...(services.takeDenialNote ? { takeDenialNote: services.takeDenialNote } : {}),
+          ...(hooks ? { hooks, onStop: (active: boolean, last: string) => hooks.stop(active, last, signal) } : {}),
+          ...(promptContext.length ? { promptContext } : {}),
         },
         text,
         images,
@@ -273,5 +301,6 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
   session.publishContext();
   // A turn a crash cut short was recovered into the history: that replaces the note on disk now.
   if (session.recoveredTurn) void persist();
+  startHooks(session.runtime.session.turns > 0 ? 'resume' : 'startup');
   return engine;
 }

@@ -70,6 +70,10 @@ export interface SessionHost {
   describe(name: string, input: unknown): string;
   /** The running turn's abort signal (a summary made mid-turn stops with it). */
   turnSignal(): AbortSignal | undefined;
+  /** Asked before every summary (PreCompact hooks): a reason not to make it, or undefined. */
+  preCompact?(trigger: 'manual' | 'auto', instructions: string): Promise<string | undefined>;
+  /** Another conversation was opened (a resumed one, or a new one after /clear). */
+  opened?(resumed: boolean): void;
 }
 
 /** The first runtime's parts that come from outside: the rest is built from them. */
@@ -83,7 +87,7 @@ function withRule(policy: PolicySettings, rule: PathRule): PolicySettings {
 
 export function createSession(start: SessionStart, parts: SessionParts, files: SessionFiles, host: SessionHost): Session {
   let rt: SessionRuntime;
-  const summarize = createSummarizer(() => ({
+  const summarizeNow = createSummarizer(() => ({
     client: rt.client,
     system: rt.system,
     toolSchemas: rt.toolSchemas,
@@ -94,6 +98,12 @@ export function createSession(start: SessionStart, parts: SessionParts, files: S
     // A summary is billed like any request: it counts in the session's totals, not the window.
     onUsage: (u) => session.recordUsage(u, true),
   }));
+  // A summary asked for outside a turn is the user's (/compact); one inside a turn is automatic.
+  const summarize: typeof summarizeNow = async (older, instructions) => {
+    const blocked = await host.preCompact?.(host.turnSignal() ? 'auto' : 'manual', instructions ?? '');
+    if (blocked !== undefined) throw new Error(`a PreCompact hook blocked it: ${blocked}`);
+    return summarizeNow(older, instructions);
+  };
   /** The meter's figure: the context manager's, else (a manager without a gauge) the last request's. */
   const gauge = (measured?: Usage): void => {
     const window = rt.preset.contextWindow;
@@ -179,6 +189,7 @@ export function createSession(start: SessionStart, parts: SessionParts, files: S
       if (opened.recovered) await session.persist();
       // After the reset, so the notice is in the new transcript.
       changes.tell();
+      host.opened?.(resumed);
     },
     async switchPreset(name) {
       const { preset, client } = await parts.preset(name, rt.proxyOverride);

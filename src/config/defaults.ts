@@ -83,6 +83,8 @@ export const DEFAULTS = {
   maxCallsPerReply: 64,
   markdown: true,
   codeMapEnabled: true,
+  /** A hook that runs longer is killed (Claude Code's default too). */
+  hookTimeoutMs: 60_000,
   sandbox: 'auto',
   bashInSandbox: 'confirm',
 } as const;

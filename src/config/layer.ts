@@ -1,5 +1,5 @@
 /** What one config file contributes, validated but not yet merged (camelCase, paths resolved). */
-import type { BashInSandbox, CacheTtl, CodeMapSettings, Level, McpServerConfig, PathRule, ProxySetting, SandboxMode, ToolProfile, WireFormat } from './types.js';
+import type { BashInSandbox, CacheTtl, CodeMapSettings, HookEntry, Level, McpServerConfig, PathRule, ProxySetting, SandboxMode, ToolProfile, WireFormat } from './types.js';
 import type { ThinkingEffort } from '../providers/types.js';
 
 export interface PresetLayer {
@@ -72,6 +72,7 @@ export interface ConfigLayer {
   readonly sandboxNetwork?: readonly string[];
   readonly bashInSandbox?: BashInSandbox;
   readonly toolProfile?: ToolProfile;
+  readonly hooks?: readonly HookEntry[];
 }
 
 /** The TOML spelling of the keys a project file may not set unless trusted. */
@@ -87,5 +88,6 @@ export const RESTRICTED_KEYS = [
   'commit_trailer',
   'plugins',
   'trusted_projects',
+  'hooks',
   'mcp.servers',
 ] as const;

@@ -117,6 +117,8 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<Config> {
     ...(mcpBudget(user, project) !== undefined ? { mcpSchemaBudget: mcpBudget(user, project) } : {}),
     sandbox: mergeSandbox(user, project),
     ...(pick('toolProfile', user, project) ? { toolProfile: pick('toolProfile', user, project) } : {}),
+    // The user's hooks run first, then a trusted project's (an untrusted one's were refused above).
+    hooks: [...(user?.hooks ?? []), ...(project?.hooks ?? [])],
     secretEnvNames: [...new Set(presets.flatMap((p) => p.apiKeyEnv))],
     warnings,
   };

@@ -5,7 +5,8 @@ import type { ConfigLayer, PolicyLayer, PresetLayer } from './layer.js';
 import { KNOWN_MCP, KNOWN_MCP_SERVER, readMcp } from './read-mcp.js';
 import { resolveConfigPath } from './resolve-path.js';
 import { isTable, TableReader, type Table } from './toml-reader.js';
-import type { CodeMapSettings, Level, PathRule, ProxySetting } from './types.js';
+import { DEFAULTS } from './defaults.js';
+import { HOOK_EVENTS, type CodeMapSettings, type HookEntry, type HookEvent, type Level, type PathRule, type ProxySetting } from './types.js';
 import { parseHostPattern } from '../sandbox/host-patterns.js';
 
 const LEVELS: readonly Level[] = ['allow', 'confirm', 'deny'];
@@ -85,6 +86,7 @@ export function readLayer(table: Table, ctx: LayerContext, warnings: string[]): 
     }),
     bashInSandbox: r.oneOf('bash_in_sandbox', ['confirm', 'allow'] as const),
     toolProfile: r.oneOf('tool_profile', TOOL_PROFILES),
+    hooks: readHooks(r.subTable('hooks'), warnings),
   };
   warnUnknown(r, warnings, KNOWN_TOP);
   return layer;
@@ -96,6 +98,7 @@ const KNOWN_TOP = [
   'max_file_size_bytes', 'max_tool_output_chars', 'bash_timeout_ms', 'stream_idle_timeout_ms', 'max_reply_bytes', 'max_calls_per_reply',
   'loop_detection_window', 'offload_eager_tokens', 'offload_threshold_tokens', 'protected_tokens', 'markdown',
   'code_map', 'tool_profile', 'mcp', 'mcp_schema_budget', 'sandbox', 'sandbox_writable', 'sandbox_network', 'bash_in_sandbox',
+  'hooks',
 ];
 const KNOWN_PRESET = [
   'name', 'format', 'base_url', 'model', 'api_key_env', 'key_file', 'thinking', 'thinking_effort', 'vision',
@@ -105,6 +108,7 @@ const KNOWN_PRESET = [
 const KNOWN_POLICY = ['read', 'write', 'delete', 'bash', 'read_outside', 'bash_allowlist', 'bash_denylist', 'rules'];
 const KNOWN_RULE = ['path', 'read', 'write', 'delete'];
 const KNOWN_CODE_MAP = ['enabled', 'budget_tokens'];
+const KNOWN_HOOK = ['matcher', 'command', 'timeout_ms'];
 
 /** Every key the config understands, dotted, for the example-file test. */
 export const KNOWN_KEYS = {
@@ -113,9 +117,52 @@ export const KNOWN_KEYS = {
   policy: KNOWN_POLICY,
   rule: KNOWN_RULE,
   codeMap: KNOWN_CODE_MAP,
+  hookEvents: HOOK_EVENTS,
+  hook: KNOWN_HOOK,
   mcp: KNOWN_MCP,
   mcpServer: KNOWN_MCP_SERVER,
 } as const;
+
+/** The longest delay a timer honours (about 24.8 days): a longer timeout would fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** `[[hooks.EVENT]]` entries: each needs a command; a matcher must be a pattern that compiles. */
+function readHooks(r: TableReader | undefined, warnings: string[]): HookEntry[] | undefined {
+  if (!r) return undefined;
+  const entries: HookEntry[] = [];
+  for (const event of HOOK_EVENTS) {
+    for (const h of r.tableList(event) ?? []) entries.push(readHook(h, event, warnings));
+  }
+  for (const key of r.unknownKeys()) {
+    // closest() compares in lower case; the events are spelled in capitals.
+    const lower = closest(key, HOOK_EVENTS.map((name) => name.toLowerCase()));
+    const guess = HOOK_EVENTS.find((name) => name.toLowerCase() === lower);
+    const hint = guess ? ` (did you mean "${r.prefix}${guess}"?)` : ` (events: ${HOOK_EVENTS.join(', ')})`;
+    warnings.push(`${r.file}: unknown hook event "${r.keyName(key)}" ignored${hint}`);
+  }
+  return entries;
+}
+
+function readHook(h: TableReader, event: HookEvent, warnings: string[]): HookEntry {
+  const command = h.nonEmptyString('command');
+  if (command === undefined) h.fail('command', `a command line (every [[hooks.${event}]] entry needs one)`);
+  const matcher = h.string('matcher');
+  if (matcher !== undefined && matcher !== '' && matcher !== '*') {
+    try {
+      new RegExp(`^(?:${matcher})$`);
+    } catch (error) {
+      h.fail('matcher', `a tool name, names joined with "|", or a regular expression (${(error as Error).message})`, matcher);
+    }
+  }
+  const timeoutMs = h.integer('timeout_ms') ?? DEFAULTS.hookTimeoutMs;
+  if (h.has('timeout')) {
+    h.raw('timeout');
+    warnings.push(`${h.file}: key "${h.keyName('timeout')}" ignored: Claude Code's timeout is in seconds; lindwyrm reads timeout_ms (milliseconds)`);
+  }
+  if (timeoutMs > MAX_TIMER_MS) h.fail('timeout_ms', `a whole number of milliseconds up to ${MAX_TIMER_MS}`, timeoutMs);
+  warnUnknown(h, warnings, KNOWN_HOOK);
+  return { event, command, timeoutMs, file: h.file, ...(matcher !== undefined && matcher !== '' && matcher !== '*' ? { matcher } : {}) };
+}
 
 function readPreset(r: TableReader, ctx: LayerContext, warnings: string[]): PresetLayer {
   refuseSecrets(r);

@@ -57,6 +57,11 @@ export function restrictProjectLayer(
   drop('sessionRetentionDays', 'session_retention_days');
   drop('commitTrailer', 'commit_trailer');
   drop('plugins', 'plugins');
+  if (layer.hooks && layer.hooks.length > 0) {
+    // Named one by one: a hook is code that would run on the user's machine.
+    refused.push(`hooks (${layer.hooks.map((h) => `${h.event}: ${h.command}`).join(', ')})`);
+  }
+  layer = { ...layer, hooks: undefined };
   if (layer.mcpServers && layer.mcpServers.length > 0) {
     // Starting a server runs its code: a cloned repository's servers wait until it is trusted.
     refused.push(`mcp.servers (${layer.mcpServers.map((s) => s.name).join(', ')}: not started)`);

@@ -91,6 +91,22 @@ export interface OwnSecretPaths {
   readonly dataDirs: readonly string[];
 }
 
+/** The hook events (Claude Code's names, so its scripts and their settings read the same). */
+export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop', 'PreCompact'] as const;
+export type HookEvent = (typeof HOOK_EVENTS)[number];
+
+/** One `[[hooks.EVENT]]` entry. */
+export interface HookEntry {
+  readonly event: HookEvent;
+  /** A tool-name pattern (PreToolUse, PostToolUse): a name, `A|B`, a regular expression; absent or "*": every tool. */
+  readonly matcher?: string;
+  /** A shell command line, run with bash in the project root. */
+  readonly command: string;
+  readonly timeoutMs: number;
+  /** The config file it came from (the user's, or a trusted project's). */
+  readonly file: string;
+}
+
 /** One `[[mcp.servers]]` entry. env and header values may hold ${VAR} / ${file:PATH} references. */
 export interface McpServerConfig {
   readonly name: string;
@@ -194,6 +210,8 @@ export interface Config {
   readonly sandbox: SandboxSettings;
   /** tool_profile at the top level; a preset's own setting wins. */
   readonly toolProfile?: ToolProfile;
+  /** The user's hooks, then a trusted project's (an untrusted project's are never here). */
+  readonly hooks: readonly HookEntry[];
   /** Every preset's api_key_env names, so the bash tool can strip them all. */
   readonly secretEnvNames: readonly string[];
   /** Startup warnings (restricted project keys, unknown keys), shown once. */

@@ -18,6 +18,7 @@ import { createStreamJsonInput, type StreamJsonInput, type UserTurn } from './st
 import { oneShotDetail } from './oneshot-printer.js';
 import { createToolTally, type ToolTally } from './tool-tally.js';
 import { absent, ignoreError } from '../diagnostics/ignore-error.js';
+import { expandCustomCommand } from '../extensions/custom-commands.js';
 
 export { jsonResult } from './json-result.js';
 
@@ -170,7 +171,13 @@ export async function runOneShotWith(cli: CliOptions, open: OpenEngine, io: OneS
     for await (const turn of turnsOf(prompt, input)) {
       if (interrupted) break;
       tally = createToolTally();
-      last = reported(await engine.submit(turn.text, turn.images.length ? { images: turn.images } : undefined), tally, (text) => output.line(text));
+      // `-p "/release 2.1"` runs a custom command's prompt, as typing it in the full screen does.
+      const session = engine;
+      const expanded = await expandCustomCommand(turn.text, session.slash, (command) => session.runSlash(command));
+      last =
+        expanded && 'error' in expanded
+          ? { status: 'error', result: '', detail: expanded.error, steps: 0 }
+          : reported(await session.submit(expanded?.prompt ?? turn.text, turn.images.length ? { images: turn.images } : undefined), tally, (text) => output.line(text));
       told = false;
       // A conversation driven over stdin goes on after each turn (an interrupt line included)
       // until stdin ends or a signal stops the run.
