@@ -22,6 +22,9 @@ export const KEYS = {
   pageDown: '\x1b[6~',
   home: '\x1b[H',
   end: '\x1b[F',
+  // The transcript's top and bottom; Home / End move in the input's line.
+  ctrlHome: '\x1b[1;5H',
+  ctrlEnd: '\x1b[1;5F',
   tab: '\t',
   escape: '\x1b',
   ctrlC: '\x03',
