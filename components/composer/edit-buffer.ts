@@ -91,10 +91,11 @@ export function killWord(b: EditBuffer): Killed {
   return cut(b, i, b.cursor);
 }
 
-const WORD_CHAR = /[\p{L}\p{N}_]/u;
+// Readline's words: letters and digits (so Alt+Backspace stops at _ . / - in a path or a name).
+const WORD_CHAR = /[\p{L}\p{N}]/u;
 const isWord = (ch: string | undefined): boolean => ch !== undefined && WORD_CHAR.test(ch);
 
-/** Where Alt+B / Ctrl+← lands: the start of this or the previous word (letters, digits, _). */
+/** Where Alt+B / Ctrl+← lands: the start of this or the previous word. */
 export function wordStartBefore(text: string, i: number): number {
   while (i > 0 && !isWord(text[i - 1])) i--;
   while (i > 0 && isWord(text[i - 1])) i--;

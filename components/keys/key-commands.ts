@@ -140,7 +140,7 @@ const CONTROL = /[\x00-\x08\x0a-\x1f\x7f]/;
  * part of a pasted block and becomes a newline, so pasting several lines does not send them.
  */
 export function toKeyCommands(input: string, key: Key): KeyCommand[] {
-  if (input.length <= 1 || !CONTROL.test(input)) return [toKeyCommand(input, key)];
+  if (input.length <= 1 || (!CONTROL.test(input) && !input.endsWith('\t'))) return [toKeyCommand(input, key)];
   const out: KeyCommand[] = [];
   let text = '';
   const flush = (): void => {
@@ -161,7 +161,13 @@ export function toKeyCommands(input: string, key: Key): KeyCommand[] {
         text += '\n';
       }
     } else if (ch === '\t') {
-      text += ch;
+      // A tab at the very end is the Tab key typed right after text; one inside is pasted text.
+      if (i === input.length - 1) {
+        flush();
+        out.push({ name: 'complete' });
+      } else {
+        text += ch;
+      }
     } else if (code === 0x7f || code === 0x08) {
       flush();
       out.push({ name: 'backspace' });
