@@ -37,7 +37,7 @@ export function paceEngine(engine: Engine, minMs: number): Engine {
       };
     },
     getSnapshot: () => engine.getSnapshot(),
-    submit: (text) => engine.submit(text),
+    submit: (text, extra) => engine.submit(text, extra),
     interrupt: (reason) => engine.interrupt(reason),
     answer: (id, decision) => engine.answer(id, decision),
     runSlash: (command) => engine.runSlash(command),

@@ -56,7 +56,7 @@ export function startingEngine(placeholder: SessionState, pending: Promise<Engin
       };
     },
     getSnapshot: () => (real ? real.getSnapshot() : starting),
-    submit: async (text): Promise<TurnOutcome> => (await ready).submit(text),
+    submit: async (text, extra): Promise<TurnOutcome> => (await ready).submit(text, extra),
     // Nothing runs before the engine exists, so there is nothing to stop or answer.
     interrupt: (reason) => real?.interrupt(reason),
     answer: (id, decision) => real?.answer(id, decision),

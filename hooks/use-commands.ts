@@ -57,7 +57,9 @@ export function useCommands() {
   const submit = useCallback(
     (text: string, onRefused?: (detail: string) => void): void => {
       const before = engine.getSnapshot().blocks.length;
-      engine.submit(text).then(
+      // "!command": a shell command the user runs themselves (src/agent/user-shell.ts).
+      const shell = /^!\s*\S/.test(text) ? text.replace(/^!\s*/, '') : undefined;
+      (shell !== undefined ? engine.submit(shell, { shell: true }) : engine.submit(text)).then(
         (outcome) => {
           // Errors of a turn that ran are in the transcript; a refusal leaves no trace there.
           const since = engine.getSnapshot().blocks.slice(before);

@@ -10,7 +10,8 @@ import type { SessionSummary } from '../../src/sessions/types.js';
 import type { KeyLayer } from './use-key-router.js';
 import type { CommandEffect } from '../../hooks/use-commands.js';
 import type { SlashCommandInfo } from '../../src/slash/types.js';
-import { clearText, composerKey, takeText, type ComposerState } from '../composer/composer-state.js';
+import { clearText, composerKey, fullText, replaceText, takeText, type ComposerState } from '../composer/composer-state.js';
+import type { TerminalControl } from '../terminal/terminal-control.js';
 import { helpText } from '../composer/slash-commands.js';
 import type { Flash } from '../composer/composer-area.js';
 import { FOLLOW, scrollBy, scrollHome, type ScrollMetrics, type ScrollState } from '../transcript/transcript-window.js';
@@ -58,6 +59,14 @@ export interface AppKeyDeps {
   };
   /** The engine's slash commands, for Tab completion. */
   readonly slashCommands: readonly SlashCommandInfo[];
+  /** Project paths for @ completion (ignored and denied ones left out). */
+  readonly mentionPaths?: readonly string[];
+  /** The queued text, read when Ctrl+C puts it back into the input. */
+  readonly queuedRef?: { readonly current: string | null };
+  /** Suspend, redraw, the external editor; absent in tests that render the app alone. */
+  readonly terminal?: TerminalControl;
+  /** A prompt was sent: it goes into the project's history file. */
+  readonly onRemember?: (text: string) => void;
   readonly onExit: () => void;
 }
 
@@ -117,6 +126,17 @@ export function useAppKeys(d: AppKeyDeps): KeyLayer[] {
     void d.commands.runSlash(text).then(apply);
   };
 
+  const sources = () => ({ commands: d.slashCommands, paths: d.mentionPaths ?? [] });
+  /** Ctrl+G: the prompt in $VISUAL / $EDITOR; what the editor saved comes back as the input. */
+  const openEditor = (): void => {
+    const terminal = d.terminal;
+    if (!terminal) return;
+    void terminal.editText(fullText(d.composerRef.current)).then((result) => {
+      if (result.kind === 'error') d.setFlash({ text: result.message, error: true });
+      else d.setComposer(replaceText(d.composerRef.current, result.text.replace(/\n$/, '')));
+    });
+  };
+
   const modal = approvalLayer(d);
   const sessions = sessionsLayer(d, apply, runSlash);
 
@@ -152,12 +172,27 @@ export function useAppKeys(d: AppKeyDeps): KeyLayer[] {
           return true;
         }
         lastCtrlC.current = now;
+        if (d.composerRef.current.search) {
+          // Ctrl+C in a history search only ends the search, as in a shell.
+          lastCtrlC.current = 0;
+          const next = composerKey(d.composerRef.current, cmd, sources());
+          if (next) d.setComposer(next);
+          return true;
+        }
         if (d.busy) d.commands.interrupt();
-        d.setComposer(clearText(d.composerRef.current));
+        const queued = d.busy ? (d.queuedRef?.current ?? null) : null;
+        if (queued !== null) {
+          // The queued message is not lost with the turn: it comes back to edit or send again.
+          const typed = fullText(d.composerRef.current);
+          d.setComposer(replaceText(clearText(d.composerRef.current), typed.trim() === '' ? queued : `${queued}\n${typed}`));
+        } else {
+          d.setComposer(clearText(d.composerRef.current));
+        }
         d.setQueued(null);
         d.setPanel(null);
-        const flash: Flash = { text: d.busy ? 'Stopped. Press Ctrl+C again to leave.' : 'Press Ctrl+C again to leave.' };
-        const after: Flash | null = d.busy ? { text: 'Stopped.' } : null;
+        const stopped = queued !== null ? 'Stopped; the queued message is back in the input.' : 'Stopped.';
+        const flash: Flash = { text: d.busy ? `${stopped} Press Ctrl+C again to leave.` : 'Press Ctrl+C again to leave.' };
+        const after: Flash | null = d.busy ? { text: stopped } : null;
         ctrlCFlash.current = { flash, after };
         d.setFlash(flash);
         // unref: leaving with the second Ctrl+C must not wait for this.
@@ -174,8 +209,20 @@ export function useAppKeys(d: AppKeyDeps): KeyLayer[] {
         d.setExpandReasoning((v) => !v);
         return true;
       }
-      if (cmd.name === 'escape') {
+      if (cmd.name === 'escape' && !d.composerRef.current.search) {
         d.setFlash(null);
+        return true;
+      }
+      if (cmd.name === 'redraw') {
+        d.terminal?.redraw();
+        return true;
+      }
+      if (cmd.name === 'suspend') {
+        d.terminal?.suspend();
+        return true;
+      }
+      if (cmd.name === 'openEditor') {
+        openEditor();
         return true;
       }
       return false;
@@ -187,15 +234,20 @@ export function useAppKeys(d: AppKeyDeps): KeyLayer[] {
     active: true,
     handle(cmd) {
       if (cmd.name === 'submit') {
+        if (d.composerRef.current.search) {
+          d.setComposer(composerKey(d.composerRef.current, cmd, sources()) ?? d.composerRef.current);
+          return true;
+        }
         const { state, text } = takeText(d.composerRef.current);
         if (text.trim() === '') return true;
         d.setComposer(state);
         d.setFlash(null);
+        d.onRemember?.(text);
         if (text.trim().startsWith('/')) runSlash(text.trim());
         else send(text);
         return true;
       }
-      const next = composerKey(d.composerRef.current, cmd, d.slashCommands);
+      const next = composerKey(d.composerRef.current, cmd, sources());
       if (next === undefined) return false;
       if (next !== d.composerRef.current) d.setComposer(next);
       return true;

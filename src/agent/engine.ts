@@ -21,6 +21,8 @@ import type { Engine, TurnOutcome } from './state.js';
 import { createEventStore, type EventStore } from './store.js';
 import { createTurnJournal } from './turn-journal.js';
 import { runTurn } from './turn-loop.js';
+import { attachMentions, isOnlyAttachments } from './mentions.js';
+import { runUserShell } from './user-shell.js';
 import { formatUsage, subtractUsage } from './usage.js';
 import { ignoreError } from '../diagnostics/ignore-error.js';
 import type { Hooks } from '../extensions/hooks.js';
@@ -177,7 +179,7 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
   };
 
   /** One turn, up to and including saving it; the caller announces its end. */
-  const turn = async (text: string, signal: AbortSignal, images?: readonly ImageData[]): Promise<TurnOutcome> => {
+  const turn = async (text: string, signal: AbortSignal, images?: readonly ImageData[], shell?: boolean): Promise<TurnOutcome> => {
     const rt = session.runtime;
     const s = rt.session;
     await sessionStarted;
@@ -193,10 +195,13 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
     if (!s.firstPrompt) s.firstPrompt = text;
     const before = { usage: s.usage, cost: s.cost };
     journal.begin();
-    events.dispatch({ type: 'turn.start', blockId: newId('user'), text });
+    events.dispatch({ type: 'turn.start', blockId: newId('user'), text: shell ? `!${text}` : text });
     let outcome: TurnOutcome;
+    const calls = { tools: rt.tools, context: rt.context, signal, dispatch: journal.dispatch, newId, toolContext, describe, ...(services.log ? { log: services.log } : {}) };
     try {
-      outcome = await runTurn(
+      const attached = shell ? undefined : await attachMentions(text, { ...calls, projectRoot: rt.config.projectRoot });
+      if (attached) s.history.push(attached);
+      outcome = shell ? await runUserShell(text, { ...calls, history: s.history }) : await runTurn(
         {
           client: rt.client,
           tools: rt.tools,
@@ -227,6 +232,8 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
         text,
         images,
       );
+      // A prompt taken back (its request failed) takes what it attached with it.
+      if (attached && isOnlyAttachments(s.history.at(-1))) s.history.pop();
     } catch (err) {
       // A bug below must not leave a tool call without a result in the saved history.
       s.history.splice(0, s.history.length, ...repairHistory(s.history));
@@ -260,7 +267,7 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
       if (running) return { status: 'error', result: '', detail: 'A turn is already running.', steps: 0 };
       controller = new AbortController();
       stopReason = undefined;
-      running = turn(text, controller.signal, extra?.images);
+      running = turn(text, controller.signal, extra?.images, extra?.shell);
       let outcome: TurnOutcome;
       try {
         outcome = await running;

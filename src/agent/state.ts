@@ -147,8 +147,12 @@ export interface EngineStore {
 }
 
 export interface Engine extends EngineStore {
-  /** Runs one turn; images (an editor's pasted screenshot) go with the text to a model that can see. */
-  submit(text: string, extra?: { readonly images?: readonly ImageData[] }): Promise<TurnOutcome>;
+  /**
+   * Runs one turn; images (an editor's pasted screenshot) go with the text to a model that can see.
+   * `shell`: the text is a command the user runs themselves (`!command` in the input): run, shown,
+   * added to the conversation, no model request.
+   */
+  submit(text: string, extra?: { readonly images?: readonly ImageData[]; readonly shell?: boolean }): Promise<TurnOutcome>;
   /** Stops the running turn; `reason` ("Stopped by SIGTERM.") is what the turn's end says, else "Interrupted by the user.". */
   interrupt(reason?: string): void;
   answer(approvalId: string, decision: ApprovalDecision): void;

@@ -6,10 +6,11 @@ import { jsonResult } from '../headless/json-result.js';
 import { jsonLine } from '../headless/json-line.js';
 import { failedStreamResult } from '../headless/stream-json-failure.js';
 import { escapeForDisplay } from '../policy/escape.js';
+import { ignoreError } from '../diagnostics/ignore-error.js';
 import { scrubExecEnvironment } from '../sandbox/scrub-environ.js';
 import { helpText } from './flags.js';
 import { initMessage, writeStarterAgentsFile } from './init-agents.js';
-import { loadEarlyPaint, loadPrintMap, loadRunAcp, loadRunOneShot, loadRunTui, loadStartSession, loadTreeSitter } from './lazy-modules.js';
+import { loadEarlyPaint, loadInputSupport, loadPrintMap, loadRunAcp, loadRunOneShot, loadRunTui, loadStartSession, loadTreeSitter } from './lazy-modules.js';
 import type { CliOptions } from './options.js';
 import { parsePlainWords, type ParsedCommand } from './interpret-args.js';
 import { fullScreenRefusal, MAX_NESTING, nestedNote, nestingDepth, tooDeepRefusal } from './nesting.js';
@@ -157,6 +158,10 @@ async function runWith(given: CliOptions, io: MainIo, stopEarly: (() => void) | 
   const painted = paintEarlyFrameOnProcess(state, io.env);
   try {
     const { runTui } = await loadRunTui();
+    // The project's prompt history and @ paths: a failure costs those, never the session.
+    const input = await loadInputSupport()
+      .then(async (m) => m.openInputSupport(config, io.env, await resolveApiKey(preset, io.env)))
+      .catch(ignoreError('open the prompt history'));
     const engine = afterFirstFrame().then(async () => {
       const { startSession } = await loadStartSession();
       return await startSession(options, config);
@@ -165,6 +170,7 @@ async function runWith(given: CliOptions, io: MainIo, stopEarly: (() => void) | 
       ...(options.prompt !== undefined ? { initialPrompt: options.prompt } : {}),
       startingState: state,
       ...(painted ? { painted } : {}),
+      ...(input ?? {}),
       // Highlighting uses the code map's grammars, loaded once for both, when code first shows.
       grammars: async (grammar) => (await loadTreeSitter()).createParser(grammar),
     });
