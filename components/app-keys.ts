@@ -5,13 +5,14 @@
  */
 import { useRef, type Dispatch, type SetStateAction } from 'react';
 import type { ApprovalRequest, ApprovalDecision } from '../src/policy/types.js';
+import type { EngineQuestion } from '../src/agent/state.js';
 import type { SessionSummary } from '../src/sessions/types.js';
 import type { KeyLayer } from '../hooks/use-key-router.js';
 import type { CommandEffect } from '../hooks/use-commands.js';
 import { clearText, composerKey, takeText, type ComposerState } from './composer/composer-state.js';
 import type { Flash } from './composer/composer-area.js';
 import { FOLLOW, scrollBy, scrollHome, type ScrollMetrics, type ScrollState } from './transcript/transcript-window.js';
-import { approvalLayer, sessionsLayer, SCROLL_STEP } from './overlay-keys.js';
+import { approvalLayer, questionLayer, sessionsLayer, SCROLL_STEP } from './overlay-keys.js';
 import { useTypingGuard } from './keys/typing-guard.js';
 
 export type Panel =
@@ -28,6 +29,8 @@ export const DOUBLE_CTRL_C_MS = 2000;
 
 export interface AppKeyDeps {
   readonly approval: ApprovalRequest | null;
+  /** An engine question waiting for an answer (a budget, a summary ahead, a model switch). */
+  readonly question?: EngineQuestion | null;
   readonly busy: boolean;
   readonly panel: Panel | null;
   readonly composerRef: { readonly current: ComposerState };
@@ -50,6 +53,7 @@ export interface AppKeyDeps {
     submit(text: string): void;
     interrupt(): void;
     answer(id: string, decision: ApprovalDecision): void;
+    answerQuestion?(id: string, value: string): void;
   };
   readonly onExit: () => void;
 }
@@ -94,6 +98,7 @@ export function useAppKeys(d: AppKeyDeps): KeyLayer[] {
   };
 
   const modal = approvalLayer(d);
+  const question = questionLayer(d);
   const sessions = sessionsLayer(d, apply, runSlash);
 
   const textPanel: KeyLayer = {
@@ -219,5 +224,5 @@ export function useAppKeys(d: AppKeyDeps): KeyLayer[] {
     },
   };
 
-  return [typing.clock, typing.guard(modal, d.approval?.id), sessions, textPanel, global, composer, transcript];
+  return [typing.clock, typing.guard(modal, d.approval?.id), typing.guard(question, d.question?.id), sessions, textPanel, global, composer, transcript];
 }

@@ -13,6 +13,8 @@ import { FOLLOW, reanchor, type ScrollMetrics, type ScrollState } from './transc
 import { ReasoningPane, liveReasoning } from './reasoning-pane.js';
 import { StatusLine } from './status/status-line.js';
 import { ApprovalModal, approvalHeight } from './approval/approval-modal.js';
+import { QuestionModal } from './question/question-modal.js';
+import { questionHeight } from './question/question-rows.js';
 import { ComposerArea, composerExtras, composerTextRows, type Flash } from './composer/composer-area.js';
 import { EMPTY_COMPOSER, type ComposerState } from './composer/composer-state.js';
 import { bufferOf } from './composer/edit-buffer.js';
@@ -23,6 +25,7 @@ import { useAppKeys, type Panel } from './app-keys.js';
 const selectBlocks = (s: SessionState) => s.blocks;
 const selectMarkdown = (s: SessionState) => s.markdown;
 const selectApproval = (s: SessionState) => s.pendingApproval;
+const selectQuestion = (s: SessionState) => s.pendingQuestion ?? null;
 const selectBusy = (s: SessionState) => s.busy;
 const selectSessionId = (s: SessionState) => s.sessionId;
 const selectRoot = (s: SessionState) => s.projectRoot;
@@ -41,6 +44,7 @@ export function App({ size, initialPrompt, onExit }: AppProps) {
   const blocks = useEngineState(selectBlocks);
   const markdown = useEngineState(selectMarkdown);
   const approval = useEngineState(selectApproval);
+  const question = useEngineState(selectQuestion);
   const storeBusy = useEngineState(selectBusy);
   const sessionId = useEngineState(selectSessionId);
   const projectRoot = useEngineState(selectRoot);
@@ -105,6 +109,7 @@ export function App({ size, initialPrompt, onExit }: AppProps) {
 
   const layers = useAppKeys({
     approval,
+    question,
     busy,
     panel,
     composerRef,
@@ -125,7 +130,12 @@ export function App({ size, initialPrompt, onExit }: AppProps) {
   });
   useKeyRouter(layers);
 
-  const modalRows = approval ? approvalHeight(approval, width, modalMaxRows(rows)) : undefined;
+  // An approval first: a question waits between steps, so both at once only when a slash command asks during one.
+  const modalRows = approval
+    ? approvalHeight(approval, width, modalMaxRows(rows))
+    : question
+      ? questionHeight(question, width, modalMaxRows(rows))
+      : undefined;
   const extras = composerExtras(composer.buffer, flash, queued, width);
   const layout = computeLayout({
     rows,
@@ -165,6 +175,8 @@ export function App({ size, initialPrompt, onExit }: AppProps) {
       {layout.status > 0 ? <StatusLine width={width} /> : null}
       {approval && modalRows !== undefined ? (
         <ApprovalModal request={approval} width={width} height={layout.bottom} scroll={modalScroll} maxRef={modalMaxRef} pageRef={modalPageRef} projectRoot={projectRoot} />
+      ) : question && modalRows !== undefined ? (
+        <QuestionModal question={question} width={width} height={layout.bottom} />
       ) : (
         <ComposerArea
           buffer={composer.buffer}

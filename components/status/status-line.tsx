@@ -3,7 +3,7 @@ import { Box, Text } from 'ink';
 import { useEngineState } from '../../hooks/use-engine-state.js';
 import type { SessionState } from '../../src/agent/state.js';
 import { inkTextProps } from '../text/line-view.js';
-import { BUSY_STYLE, HINT_STYLE, STARTING_TEXT, busyText, indexingText, meterBarWidth, meterSegments, usageText } from './status-segments.js';
+import { BUSY_STYLE, HINT_STYLE, STARTING_TEXT, budgetLevel, budgetText, busyText, indexingText, meterBarWidth, meterSegments, usageText } from './status-segments.js';
 
 const selectContext = (s: SessionState) => s.context;
 const selectLastUsage = (s: SessionState) => s.lastUsage;
@@ -12,6 +12,7 @@ const selectUnreported = (s: SessionState) => s.sessionUsage.unreported ?? 0;
 const selectBusy = (s: SessionState) => s.busy;
 const selectIndexing = (s: SessionState) => s.indexing ?? null;
 const selectStarting = (s: SessionState) => s.starting === true;
+const selectBudget = (s: SessionState) => s.budget;
 
 /** The context meter: its own selector, so streaming text does not re-render it. */
 export const ContextMeter = memo(function ContextMeter({ barWidth }: { readonly barWidth: number }) {
@@ -32,6 +33,14 @@ const UsageFigures = memo(function UsageFigures() {
   const cost = useEngineState(selectCost);
   const unreported = useEngineState(selectUnreported);
   return <Text dimColor wrap="truncate-end">{usageText(last, cost, unreported)}</Text>;
+});
+
+/** Spend against the budgets, when any is set. */
+const BudgetFigures = memo(function BudgetFigures() {
+  const budget = useEngineState(selectBudget);
+  const text = budgetText(budget);
+  if (!text) return null;
+  return budgetLevel(budget) === 'warn' ? <Text color="yellow">{text}</Text> : <Text dimColor>{text}</Text>;
 });
 
 /** The code map's index while it builds; gone once the map is ready. */
@@ -75,6 +84,7 @@ export function StatusLine({ width, hint }: { readonly width: number; readonly h
         <Text wrap="truncate-end">
           <ContextMeter barWidth={meterBarWidth(width)} />
           <UsageFigures />
+          <BudgetFigures />
           <IndexingProgress />
           <StartingNote />
           {hint ? <Text {...inkTextProps(HINT_STYLE)}> · {hint}</Text> : null}

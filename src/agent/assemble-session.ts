@@ -15,11 +15,13 @@ import { createOffloadStore, sweepOrphanedOffloads } from '../context/offload-st
 import type { Approver } from '../policy/types.js';
 import { createModelClient, type ModelClientOptions } from '../providers/create-client.js';
 import { computeCost } from '../providers/cost.js';
+import { REDACTED, secretMatcher } from '../sessions/secret-guard.js';
 import { SessionLockedError } from '../sessions/errors.js';
 import { savedSessionIds } from '../sessions/saved-ids.js';
 import { createSessionStore } from '../sessions/session-store.js';
 import type { SessionRecord, SessionStore } from '../sessions/types.js';
 import type { ToolDefinition } from '../tools/types.js';
+import type { EngineQuestion } from './state.js';
 import { createEngine, newSessionData, type LindwyrmEngine, type SessionData, type SessionRuntime, type ToolDelegates } from './engine.js';
 import { loadInstructions } from './instructions.js';
 import type { CodeMapPort, ToolRunner } from './ports.js';
@@ -28,7 +30,6 @@ import { deferredCodeMapTools, finishLateIndex, waitForCodeMap } from './late-co
 import { indexingProgress } from './indexing-progress.js';
 import { createSlashHandler } from './slash-commands.js';
 import { createSummarizer } from './summarizer.js';
-import { addCost, addUsage } from './usage.js';
 import { collectSessionSecrets } from './session-secrets.js';
 import { buildSystemPrompt, newSessionMarker } from './system-prompt.js';
 
@@ -167,7 +168,13 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
       () => undefined,
     );
   }
-  let offload = createOffloadStore({ dir: paths.offloadDir, sessionId });
+  // Archived turns are history written to disk: the keys a session file would not hold, neither do they.
+  const redact = (text: string): string => {
+    let out = text;
+    for (const value of secretMatcher(secrets.values()).values) if (out.includes(value)) out = out.split(value).join(REDACTED);
+    return out;
+  };
+  let offload = createOffloadStore({ dir: paths.offloadDir, sessionId, redact });
 
   // The resumed session's own marker: its stubs still count as stubs and the system prompt is the
   // one its history was sent with (a new marker would be a cache miss on all of it).
@@ -247,14 +254,8 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
     thinking: rt.thinking,
     ...(rt.thinkingEffort ? { thinkingEffort: rt.thinkingEffort } : {}),
     ...(engine?.turnSignal() ? { signal: engine.turnSignal() } : {}),
-    onUsage: (u) => {
-      // A summary is billed like any request: it counts in the session's totals, not the window.
-      context.recordSideUsage(u);
-      const sess = rt.session;
-      sess.usage = addUsage(sess.usage, u);
-      sess.cost = addCost(sess.cost, computeCost(u, rt.preset.prices, rt.preset));
-      engine.store.dispatch({ type: 'usage', lastUsage: u, sessionUsage: sess.usage, sessionCost: sess.cost });
-    },
+    // A summary is billed like any request: it counts in the session's totals and budgets, not the window.
+    onUsage: (u) => engine.recordUsage(u, true),
   }));
   const toolSchemas = Object.freeze([...parts.tools.schemas()]);
   // Window and thresholds come from the preset in use: /model builds a new one.
@@ -268,6 +269,7 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
       summarize,
       marker: m,
       tools: schemas,
+      replyTokens: p.maxTokens,
     });
   let context = makeContext(offload, preset, marker, toolSchemas);
   const thinkingEffort = cli.thinkingEffort ?? preset.thinkingEffort;
@@ -294,6 +296,8 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
   let saved = record !== undefined;
   const engine = createEngine(rt, {
     ...(deps.approver ? { approver: deps.approver } : {}),
+    // Only the full screen answers questions: one-shot and the protocol modes take their fallback.
+    ...(deps.approver || cli.oneShot ? { answerQuestion: (q: EngineQuestion) => q.fallback } : {}),
     ...(deps.takeDenialNote ? { takeDenialNote: deps.takeDenialNote } : {}),
     costOf: computeCost,
     describe: deps.describe,
@@ -335,6 +339,7 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
         }
         r.context = context;
         eng.store.dispatch({ type: 'context', gauge: context.gauge(r.session.history, r.system) });
+        eng.checkBudgetPrices();
       },
       openSession: async (eng, data) => {
         const id = data === 'new' ? (store?.newId() ?? `tmp-${randomBytes(6).toString('hex')}`) : data.id;
@@ -349,7 +354,7 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
         // the saved session's own prompt can be sent again as its cache knows it.
         r.codeMapText = (data === 'new' ? undefined : savedMapFor(data, r.preset)) ?? freshMap(r.preset);
         r.system = buildSystem(r.preset, r.marker, r.codeMapText);
-        offload = createOffloadStore({ dir: paths.offloadDir, sessionId: id });
+        offload = createOffloadStore({ dir: paths.offloadDir, sessionId: id, redact });
         context = makeContext(offload, r.preset, r.marker, r.toolSchemas);
         r.offload = offload;
         r.context = context;
@@ -370,6 +375,7 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
     },
   });
   if (record) engine.replaceSession(session);
+  engine.checkBudgetPrices();
   // The meter has a figure from the start: an estimate of the prompt (and a resumed history).
   engine.store.dispatch({ type: 'context', gauge: context.gauge(rt.session.history, rt.system) });
   // Config warnings were printed by the CLI before the session started; the full screen hides

@@ -8,10 +8,13 @@ import type { ApprovalDecision, Approver } from '../policy/types.js';
 import type { ImageData, Message, ModelClient, ThinkingEffort, ToolSchema, Usage } from '../providers/types.js';
 import type { CommandRunner, FileAccess, ToolContext } from '../tools/types.js';
 import { createApprovalQueue } from './approvals.js';
+import { createBudgetTracker, unpricedBudgetWarning } from './budget.js';
+import { createQuestionQueue, type QuestionInput } from './questions.js';
+import { createTurnGuards } from './turn-guards.js';
 import type { ToolRunner } from './ports.js';
 import { repairHistory } from './history.js';
 import { blocksFromHistory } from './history-blocks.js';
-import type { Engine, SessionState, SlashResult, TurnOutcome } from './state.js';
+import type { Engine, EngineQuestion, SessionState, SlashResult, TurnOutcome } from './state.js';
 import { createEventStore, type EventStore } from './store.js';
 import { runTurn } from './turn-loop.js';
 import { addCost, addUsage, contextTokens, formatUsage, reclaimThreshold, subtractUsage, type CostFn } from './usage.js';
@@ -77,6 +80,12 @@ export interface EngineServices {
   readonly refreshPrompt?: (runtime: SessionRuntime) => void;
   /** File and command access owned by someone else (an ACP client); see ToolContext. */
   readonly delegates?: ToolDelegates;
+  /**
+   * Answers engine questions (a budget reached, a summary ahead, a model switch) where no view
+   * does: one-shot and the protocol modes take each question's fallback. Absent: the view answers
+   * through `answerQuestion`.
+   */
+  readonly answerQuestion?: (question: EngineQuestion) => string;
 }
 
 export interface ToolDelegates {
@@ -101,6 +110,14 @@ export interface LindwyrmEngine extends Engine {
    * Never call it otherwise: a changed system prompt re-charges the whole conversation.
    */
   refreshPrompt(): void;
+  /** Counts a request's usage and cost in the session (a turn's; `side` for a summary's). */
+  recordUsage(usage: Usage, side?: boolean): void;
+  /** Asks the user (the view), or takes the question's fallback where nothing can answer. */
+  ask(question: QuestionInput): Promise<string>;
+  /** True when questions are answered by their fallback (no view). */
+  readonly headless: boolean;
+  /** Warns when dollar budgets are set but the preset in use has no prices. */
+  checkBudgetPrices(): void;
 }
 
 export function permissionSummary(rt: Pick<SessionRuntime, 'config' | 'readOnly'>): string {
@@ -133,8 +150,19 @@ export function initialState(rt: SessionRuntime, saved?: boolean): SessionState 
 export function createEngine(rt: SessionRuntime, services: EngineServices): LindwyrmEngine {
   const store = createEventStore(initialState(rt, services.saves));
   const approvals = createApprovalQueue(store.dispatch);
+  const questions = createQuestionQueue(store.dispatch, services.answerQuestion);
+  const budget = createBudgetTracker(rt.config.budgets);
   let ids = 0;
   const newId = (prefix: string): string => `${prefix}-${++ids}`;
+  const guards = createTurnGuards({
+    budget,
+    preset: () => rt.preset,
+    sessionCost: () => rt.session.cost,
+    ask: (q) => questions.ask(q),
+    headless: services.answerQuestion !== undefined,
+    dispatch: store.dispatch,
+    newId,
+  });
   let controller: AbortController | undefined;
   let running: Promise<TurnOutcome> | undefined;
 
@@ -150,6 +178,7 @@ export function createEngine(rt: SessionRuntime, services: EngineServices): Lind
   const interrupt = (): void => {
     controller?.abort();
     approvals.cancelAll('quit');
+    questions.cancelAll();
   };
 
   const approve: Approver = async (request) => {
@@ -176,12 +205,19 @@ export function createEngine(rt: SessionRuntime, services: EngineServices): Lind
     ...(services.delegates?.commands ? { commands: services.delegates.commands } : {}),
   });
 
-  const onUsage = (usage: Usage): void => {
+  const onUsage = (usage: Usage, side = false): void => {
     const s = rt.session;
+    // Priced by the preset the request went to, whatever the session switches to later.
+    const cost = services.costOf(usage, rt.preset.prices, rt.preset);
     s.usage = addUsage(s.usage, usage);
-    s.cost = addCost(s.cost, services.costOf(usage, rt.preset.prices, rt.preset));
-    if (!usage.unreported) rt.context.recordUsage(usage, s.history.length, s.history); // unreported zeros are no measurement
+    s.cost = addCost(s.cost, cost);
+    // Unreported usage counts against a token budget as the estimate of what was sent.
+    budget.record(usage, cost, usage.unreported ? rt.context.gauge?.(s.history, rt.system).usedTokens : undefined);
+    if (side) rt.context.recordSideUsage?.(usage);
+    else if (!usage.unreported) rt.context.recordUsage(usage, s.history.length, s.history); // unreported zeros are no measurement
     store.dispatch({ type: 'usage', lastUsage: usage, sessionUsage: s.usage, sessionCost: s.cost });
+    guards.publishBudget();
+    if (side) return;
     const window = rt.preset.contextWindow;
     const gauge = rt.context.gauge?.(s.history, rt.system) ?? {
       usedTokens: contextTokens(usage),
@@ -197,6 +233,8 @@ export function createEngine(rt: SessionRuntime, services: EngineServices): Lind
     if (!s.firstPrompt) s.firstPrompt = text;
     const before = { usage: s.usage, cost: s.cost };
     store.dispatch({ type: 'turn.start', blockId: newId('user'), text });
+    budget.startTurn();
+    guards.publishBudget();
     let outcome: TurnOutcome;
     try {
       outcome = await runTurn(
@@ -217,8 +255,10 @@ export function createEngine(rt: SessionRuntime, services: EngineServices): Lind
           newId,
           toolContext,
           describe: services.describe,
-          onUsage,
+          onUsage: (u) => onUsage(u),
           safePoint: persist,
+          ...(budget.active ? { beforeStep: guards.beforeStep } : {}),
+          confirmSummary: guards.confirmSummary,
           afterSummary: () => {
             services.refreshPrompt?.(rt);
             return rt.system;
@@ -268,6 +308,16 @@ export function createEngine(rt: SessionRuntime, services: EngineServices): Lind
     interrupt,
     answer(id, decision) {
       approvals.answer(id, decision);
+    },
+    answerQuestion(id, value) {
+      questions.answer(id, value);
+    },
+    ask: (q) => questions.ask(q),
+    headless: services.answerQuestion !== undefined,
+    recordUsage: (u, side) => onUsage(u, side === true),
+    checkBudgetPrices() {
+      const warning = unpricedBudgetWarning(rt.config.budgets, rt.preset.name, rt.preset.prices !== undefined);
+      if (warning) store.dispatch({ type: 'notice', blockId: newId('notice'), level: 'warning', text: warning });
     },
     async runSlash(command) {
       if (!services.slash) return { output: 'Slash commands are not available here.', error: true };

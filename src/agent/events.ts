@@ -4,7 +4,7 @@
  */
 import type { ApprovalDecision, ApprovalRequest } from '../policy/types.js';
 import type { AssistantMessage, StopReason, Usage } from '../providers/types.js';
-import type { ContextGauge, IndexingProgress, SessionState, ToolCallStatus, TurnStatus } from './state.js';
+import type { BudgetGauge, ContextGauge, EngineQuestion, IndexingProgress, SessionState, ToolCallStatus, TurnStatus } from './state.js';
 
 /** Settings the header shows; changed by slash commands. */
 export type SettingsPatch = Partial<
@@ -49,6 +49,9 @@ export type EngineEvent =
       readonly sessionCost: number | null;
     }
   | { readonly type: 'context'; readonly gauge: ContextGauge }
+  | { readonly type: 'question.request'; readonly question: EngineQuestion }
+  | { readonly type: 'question.resolved'; readonly id: string; readonly value: string }
+  | { readonly type: 'budget'; readonly gauge: BudgetGauge }
   /** The code map's indexing progress; null when it is ready or failed. Coalesced like deltas. */
   | { readonly type: 'indexing'; readonly progress: IndexingProgress | null }
   | {
@@ -74,5 +77,7 @@ export const FLUSH_AT_ONCE: ReadonlySet<EngineEventType> = new Set<EngineEventTy
   'block.end',
   'approval.request',
   'approval.resolved',
+  'question.request',
+  'question.resolved',
   'turn.end',
 ]);

@@ -101,6 +101,12 @@ export function reduce(state: SessionState, event: EngineEvent): SessionState {
       return { ...state, lastUsage: event.lastUsage, sessionUsage: event.sessionUsage, sessionCost: event.sessionCost };
     case 'context':
       return { ...state, context: event.gauge };
+    case 'question.request':
+      return { ...state, pendingQuestion: event.question };
+    case 'question.resolved':
+      return state.pendingQuestion?.id === event.id ? { ...state, pendingQuestion: null } : state;
+    case 'budget':
+      return { ...state, budget: event.gauge };
     case 'indexing': {
       const old = state.indexing ?? null;
       const next = event.progress;
@@ -121,7 +127,7 @@ export function reduce(state: SessionState, event: EngineEvent): SessionState {
       }
       const end: TranscriptBlock = { kind: 'turn_end', id: event.blockId, version: 0, status: event.status };
       const withDetail: TranscriptBlock = event.detail === undefined ? end : { ...end, detail: event.detail };
-      return { ...state, busy: false, pendingApproval: null, blocks: [...blocks, withDetail] };
+      return { ...state, busy: false, pendingApproval: null, ...(state.pendingQuestion ? { pendingQuestion: null } : {}), blocks: [...blocks, withDetail] };
     }
     default: {
       const unhandled: never = event;

@@ -7,11 +7,13 @@ import { writeStarterAgentsFile } from '../cli/init-agents.js';
 import { resolveConfigPath } from '../config/resolve-path.js';
 import type { Level, PathKind, PathRule, PolicySettings, Preset } from '../config/types.js';
 import { formatContextPanel } from '../context/format-context-panel.js';
+import { describeResend, describeSwitch } from '../context/resend-cost.js';
 import { redactProxyUrl } from '../providers/proxy.js';
 import type { ModelClient, ThinkingEffort } from '../providers/types.js';
 import type { SessionStore } from '../sessions/types.js';
 import type { LindwyrmEngine, SessionData } from './engine.js';
 import type { ToolRunner } from './ports.js';
+import type { QuestionInput } from './questions.js';
 import { recordToData } from './session-record.js';
 import type { SlashResult } from './state.js';
 
@@ -97,6 +99,11 @@ export function createSlashHandler(deps: SlashDeps): (command: string, engine: L
         if (busy) return busy;
         try {
           const next = await deps.resolvePreset(rest);
+          // The new model's cache has never seen this conversation: say what re-sending it costs first.
+          const note = rt.session.history.length ? switchNote(engine, next.preset) : undefined;
+          if (note && (await engine.ask(switchQuestion(rt.preset, next.preset, note))) !== 'switch') {
+            return { output: `Kept ${rt.preset.name}. ${note}` };
+          }
           rt.preset = next.preset;
           rt.client = next.client;
           rt.tools = next.tools;
@@ -107,7 +114,7 @@ export function createSlashHandler(deps: SlashDeps): (command: string, engine: L
           rt.thinkingEffort = deps.cli.thinkingEffort ?? next.preset.thinkingEffort;
           await deps.presetSwitched?.(engine);
           engine.refreshSettings();
-          return { output: `Switched to ${next.preset.name} (${next.preset.format}, ${next.preset.model}).` };
+          return { output: `Switched to ${next.preset.name} (${next.preset.format}, ${next.preset.model}).${note ? ` ${note}` : ''}` };
         } catch (err) {
           return fail(err instanceof Error ? err.message : String(err));
         }
@@ -161,13 +168,16 @@ export function createSlashHandler(deps: SlashDeps): (command: string, engine: L
       case '/compact': {
         const busy = idle();
         if (busy) return busy;
+        const before = rt.context.gauge?.(rt.session.history, rt.system).usedTokens;
         const result = await rt.context.compact(rt.session.history, rt.system, rest || undefined);
         if (result.action === 'none') return { output: result.detail ?? 'Nothing to compact yet.' };
+        // The same estimate the notice before an automatic summary gives, from what it became.
+        const resend = result.action === 'summarized' && result.tokensAfter !== undefined && before !== undefined ? describeResend(result.tokensAfter, before, rt.preset) : '';
         rt.session.history.splice(0, rt.session.history.length, ...result.messages);
         // A summary rewrote the prefix: refresh the prompt's snapshots (an offload alone did not).
         if (result.action === 'summarized') engine.refreshPrompt();
         await engine.persist();
-        return { output: result.detail ?? `Context ${result.action}.` };
+        return { output: [result.detail ?? `Context ${result.action}.`, resend].filter(Boolean).join('\n') };
       }
       case '/sessions':
         return sessionsCommand(deps, engine, args);
@@ -190,6 +200,26 @@ export function createSlashHandler(deps: SlashDeps): (command: string, engine: L
       default:
         return fail(`Unknown command ${name}. /help lists the commands.`);
     }
+  };
+}
+
+function switchNote(engine: LindwyrmEngine, to: Preset): string {
+  const rt = engine.runtime;
+  const tokens = rt.context.gauge?.(rt.session.history, rt.system).usedTokens ?? 0;
+  return describeSwitch(tokens, rt.preset, to);
+}
+
+function switchQuestion(from: Preset, to: Preset, note: string): QuestionInput {
+  return {
+    kind: 'model-switch',
+    title: `Switch to ${to.name}?`,
+    lines: [note],
+    choices: [
+      { key: 'y', label: `switch to ${to.name}`, value: 'switch' },
+      { key: 'n', label: `keep ${from.name}`, value: 'keep' },
+    ],
+    fallback: 'switch',
+    cancel: 'keep',
   };
 }
 

@@ -4,7 +4,7 @@
  * valid in every case: every tool call has a result, and the turn can be continued.
  */
 import { ProviderError, type AssistantMessage, type ContentBlock, type ImageData, type Message, type ModelClient, type ThinkingEffort, type ToolSchema, type Usage } from '../providers/types.js';
-import type { ContextManager } from '../context/types.js';
+import type { ConfirmSummary, ContextManager } from '../context/types.js';
 import type { ToolContext } from '../tools/types.js';
 import type { EngineEvent } from './events.js';
 import type { ToolRunner } from './ports.js';
@@ -42,6 +42,13 @@ export interface TurnEnv {
    * prompt snapshots (the code map). Returns the system prompt to send from now on.
    */
   readonly afterSummary?: () => string;
+  /**
+   * Before each request (a summary's included): undefined to go on, or why the turn stops here
+   * (a budget reached and not raised). The history is valid at that point.
+   */
+  readonly beforeStep?: () => Promise<string | undefined>;
+  /** Asked before an automatic summary: now, or later once. */
+  readonly confirmSummary?: ConfirmSummary;
 }
 
 /** Adds the user's text, merging into a trailing user message (tool results of a stopped turn). */
@@ -80,7 +87,14 @@ export async function runTurn(env: TurnEnv, text: string, images?: readonly Imag
   // to reclaim) is shown once per turn.
   let lastNote: string | undefined;
   for (;;) {
-    const reclaim = await env.context.beforeRequest(env.history, system);
+    const stop = await env.beforeStep?.();
+    if (stop !== undefined) {
+      await env.safePoint();
+      // A budget question an interrupt cancelled: the user stopped the turn, not the budget.
+      if (env.signal.aborted) return { status: 'interrupted', result: lastText, detail: 'Interrupted by the user.', steps };
+      return { status: 'incomplete', result: lastText, detail: stop, steps };
+    }
+    const reclaim = await env.context.beforeRequest(env.history, system, env.confirmSummary ? { confirmSummary: env.confirmSummary } : undefined);
     if (reclaim.action !== 'none') env.history.splice(0, env.history.length, ...reclaim.messages);
     if (reclaim.action === 'summarized' && env.afterSummary) system = env.afterSummary();
     const note = reclaim.detail ?? (reclaim.action !== 'none' ? `Context ${reclaim.action}.` : undefined);

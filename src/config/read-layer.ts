@@ -56,6 +56,9 @@ export function readLayer(table: Table, ctx: LayerContext, warnings: string[]): 
     offloadEagerTokens: r.integer('offload_eager_tokens'),
     offloadThresholdTokens: r.integer('offload_threshold_tokens'),
     protectedTokens: r.integer('protected_tokens', 0),
+    maxCostPerTurn: r.positiveAmount('max_cost_per_turn'),
+    maxCostPerSession: r.positiveAmount('max_cost_per_session'),
+    maxTokensPerTurn: r.integer('max_tokens_per_turn', 1),
     markdown: r.boolean('markdown'),
     codeMap: readCodeMap(r, warnings),
   };
@@ -68,7 +71,7 @@ const KNOWN_TOP = [
   'session_retention_days', 'context_file', 'commit_trailer', 'plugins', 'max_tool_steps', 'max_retries',
   'max_file_size_bytes', 'max_tool_output_chars', 'bash_timeout_ms', 'stream_idle_timeout_ms', 'max_reply_bytes',
   'loop_detection_window', 'offload_eager_tokens', 'offload_threshold_tokens', 'protected_tokens', 'markdown',
-  'code_map',
+  'code_map', 'max_cost_per_turn', 'max_cost_per_session', 'max_tokens_per_turn',
 ];
 const KNOWN_PRESET = [
   'name', 'format', 'base_url', 'model', 'api_key_env', 'key_file', 'thinking', 'thinking_effort', 'vision',

@@ -26,7 +26,13 @@ export function restrictProjectLayer(
     projectRoot: string;
     userPolicy: PolicySettings;
     /** The user's own limits (their file, else the defaults): an untrusted project may only lower them. */
-    userLimits?: { readonly maxReplyBytes: number };
+    userLimits?: {
+      readonly maxReplyBytes: number;
+      /** The user's budgets; unset means unlimited, which a project may lower to anything. */
+      readonly maxCostPerTurn?: number;
+      readonly maxCostPerSession?: number;
+      readonly maxTokensPerTurn?: number;
+    };
   },
 ): TrustOutcome {
   const refused: string[] = [];
@@ -61,6 +67,16 @@ export function restrictProjectLayer(
   const cap = opts.userLimits?.maxReplyBytes;
   if (cap !== undefined && layer.maxReplyBytes !== undefined && layer.maxReplyBytes > cap) {
     drop('maxReplyBytes', `max_reply_bytes above your own (${layer.maxReplyBytes} > ${cap})`);
+  }
+  const budgets = [
+    ['maxCostPerTurn', 'max_cost_per_turn'],
+    ['maxCostPerSession', 'max_cost_per_session'],
+    ['maxTokensPerTurn', 'max_tokens_per_turn'],
+  ] as const;
+  for (const [field, key] of budgets) {
+    const own = opts.userLimits?.[field];
+    const wanted = layer[field];
+    if (own !== undefined && wanted !== undefined && wanted > own) drop(field, `${key} above your own (${wanted} > ${own})`);
   }
   if (layer.policy) refused.push(...looserPolicy(layer.policy, opts.userPolicy));
   return { layer, refused, needsFloor: layer.policy !== undefined };

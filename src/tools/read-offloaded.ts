@@ -6,11 +6,11 @@ import type { ToolDefinition } from './types.js';
 export const readOffloadedTool: ToolDefinition = {
   name: 'read_offloaded',
   description:
-    'Read back an offloaded tool result by its ref (e.g. "off_0001"), as shown in an [offloaded: ...] stub. It is a snapshot from when the tool ran. For very large ones, offset (first line, 1-based) and limit (lines) select a part.',
+    'Read back an offloaded tool result by its ref (e.g. "off_0001"), as shown in an [offloaded: ...] stub, or an archived turn by its ref (e.g. "arc_0001", from a summary or recall). It is a snapshot from when the tool ran. For very large ones, offset (first line, 1-based) and limit (lines) select a part.',
   inputSchema: {
     type: 'object',
     properties: {
-      ref: { type: 'string', description: 'The ref from the offload stub.' },
+      ref: { type: 'string', description: 'The ref from the offload stub, a summary or recall.' },
       offset: { type: 'integer', minimum: 1, description: 'First line, 1-based.' },
       limit: { type: 'integer', minimum: 1, description: 'Number of lines.' },
     },
@@ -27,7 +27,7 @@ export const readOffloadedTool: ToolDefinition = {
       const offset = optionalInteger(args, 'offset', 1);
       const limit = optionalInteger(args, 'limit', 1);
       const text = await ctx.offload.read(ref);
-      if (text === undefined) return failure(`read_offloaded: no such ref "${ref}". Refs look like off_0001 and come from an [offloaded: ...] stub in this session.`);
+      if (text === undefined) return failure(`read_offloaded: no such ref "${ref}". Refs look like off_0001 (from an [offloaded: ...] stub) or arc_0001 (an archived turn, from a summary or recall) and belong to this session.`);
       const max = ctx.config.maxToolOutputChars;
       if (offset === undefined && limit === undefined) {
         if (text.length <= max) return success(text, `${ref}: ${text.length} chars`);

@@ -14,6 +14,7 @@ import { grepTool } from './grep.js';
 import { listDirTool } from './list-dir.js';
 import { readFileTool } from './read-file.js';
 import { readOffloadedTool } from './read-offloaded.js';
+import { recallTool } from './recall.js';
 import type { ToolContext, ToolDefinition, ToolResult } from './types.js';
 import { viewImageTool } from './view-image.js';
 import { writeFileTool } from './write-file.js';
@@ -34,6 +35,7 @@ export const BUILTIN_TOOLS: readonly ToolDefinition[] = [
   deleteFileTool,
   bashTool,
   readOffloadedTool,
+  recallTool,
   viewImageTool,
 ];
 

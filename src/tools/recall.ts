@@ -1,0 +1,55 @@
+/**
+ * recall: searches the turns a summary replaced (archived word for word with the session) and the
+ * offloaded results their stubs point at. Offered from the first request of every session, so the
+ * tool list never changes mid-session (see README, "Context and cost").
+ */
+import { formatRecall, parseRecallQuery, searchRecall, stubRefs, type RecallDoc } from '../context/recall-search.js';
+import { asObject, requireString } from './args.js';
+import { failure, guarded, success } from './results.js';
+import type { ToolDefinition } from './types.js';
+
+export const recallTool: ToolDefinition = {
+  name: 'recall',
+  description:
+    'Search the earlier turns of this conversation that a summary replaced (they are archived word for word, with the tool results they saw). ' +
+    'query: words that must all appear ("quoted phrase" for an exact phrase; case ignored), or /regex/flags. ' +
+    'Returns excerpts with numbered lines under a ref; read_offloaded(ref) opens it in full. Nothing is archived until the conversation has been summarized.',
+  inputSchema: {
+    type: 'object',
+    properties: { query: { type: 'string', description: 'Words to find, or /regex/flags.' } },
+    required: ['query'],
+    additionalProperties: false,
+  },
+  kind: 'none',
+  // Its excerpts are already bounded; offloading them would hand back a stub of a search.
+  bulk: false,
+  run(input, ctx) {
+    return guarded('recall', () => 'query', async () => {
+      const query = parseRecallQuery(requireString(asObject(input), 'query'));
+      if ('error' in query) return failure(`recall: ${query.error}.`, `bad query: ${query.error}`);
+      const turns = (await ctx.offload.archived?.()) ?? [];
+      if (!turns.length) {
+        return success(
+          'Nothing is archived in this session yet: recall searches turns that a summary replaced, and no summary has been made, so the whole conversation is still in context.',
+          'nothing archived yet',
+        );
+      }
+      const docs: RecallDoc[] = [...turns];
+      const seen = new Set<string>();
+      for (const turn of turns) {
+        for (const ref of stubRefs(turn.text)) {
+          if (seen.has(ref)) continue;
+          seen.add(ref);
+          const text = await ctx.offload.read(ref);
+          if (text !== undefined) docs.push({ ref, text, from: turn.ref });
+        }
+      }
+      const matches = searchRecall(docs, query);
+      let text = formatRecall(query, matches, docs.length);
+      const max = ctx.config.maxToolOutputChars;
+      if (text.length > max) text = `${text.slice(0, max)}\n[cut at ${max} characters: narrow the query]`;
+      const summary = matches.length ? `${matches.length} archived text${matches.length === 1 ? '' : 's'} matched` : 'no match';
+      return success(text, summary);
+    });
+  },
+};
