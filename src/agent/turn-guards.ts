@@ -87,7 +87,8 @@ export function createTurnGuards(deps: TurnGuardDeps): TurnGuards {
       const preset = deps.preset();
       const lines = describeCompaction(plan, preset, expectedSummaryTokens(plan.olderTokens, preset.maxTokens));
       if (deps.headless || plan.postponeUntil === undefined) {
-        notice(`${lines.join(' ')} Summarizing now${deps.headless ? ' (nothing is asked outside the full screen)' : ''}.`, 'info', 'summary');
+        const why = deps.headless ? ' (nothing is asked outside the full screen)' : plan.wasPostponed ? ': the context reached the point it was postponed to' : '';
+        notice(`${lines.join(' ')} Summarizing now${why}.`, 'info', 'summary');
         return 'now';
       }
       notice(lines.join(' '), 'info', 'summary');

@@ -112,9 +112,10 @@ export function createContextManager(opts: ContextManagerOptions): FullContextMa
           force: false,
           summarizePaused,
           prefixTokens: estimateText(system) + toolTokens,
-          // Asked once per threshold: past the postponement, the summary goes ahead with a notice.
-          ...(hooks?.confirmSummary && !postponed ? { confirm: hooks.confirmSummary } : {}),
-          ...(postponeUntil !== undefined ? { postponeUntil } : {}),
+          ...(hooks?.confirmSummary ? { confirm: hooks.confirmSummary } : {}),
+          // Offered once per threshold: past a postponement the summary goes ahead, with a notice.
+          ...(postponeUntil !== undefined && !postponed ? { postponeUntil } : {}),
+          ...(postponed ? { wasPostponed: true } : {}),
           ...(waiting ? { postponedUntil: postponeUntil } : {}),
         });
         pausedUntil = result.failed ? fill.usedTokens + pauseStep : summarizePaused ? pausedUntil : undefined;

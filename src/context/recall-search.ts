@@ -125,7 +125,8 @@ function matchDoc(doc: RecallDoc, query: RecallQuery, limits: RecallLimits): Rec
   for (const hit of hits) {
     const line = lineOf(starts, hit.index);
     const last = windows.at(-1);
-    if (last && line <= last.to + 1) {
+    // Touching or overlapping windows become one.
+    if (last && line - 1 <= last.to + 1) {
       last.to = Math.min(lines.length - 1, Math.max(last.to, line + 1));
       continue;
     }

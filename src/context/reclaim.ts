@@ -52,6 +52,8 @@ export async function reclaim(
     postponeUntil?: number;
     /** Set while a postponed summary waits for that point: offload only. */
     postponedUntil?: number;
+    /** The summary was postponed once and its point is reached: `confirm` is told, not asked. */
+    wasPostponed?: boolean;
   },
 ): Promise<ReclaimResult> {
   const { settings, marker } = deps;
@@ -111,6 +113,7 @@ export async function reclaim(
       olderTokens,
       keptTokens: estimateMessages(current.slice(cut)),
       ...(opts.postponeUntil !== undefined ? { postponeUntil: opts.postponeUntil } : {}),
+      ...(opts.wasPostponed ? { wasPostponed: true } : {}),
     });
     if (decision === 'later') {
       const until = opts.postponeUntil === undefined ? '' : ` until the context reaches ${fmt(opts.postponeUntil)} tokens`;

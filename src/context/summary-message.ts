@@ -22,9 +22,10 @@ export function describeRefs(refs: readonly string[]): string {
 
 /** What closes the record: how to read it, and how to get back what it left out. */
 export function summaryFooter(marker: string, archived: readonly string[]): string {
-  const turns = archived.length === 1 ? 'The turn it replaces is' : `The ${archived.length} turns it replaces are`;
+  const one = archived.length === 1;
+  const turns = one ? 'The turn it replaces is' : `The ${archived.length} turns it replaces are`;
   const archive = archived.length
-    ? ` ${turns} archived word for word (${describeRefs(archived)}): the recall tool searches them by words or /regex/, and read_offloaded opens a ref in full — use them for any detail (an exact error, a value, a file's earlier content) the record leaves out.`
+    ? ` ${turns} archived word for word (${describeRefs(archived)}): the recall tool searches ${one ? 'it' : 'them'} by words or /regex/, and read_offloaded opens a ref in full — for any detail (an exact error, a value, a file's earlier content) the record leaves out.`
     : '';
   return (
     `[End of the record ${marker}. Work it lists as done was completed: do not do it again (check the files if in doubt). ` +

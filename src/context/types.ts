@@ -95,8 +95,10 @@ export interface SummaryPlan {
   readonly olderTokens: number;
   /** The messages kept as they are (the protected zone and the turn under way). */
   readonly keptTokens: number;
-  /** Where a postponed summary happens after all; undefined when there is no room to postpone. */
+  /** Where a postponed summary happens after all; undefined when it cannot be postponed (again). */
   readonly postponeUntil?: number;
+  /** It was postponed once, and the context has reached the point it was postponed to. */
+  readonly wasPostponed?: boolean;
 }
 
 export type SummaryDecision = 'now' | 'later';
