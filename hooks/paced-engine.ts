@@ -40,6 +40,7 @@ export function paceEngine(engine: Engine, minMs: number): Engine {
     submit: (text) => engine.submit(text),
     interrupt: () => engine.interrupt(),
     answer: (id, decision) => engine.answer(id, decision),
+    answerQuestion: (id, value) => engine.answerQuestion?.(id, value),
     runSlash: (command) => engine.runSlash(command),
     dispose: () => engine.dispose(),
   };

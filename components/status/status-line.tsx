@@ -83,8 +83,9 @@ export function StatusLine({ width, hint }: { readonly width: number; readonly h
       <Box flexShrink={1}>
         <Text wrap="truncate-end">
           <ContextMeter barWidth={meterBarWidth(width)} />
-          <UsageFigures />
+          {/* Before the usage figures: spend against a budget matters more than the last request's size. */}
           <BudgetFigures />
+          <UsageFigures />
           <IndexingProgress />
           <StartingNote />
           {hint ? <Text {...inkTextProps(HINT_STYLE)}> · {hint}</Text> : null}

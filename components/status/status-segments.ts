@@ -34,17 +34,24 @@ export function usageText(last: SessionState['lastUsage'], cost: number | null, 
   return parts.length > 0 ? ` · ${parts.join(' · ')}` : '';
 }
 
+/** 1,200 / 12k / 1.5M: a budget's figures must fit beside the meter. */
+function shortTokens(n: number): string {
+  if (n < 10_000) return formatTokens(n);
+  if (n < 1_000_000) return `${Math.round(n / 1000)}k`;
+  return `${(n / 1_000_000).toFixed(1).replace(/\.0$/, '')}M`;
+}
+
 /**
- * Spend against each budget that is set: "turn $0.12/$0.50 · session $1.20/$5.00 · turn
- * 12,000/100,000 tokens". A dollar figure nobody knows (no prices) shows as "?".
+ * Spend against each budget that is set: "turn $0.12/$0.50, 12k/100k tok · session $1.20/$5.00".
+ * A dollar figure nobody knows (no prices) shows as "?".
  */
 export function budgetText(gauge: BudgetGauge | undefined): string {
   if (!gauge) return '';
   const money = (r: BudgetReading): string => `${r.spent === null ? '?' : formatCost(r.spent)}/${formatCost(r.limit)}`;
-  const parts: string[] = [];
-  if (gauge.turnCost) parts.push(`turn ${money(gauge.turnCost)}`);
-  if (gauge.sessionCost) parts.push(`session ${money(gauge.sessionCost)}`);
-  if (gauge.turnTokens) parts.push(`turn ${formatTokens(gauge.turnTokens.spent ?? 0)}/${formatTokens(gauge.turnTokens.limit)} tokens`);
+  const turn: string[] = [];
+  if (gauge.turnCost) turn.push(money(gauge.turnCost));
+  if (gauge.turnTokens) turn.push(`${shortTokens(gauge.turnTokens.spent ?? 0)}/${shortTokens(gauge.turnTokens.limit)} tok`);
+  const parts = [...(turn.length ? [`turn ${turn.join(', ')}`] : []), ...(gauge.sessionCost ? [`session ${money(gauge.sessionCost)}`] : [])];
   return parts.length ? ` · ${parts.join(' · ')}` : '';
 }
 
