@@ -22,7 +22,7 @@ export const INPUT_FORMATS = ['text', 'stream-json'] as const;
 export const THINKING_EFFORTS = ['minimal', 'low', 'medium', 'high', 'xhigh', 'max'] as const;
 
 export const FLAGS: readonly FlagSpec[] = [
-  { name: 'model', aliases: ['m'], type: 'string', arg: 'PRESET', describe: 'preset to use: flash, pro, ollama[:MODEL], lmstudio[:MODEL] or one from your config' },
+  { name: 'model', aliases: ['m'], type: 'string', arg: 'PRESET', describe: 'preset to use: flash, pro, ollama[:MODEL], lmstudio[:MODEL] (no MODEL: the one the server has loaded) or one from your config' },
   { name: 'cwd', aliases: ['C'], type: 'string', arg: 'DIR', describe: 'project root (default: the current directory)' },
   { name: 'print', aliases: ['p', 'oneshot', '1'], type: 'string', arg: 'PROMPT', describe: 'run one task without the full screen, print the answer, then exit (-p - reads the task from stdin)' },
   { name: 'json', type: 'boolean', describe: 'with -p: print one JSON object (status, result, usage, cost) at the end' },

@@ -11,12 +11,11 @@ import type { ToolDefinition } from './types.js';
 export const recallTool: ToolDefinition = {
   name: 'recall',
   description:
-    'Search the earlier turns of this conversation that a summary replaced (they are archived word for word, with the tool results they saw). ' +
-    'query: words that must all appear ("quoted phrase" for an exact phrase; case ignored), or /regex/flags. ' +
-    'Returns excerpts with numbered lines under a ref; read_offloaded(ref) opens it in full. Nothing is archived until the conversation has been summarized.',
+    'Search the earlier turns a summary replaced (archived word for word, tool results included). ' +
+    'query: words that must all appear ("quoted phrase"; case ignored), or /regex/flags. Returns excerpts under a ref read_offloaded opens in full.',
   inputSchema: {
     type: 'object',
-    properties: { query: { type: 'string', description: 'Words to find, or /regex/flags.' } },
+    properties: { query: { type: 'string' } },
     required: ['query'],
     additionalProperties: false,
   },
