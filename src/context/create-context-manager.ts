@@ -139,6 +139,7 @@ export function createContextManager(opts: ContextManagerOptions): FullContextMa
     async stats(messages: readonly Message[], system: string): Promise<ContextStats> {
       const fill = meter.fill(messages, system);
       const files = await offload.list();
+      const archived = await offload.archived();
       return {
         usedTokens: fill.usedTokens,
         measured: fill.measured,
@@ -152,6 +153,7 @@ export function createContextManager(opts: ContextManagerOptions): FullContextMa
         inputTokensTotal: meter.totals.inputTotal,
         offloadedCount: files.length,
         offloadedBytes: files.reduce((sum, f) => sum + f.bytes, 0),
+        archivedTurns: archived.length,
       };
     },
   };

@@ -36,6 +36,8 @@ export interface ContextStats {
   readonly estimatedTokens?: number;
   /** Size of the protected zone of recent conversation, in tokens. */
   readonly protectedTokens?: number;
+  /** Turns summaries replaced, kept in the archive recall searches. */
+  readonly archivedTurns?: number;
 }
 
 /** What the engine may say about a tool result besides its name (all optional). */

@@ -119,6 +119,7 @@ describe.each<FakeFormat>(['anthropic', 'openai'])('recall over a summarized ses
 
     const resumed = await open({ save: true, continueLast: true });
     expect(resumed.runtime.session.id).toBe(sessionId);
+    expect((await resumed.runSlash('/context')).output).toContain('archived: 1 summarized turn(s), word for word; recall searches them');
     expect(await resumed.submit('Which port?')).toMatchObject({ status: 'finished', result: 'It was 48213.' });
     const recalled = toolResults(4).at(-1)!;
     expect(recalled).toMatch(/arc_0001 \(archived turn\), 2 hits/);
