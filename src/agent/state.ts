@@ -6,6 +6,8 @@ import type { ApprovalDecision, ApprovalRequest } from '../policy/types.js';
 import type { ImageData, ThinkingEffort, Usage } from '../providers/types.js';
 import type { WireFormat } from '../config/types.js';
 import type { SessionSummary } from '../sessions/types.js';
+import type { FailureKind } from '../tools/types.js';
+import type { SlashCommandInfo } from '../slash/types.js';
 
 export type TurnStatus = 'finished' | 'incomplete' | 'error' | 'interrupted';
 export type ToolCallStatus = 'running' | 'ok' | 'error' | 'denied' | 'interrupted';
@@ -31,6 +33,8 @@ export type TranscriptBlock =
       readonly output: string;
       /** 'Edited prices.py', or the error, once finished. */
       readonly resultSummary?: string;
+      /** Why it failed, once finished with an error: denied, not_found, timeout … */
+      readonly failure?: FailureKind;
     })
   | (BlockBase & { readonly kind: 'turn_end'; readonly status: TurnStatus; readonly detail?: string })
   | (BlockBase & { readonly kind: 'notice'; readonly level: 'info' | 'warning' | 'error'; readonly text: string });
@@ -70,6 +74,12 @@ export interface SessionState {
   readonly saved?: boolean;
   /** The session is still being assembled; the view shows what the config says until it is. */
   readonly starting?: boolean;
+  /**
+   * The slash commands the engine has registered: the view's help, completion and argument hints
+   * come from this list. Absent from an engine that does not say (the view falls back to the
+   * built-in ones).
+   */
+  readonly commands?: readonly SlashCommandInfo[];
   /** A question the engine waits on (see EngineQuestion); null or absent when none. */
   readonly pendingQuestion?: EngineQuestion | null;
   /** Spend against the budgets that are set; absent when none is. */
@@ -131,6 +141,10 @@ export interface TurnOutcome {
 
 /** The result of a slash command: text to show (the view decides how), or a request to exit. */
 export interface SlashResult {
+  /** The command's tagged reply this result carries (src/slash/types.ts, SlashReply). */
+  readonly kind?: 'text' | 'error' | 'panel' | 'sessions' | 'prompt' | 'exit';
+  /** Send this to the model as the user's prompt (a custom command, a server's prompt). */
+  readonly prompt?: string;
   readonly output?: string;
   /** The command failed (unknown command, bad arguments, unknown preset...): `output` says why. */
   readonly error?: boolean;

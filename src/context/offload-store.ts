@@ -5,9 +5,11 @@
  * the agent read. Kept while the session is saved; otherwise removed at exit, or swept after a
  * week when a crash skipped the exit.
  */
-import { chmod, lstat, mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { removeStaleTemps, writeFileAtomic } from '../io/atomic-write.js';
 import type { OffloadStore } from './types.js';
+import { absent, noEntries, orderOnly } from '../diagnostics/ignore-error.js';
 
 const REF_PATTERN = /^off_(\d{4,})$/;
 const ARCHIVE_PATTERN = /^arc_(\d{4,})$/;
@@ -76,6 +78,8 @@ export function createOffloadStore(opts: {
     }
     next = highest + 1;
     nextArchive = highestArchive + 1;
+    // Each snapshot has a name of its own, so no later write of it would clean a crashed one's temp.
+    await removeStaleTemps(sessionDir);
   }
 
   async function writeSnapshot(content: string, archive = false): Promise<string> {
@@ -84,19 +88,10 @@ export function createOffloadStore(opts: {
     const ref = archive ? formatArchiveRef(nextArchive!) : formatRef(next!);
     if (archive) nextArchive! += 1;
     else next! += 1;
-    const file = join(sessionDir, ref + FILE_SUFFIX);
-    const temp = `${file}.${process.pid}.tmp`;
-    // 'wx' refuses to follow a planted symlink or overwrite anything.
-    try {
-      await writeFile(temp, content, { encoding: 'utf8', mode: 0o600, flag: 'wx' });
-      await chmod(temp, 0o600);
-      await rename(temp, file);
-    } catch (err) {
-      // A kept session's folder must not collect half-written snapshots nothing points at (a full
-      // disk), nor keep a stale one of a crashed process with our pid.
-      await rm(temp, { force: true });
-      throw err;
-    }
+    // A kept session's folder must not collect half-written snapshots nothing points at (a full
+    // disk): the write removes its temp file when it fails. Not synced: snapshots come several a
+    // turn, and a sync each would stall the turn on a busy disk; a kill still leaves them whole.
+    await writeFileAtomic(join(sessionDir, ref + FILE_SUFFIX), content, { durable: false, sweep: false });
     return ref;
   }
 
@@ -104,7 +99,7 @@ export function createOffloadStore(opts: {
     path: sessionDir,
     put(_tool: string, content: string): Promise<string> {
       const result = queue.then(() => writeSnapshot(content));
-      queue = result.catch(() => undefined);
+      queue = result.catch(orderOnly);
       return result;
     },
     archive(turns: readonly string[]): Promise<string[]> {
@@ -113,7 +108,7 @@ export function createOffloadStore(opts: {
         for (const text of turns) refs.push(await writeSnapshot(opts.redact ? opts.redact(text) : text, true));
         return refs;
       });
-      queue = result.catch(() => undefined);
+      queue = result.catch(orderOnly);
       return result;
     },
     async archived(): Promise<readonly { ref: string; text: string }[]> {
@@ -188,7 +183,7 @@ export async function sweepOrphanedOffloads(opts: {
   for (const name of names) {
     const path = join(opts.dir, name);
     // lstat: a symlink planted here is not ours to follow, let alone to delete through.
-    const s = await lstat(path).catch(() => undefined);
+    const s = await lstat(path).catch(absent);
     if (!s?.isDirectory() || !SESSION_ID_PATTERN.test(name)) continue;
     if (newestMtime(s.mtimeMs, await childMtimes(path)) > cutoff) continue;
     if (await opts.isSaved(name)) continue;
@@ -199,10 +194,10 @@ export async function sweepOrphanedOffloads(opts: {
 }
 
 async function childMtimes(dir: string): Promise<number[]> {
-  const names = await readdir(dir).catch(() => [] as string[]);
+  const names = await readdir(dir).catch(noEntries);
   const times: number[] = [];
   for (const n of names) {
-    const s = await stat(join(dir, n)).catch(() => undefined);
+    const s = await stat(join(dir, n)).catch(absent);
     if (s) times.push(s.mtimeMs);
   }
   return times;

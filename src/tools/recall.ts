@@ -4,51 +4,45 @@
  * tool list never changes mid-session (see README, "Context and cost").
  */
 import { formatRecall, parseRecallQuery, searchRecall, stubRefs, type RecallDoc } from '../context/recall-search.js';
-import { asObject, requireString } from './args.js';
-import { failure, guarded, success } from './results.js';
-import type { ToolDefinition } from './types.js';
+import { arg } from './args.js';
+import { defineTool, stringField } from './define-tool.js';
+import { failure, success } from './results.js';
 
-export const recallTool: ToolDefinition = {
+export const recallTool = defineTool({
   name: 'recall',
   description:
     'Search the earlier turns a summary replaced (archived word for word, tool results included). ' +
     'query: words that must all appear ("quoted phrase"; case ignored), or /regex/flags. Returns excerpts under a ref read_offloaded opens in full.',
-  inputSchema: {
-    type: 'object',
-    properties: { query: { type: 'string' } },
-    required: ['query'],
-    additionalProperties: false,
-  },
+  args: { query: arg.string('Words, or /regex/flags.') },
   kind: 'none',
   // Its excerpts are already bounded; offloading them would hand back a stub of a search.
   bulk: false,
-  run(input, ctx) {
-    return guarded('recall', () => 'query', async () => {
-      const query = parseRecallQuery(requireString(asObject(input), 'query'));
-      if ('error' in query) return failure(`recall: ${query.error}.`, `bad query: ${query.error}`);
-      const turns = (await ctx.offload.archived?.()) ?? [];
-      if (!turns.length) {
-        return success(
-          'Nothing is archived in this session yet: recall searches turns that a summary replaced, and no summary has been made, so the whole conversation is still in context.',
-          'nothing archived yet',
-        );
+  title: (input) => stringField(input, 'query'),
+  subject: () => 'query',
+  async run({ query: text }, ctx) {
+    const query = parseRecallQuery(text);
+    if ('error' in query) return failure(`recall: ${query.error}.`, `bad query: ${query.error}`, 'invalid_args');
+    const turns = (await ctx.offload.archived?.()) ?? [];
+    if (!turns.length) {
+      return success(
+        'Nothing is archived in this session yet: recall searches turns that a summary replaced, and no summary has been made, so the whole conversation is still in context.',
+        'nothing archived yet',
+      );
+    }
+    const docs: RecallDoc[] = [...turns];
+    const seen = new Set<string>();
+    for (const turn of turns) {
+      for (const ref of stubRefs(turn.text)) {
+        if (seen.has(ref)) continue;
+        seen.add(ref);
+        const snapshot = await ctx.offload.read(ref);
+        if (snapshot !== undefined) docs.push({ ref, text: snapshot, from: turn.ref });
       }
-      const docs: RecallDoc[] = [...turns];
-      const seen = new Set<string>();
-      for (const turn of turns) {
-        for (const ref of stubRefs(turn.text)) {
-          if (seen.has(ref)) continue;
-          seen.add(ref);
-          const text = await ctx.offload.read(ref);
-          if (text !== undefined) docs.push({ ref, text, from: turn.ref });
-        }
-      }
-      const matches = searchRecall(docs, query);
-      let text = formatRecall(query, matches, docs.length);
-      const max = ctx.config.maxToolOutputChars;
-      if (text.length > max) text = `${text.slice(0, max)}\n[cut at ${max} characters: narrow the query]`;
-      const summary = matches.length ? `${matches.length} archived text${matches.length === 1 ? '' : 's'} matched` : 'no match';
-      return success(text, summary);
-    });
+    }
+    const matches = searchRecall(docs, query);
+    let answer = formatRecall(query, matches, docs.length);
+    const max = ctx.config.maxToolOutputChars;
+    if (answer.length > max) answer = `${answer.slice(0, max)}\n[cut at ${max} characters: narrow the query]`;
+    return success(answer, matches.length ? `${matches.length} archived text${matches.length === 1 ? '' : 's'} matched` : 'no match');
   },
-};
+});
