@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createOffloadStore } from '../../src/context/offload-store.js';
@@ -109,6 +110,8 @@ describe('the archive', () => {
       expect(await store.put('bash', 'output')).toBe('off_0001');
       expect(await store.archive(['turn one sk-secret-123', 'turn two'])).toEqual(['arc_0001', 'arc_0002']);
       expect(await store.read('arc_0001')).toBe('turn one [REDACTED]');
+      // Private like every snapshot: a turn holds whatever the agent read.
+      expect((await stat(join(store.path, 'arc_0001.txt'))).mode & 0o777).toBe(0o600);
       expect((await store.list()).map((f) => f.ref)).toEqual(['off_0001']);
       const resumed = createOffloadStore({ dir: join(dir, 'offload'), sessionId: 's', redact });
       expect(await resumed.archive(['turn three'])).toEqual(['arc_0003']);
