@@ -121,9 +121,7 @@ export function createOffloadStore(opts: {
         .filter((n) => n.endsWith(FILE_SUFFIX) && isArchiveRef(n.slice(0, -FILE_SUFFIX.length)))
         .map((n) => n.slice(0, -FILE_SUFFIX.length))
         .sort((a, b) => Number(a.slice(4)) - Number(b.slice(4)));
-      const out: { ref: string; text: string }[] = [];
-      for (const ref of refs) out.push({ ref, text: await readFile(join(sessionDir, ref + FILE_SUFFIX), 'utf8') });
-      return out;
+      return Promise.all(refs.map(async (ref) => ({ ref, text: await readFile(join(sessionDir, ref + FILE_SUFFIX), 'utf8') })));
     },
     async read(ref: string): Promise<string | undefined> {
       if (!isOffloadRef(ref) && !isArchiveRef(ref)) return undefined;
