@@ -28,7 +28,8 @@ export interface RecallLimits {
 
 export const RECALL_LIMITS: RecallLimits = { docs: 8, excerpts: 3, lineChars: 240 };
 
-const REGEX_FORM = /^\/(.+)\/([a-z]*)$/s;
+// Only these flags make a regex: "/usr/bin/env" is a path to look for, not a regex with flags "env".
+const REGEX_FORM = /^\/(.+)\/([imsu]*)$/s;
 
 /** Parses the tool's `query`; a string starting with / and ending with /flags is a regex. */
 export function parseRecallQuery(query: string): RecallQuery | { readonly error: string } {
@@ -37,7 +38,6 @@ export function parseRecallQuery(query: string): RecallQuery | { readonly error:
   const regex = REGEX_FORM.exec(q);
   if (regex) {
     const flags = regex[2] ?? '';
-    if (/[^imsu]/.test(flags)) return { error: `unsupported regex flags "${flags}" (use i, m, s or u)` };
     try {
       return { kind: 'regex', regex: new RegExp(regex[1]!, `${flags}g`) };
     } catch (err) {

@@ -21,7 +21,9 @@ describe('recall queries', () => {
     expect(re.kind === 'regex' && re.regex.flags).toBe('gi');
     expect(parseRecallQuery('   ')).toEqual({ error: expect.stringMatching(/empty/) });
     expect(parseRecallQuery('/(unclosed/')).toEqual({ error: expect.stringMatching(/not a valid regular expression/) });
-    expect(parseRecallQuery('/x/g')).toEqual({ error: expect.stringMatching(/unsupported regex flags "g"/) });
+    // A path is words, even when it looks like /a/flags.
+    expect(parsed('/usr/bin/env')).toEqual({ kind: 'words', terms: ['/usr/bin/env'] });
+    expect(parsed('/x/g')).toEqual({ kind: 'words', terms: ['/x/g'] });
     // A lone slash is a word, not an empty regex.
     expect(parsed('/')).toEqual({ kind: 'words', terms: ['/'] });
   });
