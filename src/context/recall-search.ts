@@ -52,6 +52,24 @@ export function parseRecallQuery(query: string): RecallQuery | { readonly error:
   return terms.length ? { kind: 'words', terms } : { error: 'the query has no words to look for' };
 }
 
+// A character class, an escape class, a quantified dot, an alternation of words, an anchor.
+const REGEX_SIGNS = /\\[dDwWsSbB]|\[[^\]]+\]|\.[*+?]|\.\{\d|\w\|\w|^\^|[^\\]\$$|\(\?|\)[*+?]/;
+
+/**
+ * A query written as a bare pattern, without slashes (`port \d+`, `conn(ect|ection) refused`):
+ * its words find nothing, so it is searched as a regex, case ignored. Undefined when it does not
+ * read as a pattern or does not compile.
+ */
+export function bareRegex(query: string): RecallQuery | undefined {
+  const q = query.trim();
+  if (!REGEX_SIGNS.test(q)) return undefined;
+  try {
+    return { kind: 'regex', regex: new RegExp(q, 'gi') };
+  } catch {
+    return undefined;
+  }
+}
+
 interface Hit {
   readonly index: number;
   readonly length: number;

@@ -3,7 +3,7 @@
  * offloaded results their stubs point at. Offered from the first request of every session, so the
  * tool list never changes mid-session (see README, "Context and cost").
  */
-import { formatRecall, parseRecallQuery, searchRecall, stubRefs, type RecallDoc } from '../context/recall-search.js';
+import { bareRegex, formatRecall, parseRecallQuery, searchRecall, stubRefs, type RecallDoc } from '../context/recall-search.js';
 import { arg } from './args.js';
 import { defineTool, stringField } from './define-tool.js';
 import { failure, success } from './results.js';
@@ -39,8 +39,20 @@ export const recallTool = defineTool({
         if (snapshot !== undefined) docs.push({ ref, text: snapshot, from: turn.ref });
       }
     }
-    const matches = searchRecall(docs, query);
-    let answer = formatRecall(query, matches, docs.length);
+    let matches = searchRecall(docs, query);
+    let used = query;
+    let note = '';
+    // A pattern written without its slashes: no text has all its words, the regex may match.
+    const allWords = query.kind === 'words' && matches.some((m) => m.found === query.terms.length);
+    const pattern = query.kind === 'words' && !allWords ? bareRegex(text) : undefined;
+    if (pattern) {
+      const retried = searchRecall(docs, pattern);
+      if (retried.length) {
+        [matches, used] = [retried, pattern];
+        note = `(No text has those words; read as the regex /${text.trim()}/i instead.)\n`;
+      }
+    }
+    let answer = note + formatRecall(used, matches, docs.length);
     const max = ctx.config.maxToolOutputChars;
     if (answer.length > max) answer = `${answer.slice(0, max)}\n[cut at ${max} characters: narrow the query]`;
     return success(answer, matches.length ? `${matches.length} archived text${matches.length === 1 ? '' : 's'} matched` : 'no match');

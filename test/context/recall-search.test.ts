@@ -2,10 +2,12 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createOffloadStore } from '../../src/context/offload-store.js';
-import { formatRecall, parseRecallQuery, searchRecall, stubRefs, type RecallDoc, type RecallQuery } from '../../src/context/recall-search.js';
+import { bareRegex, formatRecall, parseRecallQuery, searchRecall, stubRefs, type RecallDoc, type RecallQuery } from '../../src/context/recall-search.js';
 import { renderTurns, splitTurns } from '../../src/context/turn-archive.js';
 import { withSummary } from '../../src/context/summary-message.js';
 import type { UserMessage } from '../../src/providers/types.js';
+import { recallTool } from '../../src/tools/recall.js';
+import type { ToolContext } from '../../src/tools/types.js';
 import { MARKER, answer, call, prompt, result, withTempDir } from './helpers.js';
 
 const parsed = (q: string): RecallQuery => {
@@ -27,6 +29,30 @@ describe('recall queries', () => {
     // A lone slash is a word, not an empty regex.
     expect(parsed('/')).toEqual({ kind: 'words', terms: ['/'] });
   });
+});
+
+describe('a pattern written without slashes', () => {
+  it('reads as a regex when it has the signs of one, and only then', () => {
+    for (const q of ['port \\d+', 'conn(ect|ection) refused', 'ECONN[A-Z]+', 'error.*5432', '^USER']) {
+      const r = bareRegex(q);
+      expect(r?.kind === 'regex' && r.regex.flags).toBe('gi');
+    }
+    for (const q of ['port 5432', 'blue proxy', '/usr/bin/env', 'a+b', 'what?', 'x(y']) expect(bareRegex(q)).toBeUndefined();
+  });
+
+  it('is searched as one when no text has all its words, and the answer says so', () =>
+    withTempDir(async (dir) => {
+      const store = createOffloadStore({ dir: join(dir, 'offload'), sessionId: 's' });
+      await store.archive(['USER:\nwhere does staging listen?\nASSISTANT:\nOn port 48213.', 'USER:\nthanks']);
+      const ctx = { config: { maxToolOutputChars: 30_000 }, offload: store } as unknown as ToolContext; // recall reads these two only
+      const found = await recallTool.run({ query: 'port \\d{5}' }, ctx);
+      expect(found.content).toMatch(/^\(No text has those words; read as the regex \/port \\d\{5\}\/i instead\.\)/);
+      expect(found.content).toMatch(/arc_0001 \(archived turn\), 1 hit:\n(?:.*\n)?\s+4  On port 48213\./);
+      // Words that find something stay words.
+      expect((await recallTool.run({ query: 'port' }, ctx)).content).toMatch(/^1 archived text match "port"/);
+      // A pattern that matches nothing as a regex is answered as words, as written.
+      expect((await recallTool.run({ query: 'port \\d{6}' }, ctx)).content).toMatch(/^No archived text has all of "port" "\\\\d\{6\}"; these have some of them/);
+    }));
 });
 
 describe('recall search', () => {
