@@ -47,7 +47,7 @@ describe('a pattern written without slashes', () => {
       const ctx = { config: { maxToolOutputChars: 30_000 }, offload: store } as unknown as ToolContext; // recall reads these two only
       const found = await recallTool.run({ query: 'port \\d{5}' }, ctx);
       expect(found.content).toMatch(/^\(No text has those words; read as the regex \/port \\d\{5\}\/i instead\.\)/);
-      expect(found.content).toMatch(/arc_0001 \(archived turn\), 1 hit:\n(?:.*\n)?\s+4  On port 48213\./);
+      expect(found.content).toMatch(/arc_0001 \(archived turn\), 1 hit:\n(?:.*\n)?\s+4 {2}On port 48213\./);
       // Words that find something stay words.
       expect((await recallTool.run({ query: 'port' }, ctx)).content).toMatch(/^1 archived text match "port"/);
       // A pattern that matches nothing as a regex is answered as words, as written.
