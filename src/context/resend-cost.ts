@@ -75,8 +75,11 @@ export function describeResend(tokensAfter: number, tokensNow: number, preset: P
   const size = `Afterwards the conversation is about ${formatCount(tokensAfter)} tokens (now ${formatCount(tokensNow)}), sent once without cache`;
   if (!r) return `${size}; ${noPrices(preset)}.`;
   const summary = summaryRequest === undefined || summaryRequest === null ? '' : ` (the summary request itself ≈ ${formatDollars(summaryRequest)})`;
+  // Where a cached prompt costs what a fresh one does (no cache, or no cache-read price), there is
+  // no cheaper "from cache" to promise.
+  const later = r.warm < r.cold ? 'a request from cache' : 'a request after that (no cheaper cached rate in these prices)';
   return (
-    `${size}: ≈ ${formatDollars(tokensAfter * r.cold)}${summary}, then ≈ ${formatDollars(tokensAfter * r.warm)} a request from cache, ` +
+    `${size}: ≈ ${formatDollars(tokensAfter * r.cold)}${summary}, then ≈ ${formatDollars(tokensAfter * r.warm)} ${later}, ` +
     `against ≈ ${formatDollars(tokensNow * r.warm)} a request now (${preset.name}'s prices).`
   );
 }

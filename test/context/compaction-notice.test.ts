@@ -64,6 +64,10 @@ describe('the re-send estimate', () => {
       'Afterwards the conversation is about 32,000 tokens (now 150,000), sent once without cache: ≈ $0.12 (the summary request itself ≈ $0.07), ' +
         "then ≈ $0.0096 a request from cache, against ≈ $0.04 a request now (sonnet's prices).",
     );
+    // Where nothing is cheaper from cache, nothing cheaper is promised: 32,000 and 150,000 at $3/M.
+    expect(describeCompaction(plan, preset({ name: 'plain', prices: { input: 3, output: 15 }, promptCache: false }), 2_000)[1]).toMatch(
+      /sent once without cache: ≈ \$0\.10 .*, then ≈ \$0\.10 a request after that \(no cheaper cached rate in these prices\), against ≈ \$0\.45 a request now/,
+    );
     expect(describeCompaction(plan, preset({ name: 'local' }), 2_000)[1]).toBe(
       'Afterwards the conversation is about 32,000 tokens (now 150,000), sent once without cache; preset local has no prices, so no cost is shown.',
     );

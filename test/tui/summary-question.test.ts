@@ -85,7 +85,7 @@ describe.skipIf(!hasTmux)('a summary seen coming in the full screen (tmux)', () 
     const cost = /Afterwards the conversation is about ([\d,]+) tokens \(now (151,\d{3})\), sent once without cache: ≈ \$([\d.]+)/.exec(shown);
     expect(cost).not.toBeNull();
     expect(Number(cost![3])).toBeCloseTo((Number(cost![1]!.replaceAll(',', '')) * 3) / 1e6, 4);
-    expect(shown).toMatch(/a request from cache, against ≈ \$0\.45 a request now \(fake's prices\)/);
+    expect(shown).toMatch(/then ≈ \$[\d.]+ a request after that \(no cheaper cached rate in these prices\), against ≈ \$0\.45 a request now \(fake's prices\)/);
     expect(shown).toContain('[s] summarize now (Enter)');
     expect(shown).toContain('[l] later (once: it happens at 172,952 tokens)');
     // Nothing is sent while the question waits.
