@@ -1,7 +1,8 @@
 /**
  * Recall benchmark: how long the recall tool takes over a large archive (500 summarized turns of
  * about 10 KB each, 5 MB, read from disk on every call as the tool does), for words and for a
- * regex; and what offering the tool costs in the prompt (its schema, estimated tokens).
+ * regex; how long archiving those turns takes (what a summary adds before it is made); and what
+ * the tool and the summary's framing cost in the prompt (estimated tokens).
  *
  *   node --import tsx scripts/bench-recall.ts
  */
@@ -12,7 +13,8 @@ import { performance } from 'node:perf_hooks';
 import { applyToolProfile } from '../src/agent/tool-profile.js';
 import { DEFAULT_POLICY } from '../src/config/defaults.js';
 import type { Config } from '../src/config/types.js';
-import { estimateTools } from '../src/context/estimate-tokens.js';
+import { estimateText, estimateTools } from '../src/context/estimate-tokens.js';
+import { summaryFooter, summaryHeader } from '../src/context/summary-message.js';
 import { createOffloadStore } from '../src/context/offload-store.js';
 import { recallTool } from '../src/tools/recall.js';
 import { createToolRegistry } from '../src/tools/registry.js';
@@ -56,8 +58,18 @@ const dir = await mkdtemp(join(tmpdir(), 'lw-bench-recall-'));
 try {
   const store = createOffloadStore({ dir, sessionId: 'bench' });
   const texts = Array.from({ length: TURNS }, (_, i) => turnText(i + 1));
-  await store.archive(texts);
   const bytes = texts.reduce((s, t) => s + Buffer.byteLength(t), 0);
+  const writes: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    // A fresh session each time: archive() numbers on, and the search below reads one set.
+    const scratch = createOffloadStore({ dir, sessionId: `write-${i}` });
+    const t0 = performance.now();
+    await scratch.archive(texts.slice(0, 50));
+    writes.push(performance.now() - t0);
+  }
+  console.log(`archiving 50 turns (${(bytes / 10 / 1024 / 1024).toFixed(2)} MB) before a summary: ${median(writes).toFixed(1)} ms`);
+  reportFigure({ figure: `archiving 50 turns (${(bytes / 10 / 1024 / 1024).toFixed(2)} MB) before a summary`, median: Number(median(writes).toFixed(1)), unit: 'ms' });
+  await store.archive(texts);
   const ctx = { config, offload: store } as unknown as ToolContext; // recall reads config and offload only
   for (const [label, query] of [
     ['words, 2 terms', 'econnrefused staging'],
@@ -80,6 +92,10 @@ try {
   const only = (list: typeof full) => estimateTools(list.filter((s) => s.name === 'recall'));
   console.log(`recall's schema in every request: ~${only(full)} tokens of ${estimateTools(full)} (full profile), ~${only(small)} of ${estimateTools(small)} (small)`);
   reportFigure({ figure: "recall's schema per request, full / small profile (estimated tokens)", median: only(full), unit: 'tokens' });
+  const marker = 'lw-0123456789abcdef';
+  const framing = estimateText(summaryHeader(marker)) + estimateText(summaryFooter(marker, ['arc_0001', 'arc_0002', 'arc_0003']));
+  console.log(`the summary's framing (header, and the footer with its recall note): ~${framing} tokens`);
+  reportFigure({ figure: "the summary's framing: header and footer with the recall note (estimated tokens)", median: framing, unit: 'tokens' });
 } finally {
   await rm(dir, { recursive: true, force: true });
 }
