@@ -93,7 +93,8 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
   const guards = createTurnGuards({
     budget,
     preset: () => session.runtime.preset,
-    sessionCost: () => session.runtime.session.cost,
+    // Nothing priced yet reads as nothing spent, where the preset has prices; without them, unknown.
+    sessionCost: () => session.runtime.session.cost ?? (session.runtime.preset.prices ? 0 : null),
     ask: (q) => questions.ask(q),
     headless: services.answerQuestion !== undefined,
     dispatch: events.dispatch,
@@ -264,6 +265,8 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
   };
   // The meter has a figure from the start: an estimate of the prompt (and a resumed history).
   session.publishContext();
+  // And the budgets from the start: the status line shows them before the first turn spends.
+  guards.publishBudget();
   const unpriced = engine.budgetPriceWarning();
   if (unpriced) events.dispatch({ type: 'notice', blockId: newId('notice'), level: 'warning', text: unpriced });
   return engine;

@@ -86,6 +86,8 @@ describe('budgets in a session', () => {
       'max_cost_per_session = 0.15',
       { oneShot: true },
     );
+    // Shown from the start, before anything is spent.
+    expect(e.store.current().budget).toEqual({ sessionCost: { spent: 0, limit: 0.15 } });
     expect(await e.submit('one')).toMatchObject({ status: 'finished' });
     const second = await e.submit('two');
     expect(second.status).toBe('incomplete');
