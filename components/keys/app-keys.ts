@@ -4,7 +4,8 @@
  * consumes a key wins, so an open modal owns the keyboard.
  */
 import { useRef, type Dispatch, type SetStateAction } from 'react';
-import type { ApprovalRequest, ApprovalDecision } from '../../src/policy/types.js';
+import type { PendingApproval } from '../../src/agent/state.js';
+import type { ApprovalDecision } from '../../src/policy/types.js';
 import type { EngineQuestion } from '../../src/agent/state.js';
 import type { SessionSummary } from '../../src/sessions/types.js';
 import type { KeyLayer } from './use-key-router.js';
@@ -30,7 +31,7 @@ export type Panel =
 export const DOUBLE_CTRL_C_MS = 2000;
 
 export interface AppKeyDeps {
-  readonly approval: ApprovalRequest | null;
+  readonly approval: PendingApproval | null;
   /** An engine question waiting for an answer (a budget, a summary ahead, a model switch). */
   readonly question?: EngineQuestion | null;
   readonly busy: boolean;

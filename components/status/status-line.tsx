@@ -74,8 +74,9 @@ const BusyTimer = memo(function BusyTimer() {
 });
 
 /**
- * The meter and figures shrink (cut with "…") before the busy timer does: on an 80-column screen
- * the figures alone can fill the line, and "working 12s (Ctrl+C stops)" is what says a turn runs.
+ * The meter and figures shrink (cut with "…") before the budgets and the busy timer do: on an
+ * 80-column screen the figures alone can fill the line, "working 12s (Ctrl+C stops)" is what says a
+ * turn runs, and spend against a budget is what says it may pause.
  */
 export function StatusLine({ width, hint }: { readonly width: number; readonly hint?: string }) {
   return (
@@ -83,15 +84,15 @@ export function StatusLine({ width, hint }: { readonly width: number; readonly h
       <Box flexShrink={1}>
         <Text wrap="truncate-end">
           <ContextMeter barWidth={meterBarWidth(width)} />
-          {/* Before the usage figures: spend against a budget matters more than the last request's size. */}
-          <BudgetFigures />
           <UsageFigures />
           <IndexingProgress />
           <StartingNote />
           {hint ? <Text {...inkTextProps(HINT_STYLE)}> · {hint}</Text> : null}
         </Text>
       </Box>
+      {/* Spend against a budget is kept whole, like the timer: it is what says a turn may pause. */}
       <Box flexShrink={0}>
+        <BudgetFigures />
         <BusyTimer />
       </Box>
     </Box>

@@ -8,18 +8,19 @@ import type { ApprovalDecision, Approver } from '../policy/types.js';
 import type { SessionStore } from '../sessions/types.js';
 import type { SlashRegistry } from '../slash/registry.js';
 import { describeToolCall } from '../tools/describe-call.js';
-import type { ImageData, Usage } from '../providers/types.js';
+import type { McpView } from '../mcp/session-mcp.js';
+import type { ImageData } from '../providers/types.js';
 import type { CommandRunner, FileAccess, ToolContext } from '../tools/types.js';
+import type { CommandSandbox } from '../sandbox/types.js';
 import { createApprovalQueue } from './approvals.js';
-import { createBudgetTracker, unpricedBudgetWarning } from './budget.js';
-import { createQuestionQueue, type QuestionInput } from './questions.js';
-import { createTurnGuards } from './turn-guards.js';
-import { blocksFromHistory } from './history-blocks.js';
+import type { QuestionInput } from './questions.js';
+import { createSessionGuards } from './session-guards.js';
 import { repairHistory } from './history.js';
 import { initialState, type SessionRuntime } from './runtime.js';
 import type { Session, SessionHost } from './session.js';
 import type { Engine, EngineQuestion, TurnOutcome } from './state.js';
 import { createEventStore, type EventStore } from './store.js';
+import { createTurnJournal } from './turn-journal.js';
 import { runTurn } from './turn-loop.js';
 import { formatUsage, subtractUsage } from './usage.js';
 import { ignoreError } from '../diagnostics/ignore-error.js';
@@ -37,6 +38,8 @@ export interface EngineServices {
   readonly cli: CliOptions;
   readonly store?: SessionStore;
   readonly slash: SlashRegistry;
+  /** lindwyrm's own data folder (sessions, exports): for the commands that write there. */
+  readonly dataDir: string;
   readonly onFileChanged?: (path: string) => void;
   readonly log?: (line: string) => void;
   /** See ToolCallsEnv.takeDenialNote. */
@@ -50,6 +53,10 @@ export interface EngineServices {
    * through `answerQuestion`.
    */
   readonly answerQuestion?: (question: EngineQuestion) => string;
+  /** The session's MCP servers, when it has any (src/mcp/). */
+  readonly mcp?: McpView;
+  /** The command sandbox bash runs in (and the `!cmd` passthrough, hooks and MCP servers can). */
+  readonly sandbox?: CommandSandbox;
 }
 
 export interface ToolDelegates {
@@ -70,6 +77,10 @@ export interface LindwyrmEngine extends Engine {
   ask(question: QuestionInput): Promise<string>;
   /** Why the dollar budgets cannot be checked with the preset in use (no prices); undefined when they can. */
   budgetPriceWarning(): string | undefined;
+  /** The session's MCP servers, to read (status, resources); absent when none are configured. */
+  readonly mcp?: McpView;
+  /** The session's command sandbox (src/sandbox/); absent in bare test sessions. */
+  readonly sandbox?: CommandSandbox;
 }
 
 /** The engine around the session `open` makes (it is handed the host it publishes through). */
@@ -79,33 +90,23 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
   const newId = (prefix: string): string => `${prefix}-${++ids}`;
   let controller: AbortController | undefined;
   let running: Promise<TurnOutcome> | undefined;
+  let stopReason: string | undefined;
   // `events` is made right below; the session publishes only when an operation runs, never while it is made.
   const dispatch: SessionHost['dispatch'] = (event) => events.dispatch(event);
   const describe = (name: string, input: unknown): string =>
     services.describe ? services.describe(name, input) : (session.runtime.tools.describe?.(name, input) ?? describeToolCall(name, input));
   const stateOf: SessionHost['stateOf'] = (rt, blocks) => ({ ...initialState(rt, services.saves), commands: slash.list(), blocks });
-  const session = open({ dispatch, stateOf, describe, turnSignal: () => controller?.signal, billed: (usage, cost) => billed(usage, cost) });
-  // Budgets are the user's settings, not the conversation's: one tracker for the engine's life.
-  const budget = createBudgetTracker(session.runtime.config.budgets);
-  const events = createEventStore(stateOf(session.runtime, blocksFromHistory(session.runtime.session.history, describe)));
+  const session = open({ dispatch, stateOf, describe, turnSignal: () => controller?.signal, billed: (usage, cost) => guards.billed(usage, cost) });
+  // The conversation as it opened: its history's blocks, and the notice of a turn a crash cut short.
+  const events = createEventStore(stateOf(session.runtime, session.openedBlocks()));
   const approvals = createApprovalQueue(events.dispatch);
-  const questions = createQuestionQueue(events.dispatch, services.answerQuestion);
-  const guards = createTurnGuards({
-    budget,
-    preset: () => session.runtime.preset,
-    // Nothing priced yet reads as nothing spent, where the preset has prices; without them, unknown.
-    sessionCost: () => session.runtime.session.cost ?? (session.runtime.preset.prices ? 0 : null),
-    ask: (q) => questions.ask(q),
-    headless: services.answerQuestion !== undefined,
+  const guards = createSessionGuards({
+    runtime: () => session.runtime,
     dispatch: events.dispatch,
     newId,
+    ...(services.answerQuestion ? { answerQuestion: services.answerQuestion } : {}),
   });
-  // Every request billed, a summary's included: unreported usage counts as the estimate of what was sent.
-  function billed(usage: Usage, cost: number | null): void {
-    const rt = session.runtime;
-    budget.record(usage, cost, usage.unreported ? rt.context.gauge?.(rt.session.history, rt.system).usedTokens : undefined);
-    guards.publishBudget();
-  }
+  const questions = guards.questions;
   slash.onChange(() => events.dispatch({ type: 'commands', commands: slash.list() }));
 
   const persist = async (): Promise<void> => {
@@ -116,8 +117,18 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
       events.dispatch({ type: 'notice', blockId: newId('notice'), level: 'warning', text });
     }
   };
+  // Streamed text is saved as it arrives, so a kill mid-answer loses at most a second of it.
+  const journal = createTurnJournal(() => session.runtime.session, events.dispatch, () => session.persist(), services.log);
+  /** A safe point: the history holds everything so far, so no streamed text is pending. */
+  const safePoint = async (): Promise<void> => {
+    journal.settled();
+    // The reply and tool results are in the history now: the meter counts them, as /context does.
+    session.publishContext();
+    await persist();
+  };
 
-  const interrupt = (): void => {
+  const interrupt = (reason?: string): void => {
+    if (controller && !controller.signal.aborted) stopReason = reason;
     controller?.abort();
     approvals.cancelAll('quit');
     questions.cancelAll();
@@ -148,6 +159,7 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
       vision: rt.preset.vision,
       ...(services.delegates?.files ? { files: services.delegates.files } : {}),
       ...(services.delegates?.commands ? { commands: services.delegates.commands } : {}),
+      ...(services.sandbox ? { sandbox: services.sandbox } : {}),
     };
   };
 
@@ -157,9 +169,9 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
     const s = rt.session;
     if (!s.firstPrompt) s.firstPrompt = text;
     const before = { usage: s.usage, cost: s.cost };
+    journal.begin();
     events.dispatch({ type: 'turn.start', blockId: newId('user'), text });
-    budget.startTurn();
-    guards.publishBudget();
+    guards.startTurn();
     let outcome: TurnOutcome;
     try {
       outcome = await runTurn(
@@ -176,15 +188,16 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
           maxToolSteps: rt.config.maxToolSteps,
           loopWindow: rt.config.loopDetectionWindow,
           signal,
-          dispatch: events.dispatch,
+          dispatch: journal.dispatch,
           newId,
           toolContext,
           describe,
           onUsage: (usage) => session.recordUsage(usage, false),
-          safePoint: persist,
+          safePoint,
+          stopReason: () => stopReason,
           afterSummary: () => session.rewritePrompt(),
-          ...(budget.active ? { beforeStep: guards.beforeStep } : {}),
-          confirmSummary: guards.confirmSummary,
+          ...(guards.budgetActive ? { beforeStep: guards.turn.beforeStep } : {}),
+          confirmSummary: guards.turn.confirmSummary,
           ...(services.log ? { log: services.log } : {}),
           ...(services.takeDenialNote ? { takeDenialNote: services.takeDenialNote } : {}),
         },
@@ -197,9 +210,13 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
       outcome = { status: 'error', result: '', detail: err instanceof Error ? err.message : String(err), steps: 0 };
     }
     s.turns++;
+    journal.end();
+    // A first prompt that was taken back (its request failed) is not the session's first prompt.
+    if (s.history.length === 0) s.firstPrompt = '';
     const usage = subtractUsage(s.usage, before.usage);
     const cost = s.cost === null || usage.unreported ? null : s.cost - (before.cost ?? 0); // unreported usage: unknown, not smaller
     outcome = { ...outcome, usage, cost };
+    session.publishContext();
     services.log?.(`turn: ${outcome.status}, ${outcome.steps} steps, ${formatUsage(usage)}${cost === null ? '' : `, $${cost.toFixed(4)}`}`);
     await persist();
     return outcome;
@@ -212,11 +229,14 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
     },
     session,
     slash,
+    ...(services.mcp ? { mcp: services.mcp } : {}),
+    ...(services.sandbox ? { sandbox: services.sandbox } : {}),
     subscribe: events.subscribe,
     getSnapshot: events.getSnapshot,
     async submit(text, extra) {
       if (running) return { status: 'error', result: '', detail: 'A turn is already running.', steps: 0 };
       controller = new AbortController();
+      stopReason = undefined;
       running = turn(text, controller.signal, extra?.images);
       let outcome: TurnOutcome;
       try {
@@ -238,10 +258,7 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
       questions.answer(id, value);
     },
     ask: (q) => questions.ask(q),
-    budgetPriceWarning: () => {
-      const rt = session.runtime;
-      return unpricedBudgetWarning(rt.config.budgets, rt.preset.name, rt.preset.prices !== undefined);
-    },
+    budgetPriceWarning: () => guards.priceWarning(),
     runSlash: (command) =>
       slash.run(command, {
         session,
@@ -250,6 +267,7 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
         busy: () => running !== undefined,
         state: () => events.current(),
         commands: () => slash.list(),
+        dataDir: services.dataDir,
         // Something the user asked outside a turn: nothing to interrupt it but the approval's q.
         toolContext: () => toolContext(new AbortController().signal, () => undefined),
         ask: (q) => questions.ask(q),
@@ -266,8 +284,10 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
   // The meter has a figure from the start: an estimate of the prompt (and a resumed history).
   session.publishContext();
   // And the budgets from the start: the status line shows them before the first turn spends.
-  guards.publishBudget();
+  guards.turn.publishBudget();
   const unpriced = engine.budgetPriceWarning();
   if (unpriced) events.dispatch({ type: 'notice', blockId: newId('notice'), level: 'warning', text: unpriced });
+  // A turn a crash cut short was recovered into the history: that replaces the note on disk now.
+  if (session.recoveredTurn) void persist();
   return engine;
 }

@@ -83,9 +83,18 @@ describe('the question modal', () => {
   });
 
   it('the status line shows spend against the budgets', async () => {
-    const r = renderApp({ columns: 120, rows: 24 });
+    const r = renderApp({ columns: 140, rows: 24 });
     r.engine.emit({ type: 'budget', gauge: budgetStatus });
     await settle();
-    expect(r.frame()).toContain('0% to compaction (0 tokens, estimated) · turn $0.12/$0.50, 12k/100k tok · session $1.20/$5.00');
+    expect(r.frame()).toMatch(/0% of 128k · compaction at 75% \(0 tokens, estimated\)\s*· turn \$0\.12\/\$0\.50, 12k\/100k tok · session \$1\.20\/\$5\.00/);
+  });
+
+  it('keeps the budgets whole on a narrow screen while a turn runs: the meter is cut first', async () => {
+    const r = renderApp({ columns: 80, rows: 24 });
+    r.engine.emit({ type: 'turn.start', blockId: 'u1', text: 'work' }, { type: 'budget', gauge: { turnCost: { spent: 0.46, limit: 0.5 } } });
+    await settle();
+    const status = r.frame().split('\n').find((l) => l.includes('working'))!;
+    expect(status).toMatch(/^·+ 0% of 128k · compac.*… · turn \$0\.46\/\$0\.50 · working 0s \(Ctrl\+C stops\)$/);
+    expect(status.length).toBeLessThanOrEqual(80);
   });
 });
