@@ -14,6 +14,8 @@ import { FOLLOW, reanchor, type ScrollMetrics, type ScrollState } from './transc
 import { ReasoningPane, liveReasoning } from './reasoning-pane.js';
 import { StatusLine } from './status/status-line.js';
 import { ApprovalModal, approvalHeight } from './approval/approval-modal.js';
+import { QuestionModal } from './question/question-modal.js';
+import { questionHeight } from './question/question-rows.js';
 import { ComposerArea, composerCaret, composerExtras, composerLayout, type Flash } from './composer/composer-area.js';
 import { composerWithHistory, replaceText, type ComposerState } from './composer/composer-state.js';
 import type { TerminalControl } from './terminal/terminal-control.js';
@@ -24,6 +26,7 @@ import { useAppKeys, type Panel } from './keys/app-keys.js';
 const selectBlocks = (s: SessionState) => s.blocks;
 const selectMarkdown = (s: SessionState) => s.markdown;
 const selectApproval = (s: SessionState) => s.pendingApproval;
+const selectQuestion = (s: SessionState) => s.pendingQuestion ?? null;
 const selectBusy = (s: SessionState) => s.busy;
 const selectSessionId = (s: SessionState) => s.sessionId;
 const selectRoot = (s: SessionState) => s.projectRoot;
@@ -48,6 +51,7 @@ export function App({ size, initialPrompt, onExit, terminal, history, mentionPat
   const blocks = useEngineState(selectBlocks);
   const markdown = useEngineState(selectMarkdown);
   const approval = useEngineState(selectApproval);
+  const question = useEngineState(selectQuestion);
   const busy = useEngineState(selectBusy);
   const sessionId = useEngineState(selectSessionId);
   const projectRoot = useEngineState(selectRoot);
@@ -133,6 +137,7 @@ export function App({ size, initialPrompt, onExit, terminal, history, mentionPat
 
   const layers = useAppKeys({
     approval,
+    question,
     busy,
     panel,
     composerRef,
@@ -159,7 +164,12 @@ export function App({ size, initialPrompt, onExit, terminal, history, mentionPat
   });
   useKeyRouter(layers);
 
-  const modalRows = approval ? approvalHeight(approval, width, modalMaxRows(rows), modalFull) : undefined;
+  // An approval first: a question waits between steps, so both at once only when a slash command asks during one.
+  const modalRows = approval
+    ? approvalHeight(approval, width, modalMaxRows(rows), modalFull)
+    : question
+      ? questionHeight(question, width, modalMaxRows(rows))
+      : undefined;
   const extras = composerExtras(composer, flash, queued, width, slashCommands);
   const inputLayout = useMemo(() => composerLayout(composer, width, busy, terminal === undefined), [composer, width, busy, terminal]);
   // Ctrl+O while the model reasons: the reasoning streams in full in the transcript instead of the pane.
@@ -210,6 +220,8 @@ export function App({ size, initialPrompt, onExit, terminal, history, mentionPat
       {layout.status > 0 ? <StatusLine width={width} /> : null}
       {approval && modalRows !== undefined ? (
         <ApprovalModal request={approval} width={width} height={layout.bottom} scroll={modalScroll} maxRef={modalMaxRef} pageRef={modalPageRef} projectRoot={projectRoot} full={modalFull} />
+      ) : question && modalRows !== undefined ? (
+        <QuestionModal question={question} width={width} height={layout.bottom} />
       ) : (
         <ComposerArea
           composer={composer}

@@ -40,6 +40,7 @@ export function paceEngine(engine: Engine, minMs: number): Engine {
     submit: (text, extra) => engine.submit(text, extra),
     interrupt: (reason) => engine.interrupt(reason),
     answer: (id, decision) => engine.answer(id, decision),
+    answerQuestion: (id, value) => engine.answerQuestion?.(id, value),
     runSlash: (command) => engine.runSlash(command),
     dispose: () => engine.dispose(),
   };

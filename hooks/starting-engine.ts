@@ -60,6 +60,7 @@ export function startingEngine(placeholder: SessionState, pending: Promise<Engin
     // Nothing runs before the engine exists, so there is nothing to stop or answer.
     interrupt: (reason) => real?.interrupt(reason),
     answer: (id, decision) => real?.answer(id, decision),
+    answerQuestion: (id, value) => real?.answerQuestion?.(id, value),
     runSlash: async (command): Promise<SlashResult> => (await ready).runSlash(command),
     async dispose() {
       // Leaving while it starts: let it finish starting, then close it properly (locks, files).

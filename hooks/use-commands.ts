@@ -77,5 +77,6 @@ export function useCommands() {
 
   const interrupt = useCallback(() => engine.interrupt(), [engine]);
   const answer = useCallback((id: string, decision: ApprovalDecision) => engine.answer(id, decision), [engine]);
-  return { runSlash, submit, interrupt, answer };
+  const answerQuestion = useCallback((id: string, value: string) => engine.answerQuestion?.(id, value), [engine]);
+  return { runSlash, submit, interrupt, answer, answerQuestion };
 }

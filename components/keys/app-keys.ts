@@ -6,6 +6,7 @@
 import { useRef, type Dispatch, type SetStateAction } from 'react';
 import type { PendingApproval } from '../../src/agent/state.js';
 import type { ApprovalDecision } from '../../src/policy/types.js';
+import type { EngineQuestion } from '../../src/agent/state.js';
 import type { SessionSummary } from '../../src/sessions/types.js';
 import type { KeyLayer } from './use-key-router.js';
 import type { CommandEffect } from '../../hooks/use-commands.js';
@@ -15,7 +16,7 @@ import type { TerminalControl } from '../terminal/terminal-control.js';
 import { helpText } from '../composer/slash-commands.js';
 import type { Flash } from '../composer/composer-area.js';
 import { FOLLOW, scrollBy, scrollHome, type ScrollMetrics, type ScrollState } from '../transcript/transcript-window.js';
-import { approvalLayer, sessionsLayer, SCROLL_STEP } from './overlay-keys.js';
+import { approvalLayer, questionLayer, sessionsLayer, SCROLL_STEP } from './overlay-keys.js';
 import { useTypingGuard } from './typing-guard.js';
 
 export type Panel =
@@ -32,6 +33,8 @@ export const DOUBLE_CTRL_C_MS = 2000;
 
 export interface AppKeyDeps {
   readonly approval: PendingApproval | null;
+  /** An engine question waiting for an answer (a budget, a summary ahead, a model switch). */
+  readonly question?: EngineQuestion | null;
   readonly busy: boolean;
   readonly panel: Panel | null;
   readonly composerRef: { readonly current: ComposerState };
@@ -56,6 +59,7 @@ export interface AppKeyDeps {
     submit(text: string): void;
     interrupt(): void;
     answer(id: string, decision: ApprovalDecision): void;
+    answerQuestion?(id: string, value: string): void;
   };
   /** The engine's slash commands, for Tab completion. */
   readonly slashCommands: readonly SlashCommandInfo[];
@@ -138,6 +142,7 @@ export function useAppKeys(d: AppKeyDeps): KeyLayer[] {
   };
 
   const modal = approvalLayer(d);
+  const question = questionLayer(d);
   const sessions = sessionsLayer(d, apply, runSlash);
 
   const textPanel: KeyLayer = {
@@ -285,5 +290,5 @@ export function useAppKeys(d: AppKeyDeps): KeyLayer[] {
     },
   };
 
-  return [typing.clock, typing.guard(modal, d.approval?.id), sessions, textPanel, global, composer, transcript];
+  return [typing.clock, typing.guard(modal, d.approval?.id), typing.guard(question, d.question?.id), sessions, textPanel, global, composer, transcript];
 }

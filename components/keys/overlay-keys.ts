@@ -1,4 +1,4 @@
-/** The overlays' key layers: the approval modal and the sessions panel each own the keyboard while open. */
+/** The overlays' key layers: the approval modal, an engine question and the sessions panel each own the keyboard while open. */
 import type { ApprovalDecision } from '../../src/policy/types.js';
 import type { KeyLayer } from './use-key-router.js';
 import type { CommandEffect } from '../../hooks/use-commands.js';
@@ -45,6 +45,32 @@ export function approvalLayer(d: AppKeyDeps): KeyLayer {
           const delta = step === 'page-up' ? -page : step === 'page-down' ? page : step;
           d.setModalScroll((s) => Math.min(Math.max(0, s + delta), d.modalMaxRef.current));
         }
+      }
+      return true;
+    },
+  };
+}
+
+/** An engine question: its keys answer, Enter takes the first answer, Esc and Ctrl+C its cancel. */
+export function questionLayer(d: AppKeyDeps): KeyLayer {
+  return {
+    name: 'question',
+    active: d.question !== null && d.question !== undefined,
+    handle(cmd) {
+      const q = d.question!;
+      const reply = (value: string): void => d.commands.answerQuestion?.(q.id, value);
+      if (cmd.name === 'text') {
+        const choice = q.choices.find((c) => c.key === cmd.text.toLowerCase());
+        if (choice) reply(choice.value);
+      } else if (cmd.name === 'submit') {
+        const first = q.choices[0];
+        if (first) reply(first.value);
+      } else if (cmd.name === 'escape') {
+        reply(q.cancel);
+      } else if (cmd.name === 'interrupt') {
+        reply(q.cancel);
+        // Also a Ctrl+C like any other (stop, clear, count toward the second that leaves).
+        return false;
       }
       return true;
     },

@@ -22,6 +22,7 @@ import { createSlashRegistry } from '../slash/registry.js';
 import type { SlashCommand } from '../slash/types.js';
 import type { ToolDefinition } from '../tools/types.js';
 import { createEngine, type LindwyrmEngine, type ToolDelegates } from './engine.js';
+import type { EngineQuestion } from './state.js';
 import { indexingProgress } from './indexing-progress.js';
 import { loadInstructions } from './instructions.js';
 import { newSessionData } from './runtime.js';
@@ -214,6 +215,8 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
       ),
     {
       ...(deps.approver ? { approver: deps.approver } : {}),
+      // Only the full screen answers questions: one-shot and the protocol modes take their fallback.
+      ...(deps.approver || cli.oneShot ? { answerQuestion: (q: EngineQuestion) => q.fallback } : {}),
       ...(deps.takeDenialNote ? { takeDenialNote: deps.takeDenialNote } : {}),
       ...(deps.describe ? { describe: deps.describe } : {}),
       ...(deps.delegates ? { delegates: deps.delegates } : {}),

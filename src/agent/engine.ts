@@ -14,10 +14,12 @@ import type { CommandRunner, FileAccess, ToolContext } from '../tools/types.js';
 import { createBuildFileWatch } from '../policy/build-file-watch.js';
 import type { CommandSandbox } from '../sandbox/types.js';
 import { createApprovalQueue } from './approvals.js';
+import type { QuestionInput } from './questions.js';
+import { createSessionGuards } from './session-guards.js';
 import { repairHistory } from './history.js';
 import { initialState, type SessionRuntime } from './runtime.js';
 import type { Session, SessionHost } from './session.js';
-import type { Engine, TurnOutcome } from './state.js';
+import type { Engine, EngineQuestion, TurnOutcome } from './state.js';
 import { createEventStore, type EventStore } from './store.js';
 import { createTurnJournal } from './turn-journal.js';
 import { runTurn } from './turn-loop.js';
@@ -51,6 +53,12 @@ export interface EngineServices {
   readonly delegates?: ToolDelegates;
   /** The session's hooks (src/extensions/hooks.ts); absent or empty: none run. */
   readonly hooks?: Hooks;
+  /**
+   * Answers engine questions (a budget reached, a summary ahead, a model switch) where no view
+   * does: one-shot and the protocol modes take each question's fallback. Absent: the view answers
+   * through `answerQuestion`.
+   */
+  readonly answerQuestion?: (question: EngineQuestion) => string;
   /** The session's MCP servers, when it has any (src/mcp/). */
   readonly mcp?: McpView;
   /** The command sandbox bash runs in (and the `!cmd` passthrough, hooks and MCP servers can). */
@@ -71,6 +79,10 @@ export interface LindwyrmEngine extends Engine {
   readonly slash: SlashRegistry;
   /** Whether a turn runs: the one answer, which the store's `busy` follows. */
   busy(): boolean;
+  /** Asks the user (the view), or takes the question's fallback where nothing can answer. */
+  ask(question: QuestionInput): Promise<string>;
+  /** Why the dollar budgets cannot be checked with the preset in use (no prices); undefined when they can. */
+  budgetPriceWarning(): string | undefined;
   /** The session's MCP servers, to read (status, resources); absent when none are configured. */
   readonly mcp?: McpView;
   /** The session's command sandbox (src/sandbox/); absent in bare test sessions. */
@@ -103,10 +115,18 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
     turnSignal: () => controller?.signal,
     ...(hooks ? { preCompact: (trigger: 'manual' | 'auto', instructions: string) => hooks.preCompact(trigger, instructions) } : {}),
     opened: (resumed) => startHooks(resumed ? 'resume' : 'clear'),
+    billed: (usage, cost) => guards.billed(usage, cost),
   });
   // The conversation as it opened: its history's blocks, and the notice of a turn a crash cut short.
   const events = createEventStore(stateOf(session.runtime, session.openedBlocks()));
   const approvals = createApprovalQueue(events.dispatch);
+  const guards = createSessionGuards({
+    runtime: () => session.runtime,
+    dispatch: events.dispatch,
+    newId,
+    ...(services.answerQuestion ? { answerQuestion: services.answerQuestion } : {}),
+  });
+  const questions = guards.questions;
   slash.onChange(() => events.dispatch({ type: 'commands', commands: slash.list() }));
 
   // Why the last save failed; undefined while saves work. A turn's outcome says whether it was saved.
@@ -139,6 +159,7 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
     if (controller && !controller.signal.aborted) stopReason = reason;
     controller?.abort();
     approvals.cancelAll('quit');
+    questions.cancelAll();
   };
 
   const approve: Approver = async (request) => {
@@ -196,6 +217,7 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
     const before = { usage: s.usage, cost: s.cost };
     journal.begin();
     events.dispatch({ type: 'turn.start', blockId: newId('user'), text: shell ? `!${text}` : text });
+    guards.startTurn();
     let outcome: TurnOutcome;
     const calls = { tools: rt.tools, context: rt.context, signal, dispatch: journal.dispatch, newId, toolContext, describe, ...(services.log ? { log: services.log } : {}) };
     try {
@@ -224,6 +246,8 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
           safePoint,
           stopReason: () => stopReason,
           afterSummary: () => session.rewritePrompt(),
+          ...(guards.budgetActive ? { beforeStep: guards.turn.beforeStep } : {}),
+          confirmSummary: guards.turn.confirmSummary,
           ...(services.log ? { log: services.log } : {}),
           ...(services.takeDenialNote ? { takeDenialNote: services.takeDenialNote } : {}),
           ...(hooks ? { hooks, onStop: (active: boolean, last: string) => hooks.stop(active, last, signal) } : {}),
@@ -284,6 +308,11 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
     answer(id, decision) {
       approvals.answer(id, decision);
     },
+    answerQuestion(id, value) {
+      questions.answer(id, value);
+    },
+    ask: (q) => questions.ask(q),
+    budgetPriceWarning: () => guards.priceWarning(),
     runSlash: (command) =>
       slash.run(command, {
         session,
@@ -295,6 +324,8 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
         dataDir: services.dataDir,
         // Something the user asked outside a turn: nothing to interrupt it but the approval's q.
         toolContext: () => toolContext(new AbortController().signal, () => undefined),
+        ask: (q) => questions.ask(q),
+        budgetPriceWarning: () => engine.budgetPriceWarning(),
       }),
     busy: () => running !== undefined,
     async dispose() {
@@ -306,6 +337,10 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
   };
   // The meter has a figure from the start: an estimate of the prompt (and a resumed history).
   session.publishContext();
+  // And the budgets from the start: the status line shows them before the first turn spends.
+  guards.turn.publishBudget();
+  const unpriced = engine.budgetPriceWarning();
+  if (unpriced) events.dispatch({ type: 'notice', blockId: newId('notice'), level: 'warning', text: unpriced });
   // A turn a crash cut short was recovered into the history: that replaces the note on disk now.
   if (session.recoveredTurn) void persist();
   startHooks(session.runtime.session.turns > 0 ? 'resume' : 'startup');

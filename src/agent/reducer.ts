@@ -133,6 +133,12 @@ export function reduce(state: SessionState, event: EngineEvent): SessionState {
       return { ...state, context: event.gauge };
     case 'commands':
       return { ...state, commands: event.commands };
+    case 'question.request':
+      return { ...state, pendingQuestion: event.question };
+    case 'question.resolved':
+      return state.pendingQuestion?.id === event.id ? { ...state, pendingQuestion: null } : state;
+    case 'budget':
+      return { ...state, budget: event.gauge };
     case 'indexing': {
       const old = state.indexing ?? null;
       const next = event.progress;
@@ -155,7 +161,7 @@ export function reduce(state: SessionState, event: EngineEvent): SessionState {
       }
       const end: TranscriptBlock = { kind: 'turn_end', id: event.blockId, version: 0, status: event.status };
       const withDetail: TranscriptBlock = event.detail === undefined ? end : { ...end, detail: event.detail };
-      return { ...state, busy: false, pendingApproval: null, blocks: [...blocks, withDetail] };
+      return { ...state, busy: false, pendingApproval: null, ...(state.pendingQuestion ? { pendingQuestion: null } : {}), blocks: [...blocks, withDetail] };
     }
     default: {
       const unhandled: never = event;

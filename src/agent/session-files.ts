@@ -11,6 +11,7 @@ import type { Config } from '../config/types.js';
 import { createOffloadStore, sweepOrphanedOffloads, type DisposableOffloadStore } from '../context/offload-store.js';
 import { ignoreError } from '../diagnostics/ignore-error.js';
 import { sweepAbandonedTemps } from '../io/temp-journal.js';
+import { redactText, secretMatcher } from '../secrets/redact.js';
 import { SessionLockedError } from '../sessions/errors.js';
 import { savedSessionIds } from '../sessions/saved-ids.js';
 import { createSessionStore } from '../sessions/session-store.js';
@@ -67,6 +68,8 @@ export async function openSessionFiles(opts: {
       record = undefined;
     }
   }
+  // Archived turns are history written to disk: the keys a session file would not hold, neither do they.
+  const redact = (text: string): string => redactText(text, secretMatcher(opts.secrets())).text;
   const newId = (): string => store?.newId() ?? `tmp-${randomBytes(6).toString('hex')}`;
   const firstId = record?.id ?? newId();
   let current = firstId;
@@ -97,7 +100,7 @@ export async function openSessionFiles(opts: {
           ignoreError('sweep orphaned offloads', log),
         );
       }
-      offload = createOffloadStore({ dir: paths.offloadDir, sessionId: firstId });
+      offload = createOffloadStore({ dir: paths.offloadDir, sessionId: firstId, redact });
       return offload;
     },
     async switchTo(id, resumed) {
@@ -107,7 +110,7 @@ export async function openSessionFiles(opts: {
       if (store && saves) await store.unlock(old).catch(ignoreError(`unlock session ${old}`, log));
       current = id;
       saved = resumed;
-      offload = createOffloadStore({ dir: paths.offloadDir, sessionId: id });
+      offload = createOffloadStore({ dir: paths.offloadDir, sessionId: id, redact });
       return offload;
     },
     async save(recordOf) {

@@ -155,6 +155,7 @@ export function sessionParts(opts: {
         summarize,
         marker,
         tools: schemas,
+        replyTokens: p.maxTokens,
       }),
     thinkingFor(p) {
       const thinkingEffort = cli.thinkingEffort ?? p.thinkingEffort;

@@ -74,6 +74,8 @@ export interface SessionHost {
   preCompact?(trigger: 'manual' | 'auto', instructions: string): Promise<string | undefined>;
   /** Another conversation was opened (a resumed one, or a new one after /clear). */
   opened?(resumed: boolean): void;
+  /** Told of every request billed (a summary's too) with its cost, priced by the preset it went to: the budgets count it. */
+  billed?(usage: Usage, cost: number | null): void;
 }
 
 /** The first runtime's parts that come from outside: the rest is built from them. */
@@ -248,8 +250,10 @@ export function createSession(start: SessionStart, parts: SessionParts, files: S
     },
     recordUsage(usage, side) {
       const s = rt.session;
+      const cost = computeCost(usage, rt.preset.prices, rt.preset);
       s.usage = addUsage(s.usage, usage);
-      s.cost = addCost(s.cost, computeCost(usage, rt.preset.prices, rt.preset));
+      s.cost = addCost(s.cost, cost);
+      host.billed?.(usage, cost);
       // Zeros a server never reported are no measurement: they count in the totals only.
       if (!usage.unreported) {
         if (side) rt.context.recordSideUsage?.(usage);

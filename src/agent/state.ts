@@ -102,6 +102,46 @@ export interface SessionState {
    * built-in ones).
    */
   readonly commands?: readonly SlashCommandInfo[];
+  /** A question the engine waits on (see EngineQuestion); null or absent when none. */
+  readonly pendingQuestion?: EngineQuestion | null;
+  /** Spend against the budgets that are set; absent when none is. */
+  readonly budget?: BudgetGauge;
+}
+
+/** One answer to an EngineQuestion: the key that picks it, what it says, and the value it returns. */
+export interface QuestionChoice {
+  readonly key: string;
+  readonly label: string;
+  readonly value: string;
+}
+
+/**
+ * A question the engine waits on between two steps, approval-like: before an automatic summary,
+ * at a budget, before /model re-sends the conversation to another model. Plain data; the view
+ * shows it in place of the input and answers with `answerQuestion`. A run without a view takes
+ * `fallback` without asking; an interrupt settles it with `cancel`.
+ */
+export interface EngineQuestion {
+  readonly id: string;
+  readonly kind: 'compaction' | 'budget' | 'model-switch';
+  readonly title: string;
+  readonly lines: readonly string[];
+  /** The first one is what Enter picks. */
+  readonly choices: readonly QuestionChoice[];
+  readonly fallback: string;
+  readonly cancel: string;
+}
+
+/** Spend against one budget, for the status line. `spent` is null while unknown (no prices). */
+export interface BudgetReading {
+  readonly spent: number | null;
+  readonly limit: number;
+}
+
+export interface BudgetGauge {
+  readonly turnCost?: BudgetReading;
+  readonly sessionCost?: BudgetReading;
+  readonly turnTokens?: BudgetReading;
 }
 
 export interface IndexingProgress {
@@ -156,6 +196,8 @@ export interface Engine extends EngineStore {
   /** Stops the running turn; `reason` ("Stopped by SIGTERM.") is what the turn's end says, else "Interrupted by the user.". */
   interrupt(reason?: string): void;
   answer(approvalId: string, decision: ApprovalDecision): void;
+  /** Answers the pending EngineQuestion with one of its choices' values. */
+  answerQuestion?(questionId: string, value: string): void;
   runSlash(command: string): Promise<SlashResult>;
   dispose(): Promise<void>;
 }

@@ -4,6 +4,7 @@
  * valid in every case: every tool call has a result, and the turn can be continued.
  */
 import { ProviderError, type AssistantMessage, type ContentBlock, type ImageData, type Message, type ModelClient, type ThinkingEffort, type ToolSchema, type Usage } from '../providers/types.js';
+import type { ConfirmSummary } from '../context/types.js';
 import type { PromptPrefix } from './runtime.js';
 import type { TurnOutcome } from './state.js';
 import { streamRequest } from './model-request.js';
@@ -41,6 +42,13 @@ export interface TurnEnv extends Omit<ToolCallsEnv, 'loops'> {
    * hook's), or undefined. `active` is true when a Stop hook already made this turn go on.
    */
   readonly onStop?: (active: boolean, lastMessage: string) => Promise<string | undefined>;
+  /**
+   * Before each request (a summary's included): undefined to go on, or why the turn stops here
+   * (a budget reached and not raised). The history is valid at that point.
+   */
+  readonly beforeStep?: () => Promise<string | undefined>;
+  /** Asked before an automatic summary: now, or later once. */
+  readonly confirmSummary?: ConfirmSummary;
 }
 
 /** A Stop hook that never lets go would run the turn into max_tool_steps; this many times is enough. */
@@ -108,7 +116,14 @@ export async function runTurn(env: TurnEnv, text: string, images?: readonly Imag
   let lastNote: string | undefined;
   let stopContinues = 0;
   for (;;) {
-    const reclaim = await env.context.beforeRequest(env.history, system);
+    const stop = await env.beforeStep?.();
+    if (stop !== undefined) {
+      await env.safePoint();
+      // A budget question an interrupt cancelled: the turn was stopped (by the user, or a signal), not by the budget.
+      if (env.signal.aborted) return { status: 'interrupted', result: lastText, detail: interruptedDetail(env), steps };
+      return { status: 'incomplete', result: lastText, detail: stop, steps };
+    }
+    const reclaim = await env.context.beforeRequest(env.history, system, env.confirmSummary ? { confirmSummary: env.confirmSummary } : undefined);
     if (reclaim.action !== 'none') env.history.splice(0, env.history.length, ...reclaim.messages);
     if (reclaim.action === 'summarized' && env.afterSummary) ({ system, tools, toolSchemas } = env.afterSummary());
     const note = reclaim.detail ?? (reclaim.action !== 'none' ? `Context ${reclaim.action}.` : undefined);

@@ -63,6 +63,9 @@ export interface ConfigLayer {
   readonly offloadEagerTokens?: number;
   readonly offloadThresholdTokens?: number;
   readonly protectedTokens?: number;
+  readonly maxCostPerTurn?: number;
+  readonly maxCostPerSession?: number;
+  readonly maxTokensPerTurn?: number;
   readonly markdown?: boolean;
   readonly codeMap?: CodeMapSettings;
   readonly mcpServers?: readonly McpServerConfig[];

@@ -14,7 +14,7 @@ import { readLayer } from './read-layer.js';
 import { readTomlFile } from './read-toml.js';
 import { isTrustedProject, LIMITS, restrictProjectLayer } from './trust.js';
 import { ownSecretPaths } from './own-secret-paths.js';
-import type { Config } from './types.js';
+import type { Budgets, Config } from './types.js';
 
 export const PROJECT_CONFIG_NAME = '.lindwyrm.toml';
 
@@ -44,7 +44,12 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<Config> {
   /** True when warnings[0] is the one warning listing what the project file tried. */
   let refusedWarning = false;
   if (rawProject) {
-    const userLimits = Object.fromEntries(LIMITS.map(([key]) => [key, user?.[key] ?? DEFAULTS[key]]));
+    const userLimits = {
+      ...Object.fromEntries(LIMITS.map(([key]) => [key, user?.[key] ?? DEFAULTS[key]])),
+      ...(user?.maxCostPerTurn !== undefined ? { maxCostPerTurn: user.maxCostPerTurn } : {}),
+      ...(user?.maxCostPerSession !== undefined ? { maxCostPerSession: user.maxCostPerSession } : {}),
+      ...(user?.maxTokensPerTurn !== undefined ? { maxTokensPerTurn: user.maxTokensPerTurn } : {}),
+    };
     const outcome = restrictProjectLayer(rawProject, { trusted, projectRoot, userPolicy, userLimits, ...(user ? { user } : {}) });
     project = outcome.layer;
     needsFloor = outcome.needsFloor;
@@ -110,6 +115,7 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<Config> {
     offloadEagerTokens: pick('offloadEagerTokens', user, project),
     offloadThresholdTokens: pick('offloadThresholdTokens', user, project),
     protectedTokens: pick('protectedTokens', user, project),
+    budgets: budgetsOf(user, project),
     markdown: pick('markdown', user, project) ?? DEFAULTS.markdown,
     codeMap: mergeCodeMap(user, project),
     ownSecrets: ownSecretPaths(presets, opts.env),
@@ -123,6 +129,17 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<Config> {
     warnings,
   };
   return deepFreeze(config);
+}
+
+function budgetsOf(user: ConfigLayer | undefined, project: ConfigLayer | undefined): Budgets {
+  const costPerTurn = pick('maxCostPerTurn', user, project);
+  const costPerSession = pick('maxCostPerSession', user, project);
+  const tokensPerTurn = pick('maxTokensPerTurn', user, project);
+  return {
+    ...(costPerTurn !== undefined ? { costPerTurn } : {}),
+    ...(costPerSession !== undefined ? { costPerSession } : {}),
+    ...(tokensPerTurn !== undefined ? { tokensPerTurn } : {}),
+  };
 }
 
 async function realProjectRoot(cwd: string): Promise<string> {

@@ -64,6 +64,9 @@ export function readLayer(table: Table, ctx: LayerContext, warnings: string[]): 
     offloadEagerTokens: r.integer('offload_eager_tokens'),
     offloadThresholdTokens: r.integer('offload_threshold_tokens'),
     protectedTokens: r.integer('protected_tokens', 0),
+    maxCostPerTurn: r.positiveAmount('max_cost_per_turn'),
+    maxCostPerSession: r.positiveAmount('max_cost_per_session'),
+    maxTokensPerTurn: r.integer('max_tokens_per_turn', 1),
     markdown: r.boolean('markdown'),
     codeMap: readCodeMap(r, warnings),
     mcpServers: readMcp(r.subTable('mcp'), {
@@ -99,6 +102,7 @@ const KNOWN_TOP = [
   'loop_detection_window', 'offload_eager_tokens', 'offload_threshold_tokens', 'protected_tokens', 'markdown',
   'code_map', 'tool_profile', 'mcp', 'mcp_schema_budget', 'sandbox', 'sandbox_writable', 'sandbox_network', 'bash_in_sandbox',
   'hooks',
+  'max_cost_per_turn', 'max_cost_per_session', 'max_tokens_per_turn',
 ];
 const KNOWN_PRESET = [
   'name', 'format', 'base_url', 'model', 'api_key_env', 'key_file', 'thinking', 'thinking_effort', 'vision',

@@ -26,7 +26,8 @@ export function restrictProjectLayer(
     projectRoot: string;
     userPolicy: PolicySettings;
     /** The user's own limits (their file, else the defaults): an untrusted project may only lower them. */
-    userLimits?: Partial<Record<LimitKey, number>>;
+    /** The user's limits and budgets; an unset budget means unlimited, which a project may lower to anything. */
+    userLimits?: Partial<Record<LimitKey | 'maxCostPerTurn' | 'maxCostPerSession' | 'maxTokensPerTurn', number>>;
     /** The user's own file, for the sandbox settings an untrusted project may only tighten. */
     user?: ConfigLayer;
   },
@@ -76,6 +77,16 @@ export function restrictProjectLayer(
     if (own === undefined || wanted === undefined) continue;
     if (direction === 'at most' && wanted > own) drop(key, `${name} above your own (${wanted} > ${own})`);
     if (direction === 'at least' && wanted < own) drop(key, `${name} below your own (${wanted} < ${own})`);
+  }
+  const budgets = [
+    ['maxCostPerTurn', 'max_cost_per_turn'],
+    ['maxCostPerSession', 'max_cost_per_session'],
+    ['maxTokensPerTurn', 'max_tokens_per_turn'],
+  ] as const;
+  for (const [field, key] of budgets) {
+    const own = opts.userLimits?.[field];
+    const wanted = layer[field];
+    if (own !== undefined && wanted !== undefined && wanted > own) drop(field, `${key} above your own (${wanted} > ${own})`);
   }
   if (layer.policy) refused.push(...looserPolicy(layer.policy, opts.userPolicy));
   const sandbox = tighterSandbox(layer, opts.user, opts.projectRoot);

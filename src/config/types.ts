@@ -160,6 +160,17 @@ export interface CodeMapSettings {
   readonly budgetTokens?: number;
 }
 
+/**
+ * Spending limits. Reaching one pauses the turn between two requests: the full screen asks to
+ * go on or stop, one-shot stops as incomplete. Dollars need the preset's prices; tokens count
+ * what each request was billed at full rate (fresh input, cache writes, output), not cache reads.
+ */
+export interface Budgets {
+  readonly costPerTurn?: number;
+  readonly costPerSession?: number;
+  readonly tokensPerTurn?: number;
+}
+
 export interface Config {
   /** Real path of the project root (-C or the current directory). */
   readonly projectRoot: string;
@@ -198,6 +209,8 @@ export interface Config {
   readonly offloadEagerTokens?: number;
   readonly offloadThresholdTokens?: number;
   readonly protectedTokens?: number;
+  /** max_cost_per_turn, max_cost_per_session, max_tokens_per_turn; each absent when unset. */
+  readonly budgets?: Budgets;
   readonly markdown: boolean;
   readonly codeMap: CodeMapSettings;
   /** Paths no tool may touch (key files, the config folder's key material, the data folder). */

@@ -9,6 +9,7 @@ import type { SessionSummary, SessionStore } from '../sessions/types.js';
 import type { ToolContext } from '../tools/types.js';
 import type { Session } from '../agent/session.js';
 import type { SessionState } from '../agent/state.js';
+import type { QuestionInput } from '../agent/questions.js';
 
 export interface SlashCommandInfo {
   /** '/model', or '/server:prompt' for a protocol server's prompt. */
@@ -55,6 +56,10 @@ export interface SlashEnv {
   readonly dataDir: string;
   /** A tool context for something the user asked outside a turn (/export writes under the policy). */
   toolContext(): ToolContext;
+  /** Asks the user a question (the full screen), or takes its fallback where nothing can answer. */
+  ask?(question: QuestionInput): Promise<string>;
+  /** Why dollar budgets cannot be checked with the preset in use; undefined when they can. */
+  budgetPriceWarning?(): string | undefined;
 }
 
 export interface SlashContext extends SlashEnv {

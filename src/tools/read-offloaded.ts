@@ -7,9 +7,9 @@ import { pageOfLines } from './page-lines.js';
 export const readOffloadedTool = defineTool({
   name: 'read_offloaded',
   description:
-    'Read back an offloaded tool result by its ref (e.g. "off_0001"), as shown in an [offloaded: ...] stub. It is a snapshot from when the tool ran. A large one comes a page at a time: each page ends by naming the lines it holds and the exact call for the next page. offset (first line, 1-based) and limit (lines) select a part.',
+    'Read back an offloaded tool result by its ref (e.g. "off_0001"), as shown in an [offloaded: ...] stub, or an archived turn by its ref (e.g. "arc_0001", from a summary or recall). It is a snapshot from when the tool ran. A large one comes a page at a time: each page ends by naming the lines it holds and the exact call for the next page. offset (first line, 1-based) and limit (lines) select a part.',
   args: {
-    ref: arg.string('The ref from the offload stub.', { nonEmpty: true, trim: true }),
+    ref: arg.string('The ref from the offload stub, a summary or recall.', { nonEmpty: true, trim: true }),
     offset: optional(arg.integer('First line, 1-based.', { min: 1 })),
     limit: optional(arg.integer('Number of lines.', { min: 1 })),
   },
@@ -20,7 +20,7 @@ export const readOffloadedTool = defineTool({
   subject: () => 'ref',
   async run({ ref, offset, limit }, ctx) {
     const text = await ctx.offload.read(ref);
-    if (text === undefined) return failure(`read_offloaded: no such ref "${ref}". Refs look like off_0001 and come from an [offloaded: ...] stub in this session.`, undefined, 'not_found');
+    if (text === undefined) return failure(`read_offloaded: no such ref "${ref}". Refs look like off_0001 (from an [offloaded: ...] stub) or arc_0001 (an archived turn, from a summary or recall) and belong to this session.`, undefined, 'not_found');
     const max = ctx.config.maxToolOutputChars;
     // The whole of a small snapshot, as it was: nothing to page.
     if (offset === undefined && limit === undefined && text.length <= max) return success(text, `${ref}: ${text.length} chars`);

@@ -67,7 +67,10 @@ export interface ToolResult {
 
 /** Resolves offloaded results by ref (the context manager's store implements it). */
 export interface OffloadReader {
+  /** An offloaded result (off_0001) or an archived turn (arc_0001). */
   read(ref: string): Promise<string | undefined>;
+  /** The turns summaries replaced, oldest first (recall searches them); absent: none are kept. */
+  archived?(): Promise<readonly { readonly ref: string; readonly text: string }[]>;
 }
 
 export interface ToolContext {

@@ -182,7 +182,9 @@ describe('reclaiming', () => {
       expect(r.messages.slice(1)).toEqual(history.slice(older.length + 1));
       const first = r.messages[0]!;
       expect(first.content[0]).toMatchObject({ type: 'text' });
-      expect((first.content[0] as { text: string }).text).toMatch(new RegExp(`^\\[Earlier conversation ${MARKER}.*background:\\]\\nThe user asked for things\\.$`));
+      const framed = (first.content[0] as { text: string }).text;
+      expect(framed).toMatch(new RegExp(`^\\[Earlier conversation ${MARKER}, condensed to free context\\. This is a record of what already happened.*:\\]\\nThe user asked for things\\.\\n\\[End of the record ${MARKER}\\.`));
+      expect(framed).toMatch(/archived word for word \(arc_0001–arc_\d{4}\)/);
       expect(first.content.slice(1)).toEqual(history[older.length]!.content);
       expect(r.summarizedMessages).toBe(older.length);
       expect(wireViolations(r.messages)).toEqual([]);
