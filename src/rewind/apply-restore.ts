@@ -1,0 +1,175 @@
+/**
+ * Puts paths into given states, each one atomically: a file or link is built under a temp name
+ * beside the target and renamed over it, so a kill at any instant leaves every path either as it
+ * was or as restored, never half written. Removals go deepest first, creations shallowest first,
+ * and folder modes last (a folder restored read-only must still take its files first).
+ *
+ * Each operation is idempotent: applying it to a path already in its target state does nothing,
+ * which is what lets an interrupted restore be finished from its journal.
+ */
+import { randomBytes } from 'node:crypto';
+import { chmod, lstat, mkdir, open, readlink, rename, rm, rmdir, symlink, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import type { BlobStore } from './blob-store.js';
+import { hashOf } from './blob-store.js';
+import { stampOf } from './baseline.js';
+import type { PathState } from './types.js';
+import { sameState } from './types.js';
+
+export interface RestoreOp {
+  readonly path: string;
+  /** The state the plan saw (what an interrupted restore may still find). */
+  readonly from: PathState;
+  readonly to: PathState;
+}
+
+export interface OpResult {
+  readonly op: RestoreOp;
+  readonly outcome: 'done' | 'already' | 'kept' | 'failed';
+  /** For kept and failed: why, in words. */
+  readonly detail?: string;
+}
+
+/** Absolute path of a recorded path (project-relative, or absolute already). */
+export function absoluteOf(root: string, path: string): string {
+  return path.startsWith('/') ? path : join(root, path);
+}
+
+function depth(path: string): number {
+  return path.split('/').length;
+}
+
+/** The state of a path on disk, compared by content hash (reads the file; for restores only). */
+export async function diskState(abs: string): Promise<PathState> {
+  let info;
+  try {
+    info = await lstat(abs);
+  } catch {
+    return null;
+  }
+  const mode = info.mode & 0o7777;
+  if (info.isDirectory()) return { kind: 'dir', mode };
+  if (info.isSymbolicLink()) return { kind: 'link', target: await readlink(abs) };
+  if (!info.isFile()) return null;
+  const handle = await open(abs, 'r');
+  try {
+    const data = await handle.readFile();
+    return { kind: 'file', hash: hashOf(data), mode, size: data.length };
+  } finally {
+    await handle.close();
+  }
+}
+
+function tempBeside(abs: string): string {
+  return join(dirname(abs), `.${basename(abs)}.lwyrm-rewind-${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+}
+
+async function writeFileDurably(path: string, data: Uint8Array, mode: number): Promise<void> {
+  const handle = await open(path, 'wx', 0o600);
+  try {
+    await handle.writeFile(data);
+    await handle.chmod(mode);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Makes room for a file or link where a folder is: only an empty one (its children went first). */
+async function clearFolder(abs: string, now: PathState): Promise<void> {
+  if (now?.kind === 'dir') await rmdir(abs);
+}
+
+/** Whether the disk still holds `state` (an unkept file compares by its stamp: its contents were never read). */
+function holds(now: PathState, state: PathState, info: { size: number; mtimeMs: number; ino: number } | undefined): boolean {
+  if (state?.kind === 'unkept') return info !== undefined && now?.kind === 'file' && stampOf(info) === state.stamp && now.mode === state.mode;
+  return sameState(now, state);
+}
+
+async function applyOne(root: string, op: RestoreOp, blobs: BlobStore, deferredModes: Map<string, number>): Promise<OpResult> {
+  const abs = absoluteOf(root, op.path);
+  const now = await diskState(abs);
+  if (sameState(now, op.to)) return { op, outcome: 'already' };
+  // Changed again since the plan looked (an edit while the preview was open): not ours to overwrite.
+  if (!holds(now, op.from, await lstat(abs).catch(() => undefined))) {
+    return { op, outcome: 'kept', detail: 'it changed again after the restore was planned' };
+  }
+  const to = op.to;
+  if (to === null) {
+    if (now === null) return { op, outcome: 'already' };
+    if (now.kind === 'dir') {
+      try {
+        await rmdir(abs);
+      } catch {
+        return { op, outcome: 'kept', detail: 'the folder still holds files lindwyrm does not track' };
+      }
+    } else {
+      await unlink(abs);
+    }
+    return { op, outcome: 'done' };
+  }
+  await mkdir(dirname(abs), { recursive: true });
+  if (to.kind === 'dir') {
+    if (now !== null && now.kind !== 'dir') await unlink(abs);
+    if (now?.kind !== 'dir') await mkdir(abs, { mode: 0o700 });
+    // Set at the end: a folder going back to read-only still has to take its files first.
+    deferredModes.set(abs, to.mode);
+    return { op, outcome: 'done' };
+  }
+  if (to.kind === 'unkept') return { op, outcome: 'failed', detail: 'its contents were not kept' };
+  const temp = tempBeside(abs);
+  try {
+    if (to.kind === 'file') await writeFileDurably(temp, await blobs.get(to.hash), to.mode);
+    else await symlink(to.target, temp);
+    await clearFolder(abs, now);
+    await rename(temp, abs);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+  return { op, outcome: 'done' };
+}
+
+async function fsyncDir(dir: string): Promise<void> {
+  try {
+    const handle = await open(dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // Some file systems refuse fsync on a folder; the renames are still atomic.
+  }
+}
+
+/** Applies every op in a safe order; a failure of one is reported and the rest still run. */
+export async function applyOps(root: string, ops: readonly RestoreOp[], blobs: BlobStore, onProgress?: (done: number) => void): Promise<OpResult[]> {
+  const removals = ops.filter((o) => o.to === null).sort((a, b) => depth(b.path) - depth(a.path));
+  const creations = ops.filter((o) => o.to !== null).sort((a, b) => depth(a.path) - depth(b.path));
+  const results: OpResult[] = [];
+  const deferredModes = new Map<string, number>();
+  const touched = new Set<string>();
+  // A folder going back to another mode may be read-only now (a chmod the turn made): open it for
+  // the files it must lose or take first; its own mode is set at the end.
+  for (const op of creations) {
+    if (op.to?.kind !== 'dir') continue;
+    const abs = absoluteOf(root, op.path);
+    const info = await lstat(abs).catch(() => undefined);
+    if (info?.isDirectory() && (info.mode & 0o700) !== 0o700) await chmod(abs, (info.mode & 0o7777) | 0o700).catch(() => undefined);
+    if (info?.isDirectory()) deferredModes.set(abs, op.to.mode);
+  }
+  for (const op of [...removals, ...creations]) {
+    try {
+      results.push(await applyOne(root, op, blobs, deferredModes));
+    } catch (error) {
+      results.push({ op, outcome: 'failed', detail: (error as Error).message });
+    }
+    touched.add(dirname(absoluteOf(root, op.path)));
+    onProgress?.(results.length);
+  }
+  const deepestFirst = [...deferredModes].sort((a, b) => depth(b[0]) - depth(a[0]));
+  for (const [abs, mode] of deepestFirst) await chmod(abs, mode).catch(() => undefined);
+  for (const dir of touched) await fsyncDir(dir);
+  return results;
+}

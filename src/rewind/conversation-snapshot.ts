@@ -1,0 +1,56 @@
+/**
+ * The conversation as a checkpoint keeps it: each message stored once as a blob (its JSON), the
+ * checkpoint holding their hashes in order, plus the system prompt it was sent with. Restoring
+ * gives back the same messages, value for value, so the next request starts with exactly the
+ * prefix the provider has cached — even when a summary or an offload rewrote history since.
+ */
+import type { Message } from '../providers/types.js';
+import type { BlobStore } from './blob-store.js';
+import type { ConversationRef } from './types.js';
+
+export interface ConversationState {
+  readonly history: readonly Message[];
+  readonly system: string;
+  readonly codeMapText?: string;
+  readonly turns: number;
+}
+
+/** Message objects already stored, by identity: history keeps its objects from turn to turn. */
+const stored = new WeakMap<object, string>();
+
+async function putText(blobs: BlobStore, text: string): Promise<string> {
+  return blobs.put(Buffer.from(text, 'utf8'));
+}
+
+export async function snapshotConversation(blobs: BlobStore, state: ConversationState): Promise<ConversationRef> {
+  const messages: string[] = [];
+  for (const message of state.history) {
+    let hash = stored.get(message);
+    // A hash remembered from another store (a /clear into a --no-save run) is only used when present.
+    if (hash === undefined || !blobs.has(hash)) {
+      hash = await putText(blobs, JSON.stringify(message));
+      stored.set(message, hash);
+    }
+    messages.push(hash);
+  }
+  return {
+    messages,
+    system: await putText(blobs, state.system),
+    ...(state.codeMapText !== undefined ? { codeMap: await putText(blobs, state.codeMapText) } : {}),
+    turns: state.turns,
+  };
+}
+
+export async function loadConversation(blobs: BlobStore, ref: ConversationRef): Promise<ConversationState> {
+  const history: Message[] = [];
+  for (const hash of ref.messages) history.push(JSON.parse((await blobs.get(hash)).toString('utf8')) as Message);
+  const system = (await blobs.get(ref.system)).toString('utf8');
+  const codeMapText = ref.codeMap !== undefined ? (await blobs.get(ref.codeMap)).toString('utf8') : undefined;
+  return { history, system, ...(codeMapText !== undefined ? { codeMapText } : {}), turns: ref.turns };
+}
+
+/** Every blob a conversation names. */
+export function conversationHashes(ref: ConversationRef | undefined): string[] {
+  if (!ref) return [];
+  return [...ref.messages, ref.system, ...(ref.codeMap !== undefined ? [ref.codeMap] : [])];
+}
