@@ -31,6 +31,8 @@ import { createSummarizer } from './summarizer.js';
 import { addCost, addUsage } from './usage.js';
 import { collectSessionSecrets } from './session-secrets.js';
 import { buildSystemPrompt, newSessionMarker } from './system-prompt.js';
+import { openSessionRewind } from '../rewind/session-rewind.js';
+import { removeRewindSession } from '../rewind/rewind-service.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -92,6 +94,7 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
           offloadDir: paths.offloadDir,
           secrets: secrets.values,
           onNotice: (line) => storeNotice(line),
+          onRemoved: (id) => removeRewindSession(paths.dataDir, config.projectRoot, id),
         })
       : undefined;
   let record: SessionRecord | undefined;
@@ -162,6 +165,8 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
     );
   }
   let offload = createOffloadStore({ dir: paths.offloadDir, sessionId });
+  // Checkpoints of every turn (files and conversation), in the project's store; a temp one with --no-save.
+  const rewind = await openSessionRewind({ ...(cli.save ? { dataDir: paths.dataDir } : {}), config, sessionId, ...(log ? { log } : {}) }, notices);
 
   // The resumed session's own marker: its stubs still count as stubs and the system prompt is the
   // one its history was sent with (a new marker would be a cache miss on all of it).
@@ -225,7 +230,7 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
     });
   const buildParts = (p: Preset, m: string, mapText = freshMap(p)): { tools: ToolRunner; system: string; codeMapText?: string } => {
     const extraTools = lateTools ?? codeMap?.tools();
-    const tools = deps.createTools({ config, vision: p.vision, readOnly: cli.readOnly, ...(extraTools?.length ? { extraTools } : {}) });
+    const tools = rewind.wrapTools(deps.createTools({ config, vision: p.vision, readOnly: cli.readOnly, ...(extraTools?.length ? { extraTools } : {}) }));
     return { tools, system: buildSystem(p, m, mapText), ...(mapText !== undefined ? { codeMapText: mapText } : {}) };
   };
   const parts = buildParts(preset, marker, resumedMap ?? freshMap(preset));
@@ -296,6 +301,7 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
       ? { onFileChanged: (path: string) => (codeMap ? void codeMap.fileChanged(path).catch(() => undefined) : void changedEarly.add(path)) }
       : {}),
     saves: Boolean(store && cli.save),
+    checkpoints: { begin: (prompt, conversation) => rewind.beginTurn(prompt, conversation), end: () => rewind.endTurn() },
     persist: async (r) => {
       if (!store || !cli.save) return;
       const offloadRefs = (await r.offload.list()).map((o) => o.ref);
@@ -310,6 +316,7 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
       cli,
       ...(store ? { store } : {}),
       projectRoot: config.projectRoot,
+      rewind,
       resolvePreset: async (name) => {
         const p = await resolvePreset(config, name);
         const key = await resolveApiKey(p, env);
@@ -347,10 +354,12 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
         r.offload = offload;
         r.context = context;
         saved = data !== 'new';
+        await rewind.switchSession(id);
         eng.replaceSession(data === 'new' ? { ...newSessionData(id), marker: r.marker } : { ...data, marker: r.marker });
       },
     }),
     onDispose: async () => {
+      await rewind.close();
       await store?.close().catch(() => undefined);
       await offload.dispose(saved && cli.save).catch(() => undefined);
       // A map still indexing is closed when it opens; a process that exits before that (one-shot)

@@ -7,6 +7,7 @@ import type { ContextManager, OffloadStore } from '../context/types.js';
 import type { ApprovalDecision, Approver } from '../policy/types.js';
 import type { Message, ModelClient, ThinkingEffort, ToolSchema, Usage } from '../providers/types.js';
 import type { ToolContext } from '../tools/types.js';
+import type { ConversationState } from '../rewind/conversation-snapshot.js';
 import { createApprovalQueue } from './approvals.js';
 import type { ToolRunner } from './ports.js';
 import { repairHistory } from './history.js';
@@ -75,6 +76,11 @@ export interface EngineServices {
   readonly onDispose?: () => Promise<void>;
   /** Rebuilds rt.system with fresh snapshots (the code map): only where the prefix changes anyway. */
   readonly refreshPrompt?: (runtime: SessionRuntime) => void;
+  /** Checkpoints (src/rewind/): one begins before each prompt enters the history, and ends with the turn. */
+  readonly checkpoints?: {
+    begin(prompt: string, conversation: ConversationState): Promise<void>;
+    end(): Promise<void>;
+  };
 }
 
 export interface LindwyrmEngine extends Engine {
@@ -94,6 +100,13 @@ export interface LindwyrmEngine extends Engine {
    * Never call it otherwise: a changed system prompt re-charges the whole conversation.
    */
   refreshPrompt(): void;
+  /** The conversation as a checkpoint keeps it. */
+  conversation(): ConversationState;
+  /**
+   * Puts an earlier conversation back (a rewind): its history, the system prompt it was sent with
+   * and its turn count, so the next request's prefix is what the provider cached. Saves the session.
+   */
+  restoreConversation(state: ConversationState): Promise<void>;
 }
 
 export function permissionSummary(rt: Pick<SessionRuntime, 'config' | 'readOnly'>): string {
@@ -187,6 +200,8 @@ export function createEngine(rt: SessionRuntime, services: EngineServices): Lind
     const s = rt.session;
     if (!s.firstPrompt) s.firstPrompt = text;
     const before = { usage: s.usage, cost: s.cost };
+    // The checkpoint keeps the conversation as it is before the prompt joins it.
+    await services.checkpoints?.begin(text, conversationOf(rt));
     store.dispatch({ type: 'turn.start', blockId: newId('user'), text });
     let outcome: TurnOutcome;
     try {
@@ -230,6 +245,7 @@ export function createEngine(rt: SessionRuntime, services: EngineServices): Lind
     outcome = { ...outcome, usage, cost };
     services.log?.(`turn: ${outcome.status}, ${outcome.steps} steps, ${formatUsage(usage)}${cost === null ? '' : `, $${cost.toFixed(4)}`}`);
     await persist();
+    await services.checkpoints?.end();
     store.dispatch({
       type: 'turn.end',
       blockId: newId('end'),
@@ -284,6 +300,19 @@ export function createEngine(rt: SessionRuntime, services: EngineServices): Lind
     },
     busy: () => running !== undefined,
     persist,
+    conversation: () => conversationOf(rt),
+    async restoreConversation(state) {
+      const s = rt.session;
+      s.history.splice(0, s.history.length, ...state.history);
+      s.turns = state.turns;
+      if (s.history.length === 0) s.firstPrompt = '';
+      rt.system = state.system;
+      rt.codeMapText = state.codeMapText;
+      const blocks = blocksFromHistory(s.history, services.describe);
+      store.dispatch({ type: 'session.reset', state: { ...initialState(rt, services.saves), blocks } });
+      store.dispatch({ type: 'context', gauge: rt.context.gauge?.(s.history, rt.system) ?? initialState(rt).context });
+      await persist();
+    },
     refreshPrompt: () => services.refreshPrompt?.(rt),
     turnSignal: () => controller?.signal,
     async dispose() {
@@ -293,6 +322,15 @@ export function createEngine(rt: SessionRuntime, services: EngineServices): Lind
     },
   };
   return engine;
+}
+
+function conversationOf(rt: SessionRuntime): ConversationState {
+  return {
+    history: rt.session.history,
+    system: rt.system,
+    ...(rt.codeMapText !== undefined ? { codeMapText: rt.codeMapText } : {}),
+    turns: rt.session.turns,
+  };
 }
 
 export function newSessionData(id: string, now: Date = new Date()): SessionData {

@@ -14,6 +14,9 @@ import type { LindwyrmEngine, SessionData } from './engine.js';
 import type { ToolRunner } from './ports.js';
 import { recordToData } from './session-record.js';
 import type { SlashResult } from './state.js';
+import { formatRewindStats } from '../rewind/format.js';
+import { runRewindCommand } from '../rewind/rewind-command.js';
+import type { Rewind } from '../rewind/rewind-service.js';
 
 export interface SlashDeps {
   readonly cli: CliOptions;
@@ -25,6 +28,8 @@ export interface SlashDeps {
   presetSwitched?(engine: LindwyrmEngine): Promise<void>;
   /** Switches the engine to another conversation (offloads and context follow it). */
   openSession(engine: LindwyrmEngine, data: SessionData | 'new'): Promise<void>;
+  /** Checkpoints of files and conversation (/rewind, and what /context says they hold). */
+  readonly rewind?: Rewind;
 }
 
 export const SLASH_HELP: readonly (readonly [string, string])[] = [
@@ -38,6 +43,7 @@ export const SLASH_HELP: readonly (readonly [string, string])[] = [
   ['/context', 'how full the context is, and what was offloaded'],
   ['/compact [instructions]', 'reclaim context now; instructions tell the summarizer what matters'],
   ['/sessions', 'list this project\'s saved sessions (resume ID, delete ID)'],
+  ['/rewind [N]', 'go back to before a prompt: its files, the conversation, or both (Esc Esc)'],
   ['/init', 'write a starter AGENTS.md in the project root'],
   ['/proxy', 'show which proxy the current preset uses'],
   ['/clear', 'start a new session (saved ones are kept)'],
@@ -156,7 +162,23 @@ export function createSlashHandler(deps: SlashDeps): (command: string, engine: L
       }
       case '/context': {
         const stats = await rt.context.stats(rt.session.history, rt.system);
-        return { output: formatContextPanel(stats).join('\n'), panel: 'context' };
+        const rewind = deps.rewind ? formatRewindStats(await deps.rewind.stats()) : [];
+        return { output: [...formatContextPanel(stats), ...rewind].join('\n'), panel: 'context' };
+      }
+      case '/rewind': {
+        if (!deps.rewind) return fail('Rewind is not available here.');
+        const result = await runRewindCommand(args, {
+          rewind: deps.rewind,
+          busy: () => engine.busy(),
+          conversation: () => engine.conversation(),
+          restoreConversation: (state) => engine.restoreConversation(state),
+        });
+        return {
+          output: result.text,
+          ...(result.error ? { error: true } : {}),
+          ...(result.view ? { rewind: result.view } : {}),
+          ...(result.input !== undefined ? { input: result.input } : {}),
+        };
       }
       case '/compact': {
         const busy = idle();

@@ -6,6 +6,7 @@ import type { ApprovalDecision, ApprovalRequest } from '../policy/types.js';
 import type { ThinkingEffort, Usage } from '../providers/types.js';
 import type { WireFormat } from '../config/types.js';
 import type { SessionSummary } from '../sessions/types.js';
+import type { RewindView } from '../rewind/rewind-command.js';
 
 export type TurnStatus = 'finished' | 'incomplete' | 'error' | 'interrupted';
 export type ToolCallStatus = 'running' | 'ok' | 'error' | 'denied' | 'interrupted';
@@ -99,6 +100,10 @@ export interface SlashResult {
   readonly panel?: string;
   /** For the 'sessions' panel: this project's saved sessions, newest activity first. */
   readonly sessions?: readonly SessionSummary[];
+  /** /rewind: the checkpoints for the picker, or a preview of going back to one. */
+  readonly rewind?: RewindView;
+  /** Text to put back in the input (the prompt a conversation rewind went back before). */
+  readonly input?: string;
 }
 
 export interface EngineStore {

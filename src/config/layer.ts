@@ -57,6 +57,7 @@ export interface ConfigLayer {
   readonly bashTimeoutMs?: number;
   readonly streamIdleTimeoutMs?: number;
   readonly maxReplyBytes?: number;
+  readonly rewindMaxMb?: number;
   readonly loopDetectionWindow?: number;
   readonly offloadEagerTokens?: number;
   readonly offloadThresholdTokens?: number;

@@ -43,7 +43,7 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<Config> {
   /** True when warnings[0] is the one warning listing what the project file tried. */
   let refusedWarning = false;
   if (rawProject) {
-    const userLimits = { maxReplyBytes: user?.maxReplyBytes ?? DEFAULTS.maxReplyBytes };
+    const userLimits = { maxReplyBytes: user?.maxReplyBytes ?? DEFAULTS.maxReplyBytes, rewindMaxMb: user?.rewindMaxMb ?? DEFAULTS.rewindMaxMb };
     const outcome = restrictProjectLayer(rawProject, { trusted, projectRoot, userPolicy, userLimits });
     project = outcome.layer;
     needsFloor = outcome.needsFloor;
@@ -96,6 +96,7 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<Config> {
     bashTimeoutMs: pick('bashTimeoutMs', user, project) ?? DEFAULTS.bashTimeoutMs,
     streamIdleTimeoutMs: pick('streamIdleTimeoutMs', user, project) ?? DEFAULTS.streamIdleTimeoutMs,
     maxReplyBytes: pick('maxReplyBytes', user, project) ?? DEFAULTS.maxReplyBytes,
+    rewindMaxMb: pick('rewindMaxMb', user, project) ?? DEFAULTS.rewindMaxMb,
     loopDetectionWindow: pick('loopDetectionWindow', user, project) ?? DEFAULTS.loopDetectionWindow,
     offloadEagerTokens: pick('offloadEagerTokens', user, project),
     offloadThresholdTokens: pick('offloadThresholdTokens', user, project),

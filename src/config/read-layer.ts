@@ -52,6 +52,7 @@ export function readLayer(table: Table, ctx: LayerContext, warnings: string[]): 
     bashTimeoutMs: r.integer('bash_timeout_ms'),
     streamIdleTimeoutMs: r.integer('stream_idle_timeout_ms'),
     maxReplyBytes: r.integer('max_reply_bytes', MIN_REPLY_BYTES),
+    rewindMaxMb: r.integer('rewind_max_mb', 0),
     loopDetectionWindow: r.integer('loop_detection_window', 0),
     offloadEagerTokens: r.integer('offload_eager_tokens'),
     offloadThresholdTokens: r.integer('offload_threshold_tokens'),
@@ -66,7 +67,7 @@ export function readLayer(table: Table, ctx: LayerContext, warnings: string[]): 
 const KNOWN_TOP = [
   'default_preset', 'trusted_projects', 'presets', 'policy', 'proxy', 'no_proxy', 'audit_log',
   'session_retention_days', 'context_file', 'commit_trailer', 'plugins', 'max_tool_steps', 'max_retries',
-  'max_file_size_bytes', 'max_tool_output_chars', 'bash_timeout_ms', 'stream_idle_timeout_ms', 'max_reply_bytes',
+  'max_file_size_bytes', 'max_tool_output_chars', 'bash_timeout_ms', 'stream_idle_timeout_ms', 'max_reply_bytes', 'rewind_max_mb',
   'loop_detection_window', 'offload_eager_tokens', 'offload_threshold_tokens', 'protected_tokens', 'markdown',
   'code_map',
 ];

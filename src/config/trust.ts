@@ -26,7 +26,7 @@ export function restrictProjectLayer(
     projectRoot: string;
     userPolicy: PolicySettings;
     /** The user's own limits (their file, else the defaults): an untrusted project may only lower them. */
-    userLimits?: { readonly maxReplyBytes: number };
+    userLimits?: { readonly maxReplyBytes: number; readonly rewindMaxMb?: number };
   },
 ): TrustOutcome {
   const refused: string[] = [];
@@ -61,6 +61,11 @@ export function restrictProjectLayer(
   const cap = opts.userLimits?.maxReplyBytes;
   if (cap !== undefined && layer.maxReplyBytes !== undefined && layer.maxReplyBytes > cap) {
     drop('maxReplyBytes', `max_reply_bytes above your own (${layer.maxReplyBytes} > ${cap})`);
+  }
+  // What is kept on disk is the user's to decide: a cloned project may keep less, never more.
+  const storeCap = opts.userLimits?.rewindMaxMb;
+  if (storeCap !== undefined && layer.rewindMaxMb !== undefined && layer.rewindMaxMb > storeCap) {
+    drop('rewindMaxMb', `rewind_max_mb above your own (${layer.rewindMaxMb} > ${storeCap})`);
   }
   if (layer.policy) refused.push(...looserPolicy(layer.policy, opts.userPolicy));
   return { layer, refused, needsFloor: layer.policy !== undefined };

@@ -110,6 +110,8 @@ export interface Config {
   readonly streamIdleTimeoutMs: number;
   /** A reply's text, reasoning and tool arguments beyond this many bytes are cut off. */
   readonly maxReplyBytes: number;
+  /** The rewind store's bound per project, in MB; 0 turns rewind off. */
+  readonly rewindMaxMb: number;
   readonly loopDetectionWindow: number;
   /** Undefined: a thirty-second of the window, floor 1,000. */
   readonly offloadEagerTokens?: number;

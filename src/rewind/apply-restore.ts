@@ -8,7 +8,7 @@
  * which is what lets an interrupted restore be finished from its journal.
  */
 import { randomBytes } from 'node:crypto';
-import { chmod, lstat, mkdir, open, readlink, rename, rm, rmdir, symlink, unlink } from 'node:fs/promises';
+import { chmod, lstat, mkdir, open, readdir, readlink, rename, rm, rmdir, symlink, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { BlobStore } from './blob-store.js';
 import { hashOf } from './blob-store.js';
@@ -62,6 +62,28 @@ export async function diskState(abs: string): Promise<PathState> {
 
 function tempBeside(abs: string): string {
   return join(dirname(abs), `.${basename(abs)}.lwyrm-rewind-${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+}
+
+/** Removes the temp files a killed restore (process `pid`) left beside the paths it was restoring. */
+export async function removeLeftovers(root: string, ops: readonly RestoreOp[], pid: number): Promise<number> {
+  let removed = 0;
+  const byDir = new Map<string, Set<string>>();
+  for (const op of ops) {
+    const abs = absoluteOf(root, op.path);
+    const names = byDir.get(dirname(abs)) ?? new Set<string>();
+    names.add(basename(abs));
+    byDir.set(dirname(abs), names);
+  }
+  for (const [dir, names] of byDir) {
+    const entries = await readdir(dir).catch(() => [] as string[]);
+    for (const entry of entries) {
+      const m = /^\.(.+)\.lwyrm-rewind-(\d+)-[0-9a-f]{8}\.tmp$/.exec(entry);
+      if (!m || Number(m[2]) !== pid || !names.has(m[1] ?? '')) continue;
+      await rm(join(dir, entry), { force: true });
+      removed++;
+    }
+  }
+  return removed;
 }
 
 async function writeFileDurably(path: string, data: Uint8Array, mode: number): Promise<void> {

@@ -12,7 +12,7 @@
 import { lstatSync, readlinkSync, type Stats } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { BlobStore } from './blob-store.js';
-import { scanProject, type ScanOptions, type SkipReason } from './project-scan.js';
+import { scanProject, type RulesCache, type ScanOptions, type SkipReason } from './project-scan.js';
 import type { Entry, PathState } from './types.js';
 import { sameState } from './types.js';
 
@@ -80,6 +80,7 @@ export class Baseline {
   private lastScanStart = 0;
   private keptBytes = 0;
   private lastSkipped = new Map<string, number | undefined>();
+  private readonly rulesCache: RulesCache = new Map();
   /** Whether the map reflects a completed scan (false until the first refresh). */
   ready = false;
 
@@ -145,7 +146,7 @@ export class Baseline {
     const firstScan = !this.ready;
     const dirty: [string, Stats][] = [];
     const skipped: SkippedPath[] = [];
-    const outcome = await scanProject(this.opts, {
+    const outcome = await scanProject({ ...this.opts, rulesCache: this.rulesCache }, {
       entry: (rel, info) => {
         const k = this.map.get(rel);
         if (k !== undefined && !k.racy && statMatches(k, info)) k.seen = gen;

@@ -8,6 +8,7 @@ import type { OpResult } from './apply-restore.js';
 import type { RecoveredRestore, RewindReport } from './rewind-restore.js';
 import type { CheckpointSummary, PreviewItem, RestoreAction, RewindPreview } from './summaries.js';
 import type { PathState } from './types.js';
+import type { RewindStats } from './rewind-service.js';
 
 export function oneLine(text: string, max = 60): string {
   const flat = escapeForDisplay(text.replace(/\s+/g, ' ').trim());
@@ -107,4 +108,19 @@ export function describeRecovery(r: RecoveredRestore): string {
   const done = r.results.filter((x) => x.outcome === 'done' || x.outcome === 'already').length;
   const kept = r.results.length - done;
   return `Finished a restore that was cut short (rewind to ${r.target}, session ${r.session}): ${done} path(s) restored${kept > 0 ? `, ${kept} left as they are (changed since)` : ''}.`;
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 1048576).toFixed(1)} MB`;
+}
+
+/** The lines /context adds about what rewind holds. */
+export function formatRewindStats(stats: RewindStats): string[] {
+  if (!stats.enabled) return ['rewind: off (rewind_max_mb = 0)'];
+  const lines = [
+    `rewind: ${stats.checkpoints} checkpoint(s), ${stats.withChanges} with file changes · store ${megabytes(stats.storeBytes)} of ${megabytes(stats.maxBytes)} (rewind_max_mb)`,
+    stats.trackedPaths > 0 ? `rewind tracks ${stats.trackedPaths} paths of the project` : 'rewind: the project is read at the first command',
+  ];
+  if (stats.untracked.length > 0) lines.push(`rewind does not track: ${stats.untracked.map((u) => escapeForDisplay(u)).join(', ')}`);
+  return lines;
 }

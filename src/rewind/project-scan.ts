@@ -35,8 +35,15 @@ export interface ScanVisitor {
   skip(rel: string, why: SkipReason, detail: { readonly size?: number; readonly mtimeMs?: number }): void;
 }
 
+/**
+ * Parsed ignore files by folder, kept from scan to scan: the ignore package remembers each path's
+ * answer inside its rules object, so reusing the object makes every later scan's checks lookups.
+ */
+export type RulesCache = Map<string, { readonly stamp: string; readonly rules: Ignore | undefined }>;
+
 export interface ScanOptions {
   readonly root: string;
+  readonly rulesCache?: RulesCache;
   /** Files above this are listed as large, not visited. */
   readonly maxFileBytes: number;
   /** Stop after this many paths (a session started in ~ must not walk the whole disk). */
@@ -55,6 +62,20 @@ interface Layer {
   /** Project-relative folder the rules sit in ('' for the root). */
   readonly base: string;
   readonly rules: Ignore;
+}
+
+function cachedRules(abs: string, names: readonly string[], cache: RulesCache | undefined): Ignore | undefined {
+  if (!cache) return readRules(abs, names);
+  let stamp = '';
+  for (const name of names) {
+    const info = lstatSync(`${abs}/${name}`, { throwIfNoEntry: false });
+    stamp += info ? `${info.size}:${info.mtimeMs}:${info.ino};` : '-;';
+  }
+  const hit = cache.get(abs);
+  if (hit?.stamp === stamp) return hit.rules;
+  const rules = readRules(abs, names);
+  cache.set(abs, { stamp, rules });
+  return rules;
 }
 
 function readRules(abs: string, names: readonly string[]): Ignore | undefined {
@@ -97,7 +118,7 @@ function mtimeOf(abs: string): number | undefined {
 }
 
 export async function scanProject(opts: ScanOptions, visit: ScanVisitor): Promise<ScanOutcome> {
-  const rootRules = readRules(`${opts.root}/.git/info`, ['exclude']);
+  const rootRules = cachedRules(`${opts.root}/.git/info`, ['exclude'], opts.rulesCache);
   const stack: { rel: string; layers: readonly Layer[]; inGit: boolean }[] = [
     { rel: '', layers: rootRules ? [{ base: '', rules: rootRules }] : [], inGit: false },
   ];
@@ -117,7 +138,7 @@ export async function scanProject(opts: ScanOptions, visit: ScanVisitor): Promis
     } catch {
       continue; // unreadable or gone: nothing to compare inside
     }
-    const own = !inGit && entries.some((e) => IGNORE_FILES.includes(e.name)) ? readRules(abs, IGNORE_FILES) : undefined;
+    const own = !inGit && entries.some((e) => IGNORE_FILES.includes(e.name)) ? cachedRules(abs, IGNORE_FILES, opts.rulesCache) : undefined;
     const layers = own ? [...inherited, { base: rel, rules: own }] : inherited;
     const atGitTop = rel === '.git' || rel.endsWith('/.git');
     for (const entry of entries) {

@@ -17,6 +17,7 @@ import { join, relative, sep } from 'node:path';
 import { Baseline, RACY_MS, type RefreshOutcome, type SkippedPath } from './baseline.js';
 import { readBaselineFile, writeBaselineFile } from './baseline-file.js';
 import { createBlobStore, DIR_MODE, type BlobStore } from './blob-store.js';
+import { ChangeWatch } from './change-watch.js';
 import type { PathState } from './types.js';
 
 /** A session started in ~ must not make the scan walk the whole disk. */
@@ -43,6 +44,7 @@ export function fileCapFor(maxBytes: number): number {
 export class ProjectStore {
   readonly blobs: BlobStore;
   readonly baseline: Baseline;
+  readonly watch = new ChangeWatch();
   private queue: Promise<unknown> = Promise.resolve();
   /** Set inside an exclusive task, so a nested call (a hook inside a command) does not wait for itself. */
   private readonly holder = new AsyncLocalStorage<true>();
@@ -109,12 +111,32 @@ export class ProjectStore {
 
   /** Scans and returns what changed since the last scan; the caller holds `exclusive`. */
   async refreshLocked(): Promise<RefreshOutcome> {
+    const mark = this.watch.scanStarting();
+    const first = !this.baseline.ready;
     const outcome = await this.baseline.refresh();
+    this.watch.scanned(mark);
     this.skipped = outcome.skipped;
     this.ignoredFiles = outcome.ignoredFiles;
     this.truncated = outcome.truncated;
     this.dirty = true;
+    if (outcome.truncated) this.watch.stop();
+    else if (first || outcome.changes.some((c) => c.before?.kind === 'dir' || c.after?.kind === 'dir')) this.watch.follow(this.trackedDirs());
     return outcome;
+  }
+
+  /**
+   * The scan before a command: skipped when the watch saw nothing happen since the last scan (the
+   * result would be empty), a full scan otherwise.
+   */
+  async refreshBeforeCommand(): Promise<void> {
+    if (this.watch.unchanged()) return;
+    await this.refreshLocked();
+  }
+
+  private trackedDirs(): string[] {
+    const dirs = [this.root];
+    for (const [rel, k] of this.baseline.map) if (k.kind === 'dir') dirs.push(join(this.root, rel));
+    return dirs;
   }
 
   /** The project-relative key of an absolute path, or the absolute path when outside. */
@@ -165,6 +187,7 @@ export class ProjectStore {
 
   async close(): Promise<void> {
     await this.queue;
+    this.watch.stop();
     if (this.temporary) await rm(this.dir, { recursive: true, force: true });
     else await this.saveBaseline().catch(() => undefined);
   }

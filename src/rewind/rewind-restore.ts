@@ -5,7 +5,7 @@
  * rewinding to it undoes the rewind. The code part is journaled (restore-journal.ts) so a kill
  * leaves every file old or new and the next start finishes it.
  */
-import { applyOps, type OpResult, type RestoreOp } from './apply-restore.js';
+import { applyOps, removeLeftovers, type OpResult, type RestoreOp } from './apply-restore.js';
 import type { ConversationState } from './conversation-snapshot.js';
 import type { ProjectStore } from './project-store.js';
 import { readJournal, removeJournal, writeJournal, writerAlive, type Journal } from './restore-journal.js';
@@ -21,8 +21,8 @@ export interface RewindRequest {
   readonly part: RewindPart;
   /** The separate confirmation: overwrite files changed outside lindwyrm since the checkpoint. */
   readonly overwriteChanged: boolean;
-  /** The conversation as it stands: the rewind checkpoint keeps it, so the rewind can be undone. */
-  readonly now: ConversationState;
+  /** The conversation as it stands: the rewind checkpoint keeps it, so the rewind can be undone (absent from `--rewind`). */
+  readonly now?: ConversationState;
 }
 
 export interface RewindReport {
@@ -121,6 +121,7 @@ export interface RecoveredRestore {
 export async function recoverRestore(project: ProjectStore): Promise<RecoveredRestore | undefined> {
   const journal = await readJournal(project.dir);
   if (!journal || writerAlive(journal)) return undefined;
+  await removeLeftovers(project.root, journal.ops, journal.pid);
   const { results, changes } = await applyRecorded(project, journal.ops);
   const log = new CheckpointLog(project.sessionLogPath(journal.session));
   await log.changes(

@@ -11,6 +11,7 @@
  * A call outside a turn (a `!command` between prompts, a hook) opens a checkpoint of its own.
  */
 import { resolvePath } from '../policy/resolve-path.js';
+import { settleEvents } from './change-watch.js';
 import { addChange, CheckpointLog, readCheckpointLog, type MutableCheckpoint } from './checkpoint-log.js';
 import { loadConversation, snapshotConversation, type ConversationState } from './conversation-snapshot.js';
 import { MAX_TRACKED_PATHS, type ProjectStore } from './project-store.js';
@@ -168,7 +169,7 @@ export class SessionCheckpoints {
     }
     const result = await this.project.exclusive(async () => {
       // Edits made outside lindwyrm since the last scan: into the baseline, not into this turn.
-      const scanned = await this.project.refreshLocked().then(
+      const scanned = await this.project.refreshBeforeCommand().then(
         () => true,
         async (error: unknown) => {
           await this.note(cp, `changes by ${by} not tracked: ${(error as Error).message}`);
@@ -186,6 +187,9 @@ export class SessionCheckpoints {
   }
 
   private async recordScan(cp: MutableCheckpoint, by: string): Promise<void> {
+    // The command's own writes are counted before the scan begins, so they do not make the next
+    // command's scan look necessary.
+    await settleEvents();
     const after = await this.project.refreshLocked();
     await this.record(cp, after.changes, by);
     for (const dir of after.untrackedChanged) await this.note(cp, `${dir} changed (not tracked: ${this.whyUntracked(dir)})`);

@@ -27,12 +27,11 @@ export async function sh(cwd: string, script: string): Promise<string> {
   return stdout;
 }
 
-/** Every path under `dir` (but .git's objects) with its type, mode and contents or target. */
+/** Every path under `dir` with its type, mode and contents or target (all of .git too). */
 export async function snapshotTree(dir: string, rel = ''): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const name of (await readdir(join(dir, rel))).sort()) {
     const path = rel ? `${rel}/${name}` : name;
-    if (path === '.git/objects' || path === '.git/logs' || path === '.git/refs') continue;
     const abs = join(dir, path);
     const info = await lstat(abs);
     const mode = (info.mode & 0o7777).toString(8);

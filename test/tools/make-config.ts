@@ -24,6 +24,7 @@ export function makeConfig(projectRoot: string, overrides: Partial<Config> = {})
     bashTimeoutMs: 120_000,
     streamIdleTimeoutMs: 60_000,
     maxReplyBytes: 8 * 1024 * 1024,
+    rewindMaxMb: 500,
     loopDetectionWindow: 6,
     markdown: true,
     codeMap: { enabled: false },
