@@ -12,7 +12,7 @@ import { chmod, lstat, mkdir, open, readdir, readlink, rename, rm, rmdir, symlin
 import { basename, dirname, join } from 'node:path';
 import type { BlobStore } from './blob-store.js';
 import { hashOf } from './blob-store.js';
-import { stampOf } from './baseline.js';
+import { mapPool, stampOf } from './baseline.js';
 import type { PathState } from './types.js';
 import { sameState } from './types.js';
 
@@ -108,7 +108,10 @@ function holds(now: PathState, state: PathState, info: { size: number; mtimeMs: 
   return sameState(now, state);
 }
 
-async function applyOne(root: string, op: RestoreOp, blobs: BlobStore, deferredModes: Map<string, number>): Promise<OpResult> {
+type Checked = { readonly abs: string; readonly now: PathState } | OpResult;
+
+/** Where a path stands before its op: already restored, changed again since the plan (kept), or to do. */
+async function check(root: string, op: RestoreOp): Promise<Checked> {
   const abs = absoluteOf(root, op.path);
   const now = await diskState(abs);
   if (sameState(now, op.to)) return { op, outcome: 'already' };
@@ -116,33 +119,49 @@ async function applyOne(root: string, op: RestoreOp, blobs: BlobStore, deferredM
   if (!holds(now, op.from, await lstat(abs).catch(() => undefined))) {
     return { op, outcome: 'kept', detail: 'it changed again after the restore was planned' };
   }
-  const to = op.to;
-  if (to === null) {
-    if (now === null) return { op, outcome: 'already' };
-    if (now.kind === 'dir') {
-      try {
-        await rmdir(abs);
-      } catch {
-        return { op, outcome: 'kept', detail: 'the folder still holds files lindwyrm does not track' };
-      }
-    } else {
-      await unlink(abs);
-    }
+  return { abs, now };
+}
+
+async function removeOne(op: RestoreOp, abs: string, now: PathState): Promise<OpResult> {
+  if (now === null) return { op, outcome: 'already' };
+  if (now.kind !== 'dir') {
+    await unlink(abs);
     return { op, outcome: 'done' };
   }
+  try {
+    await rmdir(abs);
+  } catch {
+    return { op, outcome: 'kept', detail: 'the folder still holds files lindwyrm does not track' };
+  }
+  return { op, outcome: 'done' };
+}
+
+async function makeFolder(op: RestoreOp, abs: string, now: PathState, mode: number, deferredModes: Map<string, number>): Promise<OpResult> {
   await mkdir(dirname(abs), { recursive: true });
-  if (to.kind === 'dir') {
-    if (now !== null && now.kind !== 'dir') await unlink(abs);
-    if (now?.kind !== 'dir') await mkdir(abs, { mode: 0o700 });
-    // Set at the end: a folder going back to read-only still has to take its files first.
-    deferredModes.set(abs, to.mode);
-    return { op, outcome: 'done' };
-  }
-  if (to.kind === 'unkept') return { op, outcome: 'failed', detail: 'its contents were not kept' };
+  if (now !== null && now.kind !== 'dir') await unlink(abs);
+  if (now?.kind !== 'dir') await mkdir(abs, { mode: 0o700 });
+  // Set at the end: a folder going back to read-only still has to take its files first.
+  deferredModes.set(abs, mode);
+  return { op, outcome: 'done' };
+}
+
+/** A file or link built in full under a temp name beside its target, ready to be renamed over it. */
+async function stage(op: RestoreOp, abs: string, blobs: BlobStore): Promise<string> {
+  const to = op.to;
+  await mkdir(dirname(abs), { recursive: true });
   const temp = tempBeside(abs);
   try {
-    if (to.kind === 'file') await writeFileDurably(temp, await blobs.get(to.hash), to.mode);
-    else await symlink(to.target, temp);
+    if (to?.kind === 'file') await writeFileDurably(temp, await blobs.get(to.hash), to.mode);
+    else if (to?.kind === 'link') await symlink(to.target, temp);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+  return temp;
+}
+
+async function commit(op: RestoreOp, abs: string, now: PathState, temp: string): Promise<OpResult> {
+  try {
     await clearFolder(abs, now);
     await rename(temp, abs);
   } catch (error) {
@@ -151,6 +170,11 @@ async function applyOne(root: string, op: RestoreOp, blobs: BlobStore, deferredM
   }
   return { op, outcome: 'done' };
 }
+
+/** How many paths are read, staged or renamed at once: syncs overlap on the device. */
+const POOL = 16;
+
+const failed = (op: RestoreOp, error: unknown): OpResult => ({ op, outcome: 'failed', detail: (error as Error).message });
 
 async function fsyncDir(dir: string): Promise<void> {
   try {
@@ -165,33 +189,59 @@ async function fsyncDir(dir: string): Promise<void> {
   }
 }
 
-/** Applies every op in a safe order; a failure of one is reported and the rest still run. */
-export async function applyOps(root: string, ops: readonly RestoreOp[], blobs: BlobStore, onProgress?: (done: number) => void): Promise<OpResult[]> {
-  const removals = ops.filter((o) => o.to === null).sort((a, b) => depth(b.path) - depth(a.path));
-  const creations = ops.filter((o) => o.to !== null).sort((a, b) => depth(a.path) - depth(b.path));
+/**
+ * Applies every op in a safe order; a failure of one is reported and the rest still run. Files and
+ * links are staged (written and synced under temp names) many at a time, which is where a restore
+ * spends its time, then renamed into place one by one: a kill during staging changes nothing but
+ * leaves temp files (removeLeftovers), a kill during the renames leaves each path old or new.
+ */
+export async function applyOps(root: string, ops: readonly RestoreOp[], blobs: BlobStore): Promise<OpResult[]> {
+  const byDepth = (deepestFirst: boolean) => (a: RestoreOp, b: RestoreOp) => (deepestFirst ? depth(b.path) - depth(a.path) : depth(a.path) - depth(b.path));
+  const removals = ops.filter((o) => o.to === null).sort(byDepth(true));
+  const folders = ops.filter((o) => o.to?.kind === 'dir').sort(byDepth(false));
+  const files = ops.filter((o) => o.to !== null && o.to.kind !== 'dir').sort(byDepth(false));
   const results: OpResult[] = [];
   const deferredModes = new Map<string, number>();
-  const touched = new Set<string>();
   // A folder going back to another mode may be read-only now (a chmod the turn made): open it for
   // the files it must lose or take first; its own mode is set at the end.
-  for (const op of creations) {
-    if (op.to?.kind !== 'dir') continue;
+  for (const op of folders) {
     const abs = absoluteOf(root, op.path);
     const info = await lstat(abs).catch(() => undefined);
     if (info?.isDirectory() && (info.mode & 0o700) !== 0o700) await chmod(abs, (info.mode & 0o7777) | 0o700).catch(() => undefined);
-    if (info?.isDirectory()) deferredModes.set(abs, op.to.mode);
+    if (info?.isDirectory() && op.to?.kind === 'dir') deferredModes.set(abs, op.to.mode);
   }
-  for (const op of [...removals, ...creations]) {
-    try {
-      results.push(await applyOne(root, op, blobs, deferredModes));
-    } catch (error) {
-      results.push({ op, outcome: 'failed', detail: (error as Error).message });
-    }
-    touched.add(dirname(absoluteOf(root, op.path)));
-    onProgress?.(results.length);
+  // Files and links go first, many at a time; then folders, deepest first, once they are empty.
+  const remove = async (op: RestoreOp): Promise<OpResult> => {
+    const checked = await check(root, op).catch((error: unknown) => failed(op, error));
+    return 'outcome' in checked ? checked : removeOne(op, checked.abs, checked.now).catch((error: unknown) => failed(op, error));
+  };
+  const isFolder = (op: RestoreOp): boolean => op.from?.kind === 'dir';
+  results.push(...(await mapPool(removals.filter((o) => !isFolder(o)), POOL, remove)));
+  for (const op of removals.filter(isFolder)) results.push(await remove(op));
+  for (const op of folders) {
+    const checked = await check(root, op).catch((error: unknown) => failed(op, error));
+    const mode = op.to?.kind === 'dir' ? op.to.mode : 0o755;
+    results.push('outcome' in checked ? checked : await makeFolder(op, checked.abs, checked.now, mode, deferredModes).catch((error: unknown) => failed(op, error)));
   }
+  const staged = await mapPool(files, POOL, async (op) => {
+    if (op.to?.kind === 'unkept') return { op, outcome: 'failed', detail: 'its contents were not kept' } as OpResult;
+    const checked = await check(root, op).catch((error: unknown) => failed(op, error));
+    if ('outcome' in checked) return checked;
+    return stage(op, checked.abs, blobs).then(
+      (temp) => ({ ...checked, temp }),
+      (error: unknown) => failed(op, error),
+    );
+  });
+  // Each rename is atomic on its own: they need no order among themselves (folders are in place).
+  results.push(
+    ...(await mapPool(files.map((op, i) => [op, staged[i]] as const), POOL, async ([op, s]) => {
+      if (s === undefined || 'outcome' in s) return s ?? failed(op, new Error('not staged'));
+      return commit(op, s.abs, s.now, s.temp).catch((error: unknown) => failed(op, error));
+    })),
+  );
   const deepestFirst = [...deferredModes].sort((a, b) => depth(b[0]) - depth(a[0]));
   for (const [abs, mode] of deepestFirst) await chmod(abs, mode).catch(() => undefined);
-  for (const dir of touched) await fsyncDir(dir);
+  const touched = new Set(ops.map((op) => dirname(absoluteOf(root, op.path))));
+  await mapPool([...touched], POOL, fsyncDir);
   return results;
 }

@@ -6,6 +6,7 @@
  * next one's before: someone edited it between turns). Such a path is not overwritten unless the
  * user confirms it separately.
  */
+import { mapPool } from './baseline.js';
 import type { Checkpoint, PathState, PlannedRestore, RestorePlan } from './types.js';
 import { sameState } from './types.js';
 
@@ -50,8 +51,11 @@ function whyUnrestorable(target: PathState, hasBlob: (hash: string) => boolean):
 
 export async function planRestore(inputs: PlanInputs): Promise<RestorePlan> {
   const items: PlannedRestore[] = [];
-  for (const [path, chain] of chainsFrom(inputs.checkpoints, inputs.id)) {
-    const current = await inputs.current(path);
+  const chains = [...chainsFrom(inputs.checkpoints, inputs.id)];
+  // Reading what is there now is most of a plan's time: many paths at once.
+  const currents = await mapPool(chains, 16, ([path]) => inputs.current(path));
+  for (const [i, [path, chain]] of chains.entries()) {
+    const current = currents[i] ?? null;
     if (sameState(current, chain.target)) continue;
     const unrestorable = whyUnrestorable(chain.target, inputs.hasBlob);
     items.push({

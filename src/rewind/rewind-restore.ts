@@ -6,6 +6,7 @@
  * leaves every file old or new and the next start finishes it.
  */
 import { applyOps, removeLeftovers, type OpResult, type RestoreOp } from './apply-restore.js';
+import { mapPool } from './baseline.js';
 import type { ConversationState } from './conversation-snapshot.js';
 import type { ProjectStore } from './project-store.js';
 import { readJournal, removeJournal, writeJournal, writerAlive, type Journal } from './restore-journal.js';
@@ -54,12 +55,11 @@ function partLabel(part: RewindPart): string {
 /** Applies ops and records the resulting states in the baseline; returns the changes made. */
 async function applyRecorded(project: ProjectStore, ops: readonly RestoreOp[]): Promise<{ results: OpResult[]; changes: { path: string; before: PathState; after: PathState }[] }> {
   const results = await project.exclusive(() => applyOps(project.root, ops, project.blobs));
-  const changes = [];
-  for (const r of results) {
-    // 'already' in a recovery is an op the killed process finished before it died.
-    if (r.outcome !== 'done' && r.outcome !== 'already') continue;
-    changes.push({ path: r.op.path, before: r.op.from, after: await project.exclusive(() => project.noteChanged(r.op.path)).catch(() => r.op.to) });
-  }
+  // 'already' in a recovery is an op the killed process finished before it died.
+  const applied = results.filter((r) => r.outcome === 'done' || r.outcome === 'already');
+  const changes = await project.exclusive(() =>
+    mapPool(applied, 16, async (r) => ({ path: r.op.path, before: r.op.from, after: await project.noteChanged(r.op.path).catch(() => r.op.to) })),
+  );
   return { results, changes };
 }
 
