@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { helpText } from './cli/flags.js';
+import { claimStdout } from './headless/protocol-stdout.js';
 
 function packageVersion(): string {
   // package.json is the single source of truth; dist/cli.js and src/cli.ts both sit one level down.
@@ -51,6 +52,10 @@ async function cli(argv: readonly string[]): Promise<number> {
     version: packageVersion(),
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
+    claimStdout: () => {
+      const claim = claimStdout();
+      return (text: string) => void claim.write(text);
+    },
     readStdin: async () => {
       // `lwyrm -p -` typed at a terminal would otherwise sit there in silence.
       if (process.stdin.isTTY) process.stderr.write('lwyrm: reading the task from the terminal; end it with Ctrl+D\n');

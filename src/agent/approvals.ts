@@ -25,7 +25,7 @@ export function createApprovalQueue(dispatch: (event: EngineEvent) => void): App
     const entry = waiting.get(id);
     if (!entry) return false;
     waiting.delete(id);
-    dispatch({ type: 'approval.resolved', id });
+    dispatch({ type: 'approval.resolved', id, decision });
     entry.settle(decision);
     return true;
   };

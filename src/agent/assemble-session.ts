@@ -7,8 +7,9 @@ import { randomBytes } from 'node:crypto';
 import type { CliOptions } from '../cli/options.js';
 import { appPaths } from '../config/paths.js';
 import { ConfigError } from '../config/errors.js';
-import { missingKeyMessage, resolveApiKey, resolvePreset } from '../config/presets.js';
-import type { Config, Preset } from '../config/types.js';
+import { clientLocalOptions, openPreset, type OpenedPreset } from '../config/local-preset.js';
+import { missingKeyMessage, resolveApiKey } from '../config/presets.js';
+import type { Config, Preset, ToolProfile } from '../config/types.js';
 import type { ToolSchema } from '../providers/types.js';
 import { createContextManager } from '../context/create-context-manager.js';
 import { createOffloadStore, sweepOrphanedOffloads } from '../context/offload-store.js';
@@ -20,7 +21,7 @@ import { savedSessionIds } from '../sessions/saved-ids.js';
 import { createSessionStore } from '../sessions/session-store.js';
 import type { SessionRecord, SessionStore } from '../sessions/types.js';
 import type { ToolDefinition } from '../tools/types.js';
-import { createEngine, newSessionData, type LindwyrmEngine, type SessionData, type SessionRuntime } from './engine.js';
+import { createEngine, newSessionData, type LindwyrmEngine, type SessionData, type SessionRuntime, type ToolDelegates } from './engine.js';
 import { loadInstructions } from './instructions.js';
 import type { CodeMapPort, ToolRunner } from './ports.js';
 import { recordOf, recordToData } from './session-record.js';
@@ -33,6 +34,7 @@ import { collectSessionSecrets } from './session-secrets.js';
 import { buildSystemPrompt, newSessionMarker } from './system-prompt.js';
 import { openSessionRewind } from '../rewind/session-rewind.js';
 import { removeRewindSession } from '../rewind/rewind-service.js';
+import { applyToolProfile } from './tool-profile.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -69,11 +71,15 @@ export interface SessionDeps {
   readonly log?: (line: string) => void;
   /** Test knobs for the client (small retry backoff). */
   readonly clientOptions?: Partial<ModelClientOptions>;
+  /** File and command access owned by an editor (ACP); absent: the disk and local processes. */
+  readonly delegates?: ToolDelegates;
 }
 
-/** Map budget: scales with the window (a 64th), within sensible bounds. */
-export function codeMapBudget(config: Config, window: number): number {
-  return config.codeMap.budgetTokens ?? Math.min(8_000, Math.max(1_000, Math.floor(window / 64)));
+/** Map budget: scales with the window (a 64th), within sensible bounds; the small profile's is smaller. */
+export function codeMapBudget(config: Config, window: number, profile?: ToolProfile): number {
+  if (config.codeMap.budgetTokens !== undefined) return config.codeMap.budgetTokens;
+  if (profile === 'small') return Math.min(2_000, Math.max(200, Math.floor(window / 32)));
+  return Math.min(8_000, Math.max(1_000, Math.floor(window / 64)));
 }
 
 export async function assembleSession(cli: CliOptions, config: Config, deps: SessionDeps): Promise<LindwyrmEngine> {
@@ -114,12 +120,19 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
   }
 
   const presetName = cli.model ?? (record && config.presets.some((p) => p.name === record!.preset) ? record.preset : undefined);
-  const preset: Preset = await resolvePreset(config, presetName);
+  // A local server is asked for the model, its real window and what it can do (config/local-preset.ts).
+  const opened = await openPreset(config, presetName, log);
+  const preset: Preset = opened.preset;
+  notices.push(...opened.notices);
   const apiKey = await resolveApiKey(preset, env);
   if (!apiKey && !preset.keyOptional) throw new ConfigError(missingKeyMessage(preset));
   secrets.add(apiKey);
-  const makeClient = (p: Preset, key: string | undefined) =>
+  // Retries are told to the transcript (and machine interfaces) once the engine exists.
+  let retryNotice = (note: string): void => void note;
+  let retries = 0;
+  const makeClient = (p: Preset, key: string | undefined, o: OpenedPreset) =>
     createModelClient(p, {
+      ...(clientLocalOptions(o) ? { local: clientLocalOptions(o) } : {}),
       ...(key ? { apiKey: key } : {}),
       ...(cli.proxy ? { proxy: cli.proxy } : {}),
       noProxy: config.noProxy,
@@ -128,6 +141,7 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
       idleTimeoutMs: config.streamIdleTimeoutMs,
       maxReplyBytes: config.maxReplyBytes,
       ...(log ? { log } : {}),
+      onRetry: (note: string) => retryNotice(note),
       env,
       ...deps.clientOptions,
     });
@@ -195,7 +209,7 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
   // text before it closes, so the next run finds both the index and the map in the cache.
   let renderOnClose = false;
   const closeMap = async (m: CodeMapPort | undefined): Promise<void> => {
-    if (m && renderOnClose) m.mapText(codeMapBudget(config, rt.preset.contextWindow));
+    if (m && renderOnClose) m.mapText(codeMapBudget(config, rt.preset.contextWindow, rt.preset.toolProfile));
     await m?.close();
   };
   const lateTools = codeMap ? undefined : deferredCodeMapTools(await toolShapes, codeMapOpening);
@@ -216,7 +230,7 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
 
   // The code map's text is read here only: when a session starts, and when the prefix changes anyway.
   // It is kept beside the prompt (rt.codeMapText) and saved, so a resume can send the same bytes.
-  const freshMap = (p: Preset): string | undefined => (mapOn ? (codeMap?.mapText(codeMapBudget(config, p.contextWindow)) ?? '') : undefined);
+  const freshMap = (p: Preset): string | undefined => (mapOn ? (codeMap?.mapText(codeMapBudget(config, p.contextWindow, p.toolProfile)) ?? '') : undefined);
   const buildSystem = (p: Preset, m: string, mapText: string | undefined): string =>
     buildSystemPrompt({
       projectRoot: config.projectRoot,
@@ -227,10 +241,12 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
       instructions,
       ...(config.commitTrailer ? { commitTrailer: config.commitTrailer } : {}),
       ...(mapText ? { codeMap: mapText } : {}),
+      ...(p.toolProfile === 'small' ? { profile: 'small' as const } : {}),
     });
   const buildParts = (p: Preset, m: string, mapText = freshMap(p)): { tools: ToolRunner; system: string; codeMapText?: string } => {
     const extraTools = lateTools ?? codeMap?.tools();
-    const tools = rewind.wrapTools(deps.createTools({ config, vision: p.vision, readOnly: cli.readOnly, ...(extraTools?.length ? { extraTools } : {}) }));
+    const registry = deps.createTools({ config, vision: p.vision, readOnly: cli.readOnly, ...(extraTools?.length ? { extraTools } : {}) });
+    const tools = rewind.wrapTools(applyToolProfile(registry, p.toolProfile));
     return { tools, system: buildSystem(p, m, mapText), ...(mapText !== undefined ? { codeMapText: mapText } : {}) };
   };
   const parts = buildParts(preset, marker, resumedMap ?? freshMap(preset));
@@ -273,7 +289,7 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
   rt = {
     config,
     preset,
-    client: makeClient(preset, apiKey),
+    client: makeClient(preset, apiKey, opened),
     tools: parts.tools,
     toolSchemas,
     system: parts.system,
@@ -296,6 +312,7 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
     ...(deps.takeDenialNote ? { takeDenialNote: deps.takeDenialNote } : {}),
     costOf: computeCost,
     describe: deps.describe,
+    ...(deps.delegates ? { delegates: deps.delegates } : {}),
     ...(log ? { log } : {}),
     ...(config.codeMap.enabled && deps.openCodeMap
       ? { onFileChanged: (path: string) => (codeMap ? void codeMap.fileChanged(path).catch(() => undefined) : void changedEarly.add(path)) }
@@ -318,11 +335,12 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
       projectRoot: config.projectRoot,
       rewind,
       resolvePreset: async (name) => {
-        const p = await resolvePreset(config, name);
+        const o = await openPreset(config, name, log);
+        const p = o.preset;
         const key = await resolveApiKey(p, env);
         if (!key && !p.keyOptional) throw new ConfigError(missingKeyMessage(p));
         secrets.add(key);
-        return { preset: p, client: makeClient(p, key), ...buildParts(p, rt.marker) };
+        return { preset: p, client: makeClient(p, key, o), ...buildParts(p, rt.marker) };
       },
       presetSwitched: async (eng) => {
         const r = eng.runtime;
@@ -384,6 +402,7 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
   progress.attach((p) => engine.store.dispatch({ type: 'indexing', progress: p }));
   let later = 0;
   storeNotice = (text) => engine.store.dispatch({ type: 'notice', blockId: `store-notice-${++later}`, level: 'warning', text });
+  retryNotice = (text) => engine.store.dispatch({ type: 'notice', blockId: `retry-${++retries}`, level: 'warning', text, kind: 'retry' });
   engine.store.flush();
   return engine;
 }

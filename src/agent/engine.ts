@@ -5,8 +5,8 @@
 import type { Config, Preset, ToolKind } from '../config/types.js';
 import type { ContextManager, OffloadStore } from '../context/types.js';
 import type { ApprovalDecision, Approver } from '../policy/types.js';
-import type { Message, ModelClient, ThinkingEffort, ToolSchema, Usage } from '../providers/types.js';
-import type { ToolContext } from '../tools/types.js';
+import type { ImageData, Message, ModelClient, ThinkingEffort, ToolSchema, Usage } from '../providers/types.js';
+import type { CommandRunner, FileAccess, ToolContext } from '../tools/types.js';
 import type { ConversationState } from '../rewind/conversation-snapshot.js';
 import { createApprovalQueue } from './approvals.js';
 import type { ToolRunner } from './ports.js';
@@ -81,6 +81,13 @@ export interface EngineServices {
     begin(prompt: string, conversation: ConversationState): Promise<void>;
     end(): Promise<void>;
   };
+  /** File and command access owned by someone else (an ACP client); see ToolContext. */
+  readonly delegates?: ToolDelegates;
+}
+
+export interface ToolDelegates {
+  readonly files?: FileAccess;
+  readonly commands?: CommandRunner;
 }
 
 export interface LindwyrmEngine extends Engine {
@@ -178,6 +185,8 @@ export function createEngine(rt: SessionRuntime, services: EngineServices): Lind
     onOutput,
     ...(services.onFileChanged ? { onFileChanged: services.onFileChanged } : {}),
     vision: rt.preset.vision,
+    ...(services.delegates?.files ? { files: services.delegates.files } : {}),
+    ...(services.delegates?.commands ? { commands: services.delegates.commands } : {}),
   });
 
   const onUsage = (usage: Usage): void => {
@@ -196,7 +205,7 @@ export function createEngine(rt: SessionRuntime, services: EngineServices): Lind
     store.dispatch({ type: 'context', gauge });
   };
 
-  const turn = async (text: string, signal: AbortSignal): Promise<TurnOutcome> => {
+  const turn = async (text: string, signal: AbortSignal, images?: readonly ImageData[]): Promise<TurnOutcome> => {
     const s = rt.session;
     if (!s.firstPrompt) s.firstPrompt = text;
     const before = { usage: s.usage, cost: s.cost };
@@ -233,6 +242,7 @@ export function createEngine(rt: SessionRuntime, services: EngineServices): Lind
           ...(services.takeDenialNote ? { takeDenialNote: services.takeDenialNote } : {}),
         },
         text,
+        images,
       );
     } catch (err) {
       // A bug below must not leave a tool call without a result in the saved history.
@@ -260,10 +270,10 @@ export function createEngine(rt: SessionRuntime, services: EngineServices): Lind
     runtime: rt,
     subscribe: store.subscribe,
     getSnapshot: store.getSnapshot,
-    async submit(text) {
+    async submit(text, extra) {
       if (running) return { status: 'error', result: '', detail: 'A turn is already running.', steps: 0 };
       controller = new AbortController();
-      running = turn(text, controller.signal);
+      running = turn(text, controller.signal, extra?.images);
       try {
         return await running;
       } finally {

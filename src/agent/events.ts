@@ -2,8 +2,8 @@
  * Engine events: plain data describing what happened. The reducer folds them into SessionState;
  * one-shot mode prints them as they come. No functions, no class instances.
  */
-import type { ApprovalRequest } from '../policy/types.js';
-import type { Usage } from '../providers/types.js';
+import type { ApprovalDecision, ApprovalRequest } from '../policy/types.js';
+import type { AssistantMessage, StopReason, Usage } from '../providers/types.js';
 import type { ContextGauge, IndexingProgress, SessionState, ToolCallStatus, TurnStatus } from './state.js';
 
 /** Settings the header shows; changed by slash commands. */
@@ -25,6 +25,8 @@ export type EngineEvent =
       readonly callId: string;
       readonly name: string;
       readonly title: string;
+      /** The call's arguments as the model sent them (machine interfaces show them; the view does not). */
+      readonly input?: unknown;
     }
   | { readonly type: 'tool.output'; readonly blockId: string; readonly text: string }
   | {
@@ -32,9 +34,14 @@ export type EngineEvent =
       readonly blockId: string;
       readonly status: ToolCallStatus;
       readonly summary: string;
+      /** The call's id and its result exactly as the model sees it (after offloading), unescaped. */
+      readonly callId?: string;
+      readonly content?: string;
     }
+  /** One finished model reply, whole (text, thinking, tool calls), and why it stopped. */
+  | { readonly type: 'assistant.message'; readonly message: AssistantMessage; readonly stopReason: StopReason | 'interrupted' | 'error' }
   | { readonly type: 'approval.request'; readonly request: ApprovalRequest }
-  | { readonly type: 'approval.resolved'; readonly id: string }
+  | { readonly type: 'approval.resolved'; readonly id: string; readonly decision?: ApprovalDecision }
   | {
       readonly type: 'usage';
       readonly lastUsage: Usage;
@@ -49,8 +56,13 @@ export type EngineEvent =
       readonly blockId: string;
       readonly level: 'info' | 'warning' | 'error';
       readonly text: string;
+      /** What the notice is about, for machine interfaces; absent for anything else. */
+      readonly kind?: NoticeKind;
     }
   | { readonly type: 'turn.end'; readonly blockId: string; readonly status: TurnStatus; readonly detail?: string };
+
+/** offload and summary: the context was reclaimed; retry: a request is being retried. */
+export type NoticeKind = 'offload' | 'summary' | 'retry';
 
 export type EngineEventType = EngineEvent['type'];
 

@@ -91,6 +91,8 @@ export function reduce(state: SessionState, event: EngineEvent): SessionState {
       const block: TranscriptBlock = { ...old, status: event.status, resultSummary: event.summary, version: old.version + 1 };
       return { ...state, blocks: replaceAt(state.blocks, i, block) };
     }
+    case 'assistant.message':
+      return state;
     case 'approval.request':
       return { ...state, pendingApproval: event.request };
     case 'approval.resolved':

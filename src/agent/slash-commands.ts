@@ -93,7 +93,7 @@ export function createSlashHandler(deps: SlashDeps): (command: string, engine: L
         return { exit: true };
       case '/presets': {
         const lines = rt.config.presets.map(
-          (p) => `${p.name === rt.preset.name ? '*' : ' '} ${p.name.padEnd(12)} ${p.format.padEnd(9)} ${p.model || '(server\'s first model)'}`,
+          (p) => `${p.name === rt.preset.name ? '*' : ' '} ${p.name.padEnd(12)} ${p.format.padEnd(9)} ${p.model || '(the server\'s loaded model)'}`,
         );
         return { output: lines.join('\n'), panel: 'presets' };
       }

@@ -8,7 +8,7 @@ import type { Approver } from '../policy/types.js';
 import { describeToolCall } from '../tools/describe-call.js';
 import { createToolRegistry } from '../tools/registry.js';
 import { assembleSession, type SessionDeps } from './assemble-session.js';
-import type { LindwyrmEngine } from './engine.js';
+import type { LindwyrmEngine, ToolDelegates } from './engine.js';
 
 export interface SessionHooks {
   /** Answers approvals (one-shot's prompt); without it the view answers through the store. */
@@ -19,6 +19,8 @@ export interface SessionHooks {
   readonly log?: (line: string) => void;
   /** One-shot: how long the end of the session waits for the code map to write its cache. */
   readonly codeMapGraceMs?: () => number;
+  /** ACP: the editor's file and terminal access. */
+  readonly delegates?: ToolDelegates;
 }
 
 export async function startSession(cli: CliOptions, config: Config, hooks: SessionHooks = {}): Promise<LindwyrmEngine> {
@@ -58,5 +60,6 @@ export function realSessionDeps(hooks: SessionHooks = {}): SessionDeps {
     ...(hooks.takeDenialNote ? { takeDenialNote: hooks.takeDenialNote } : {}),
     ...(hooks.log ? { log: hooks.log } : {}),
     ...(hooks.codeMapGraceMs ? { codeMapGraceMs: hooks.codeMapGraceMs } : {}),
+    ...(hooks.delegates ? { delegates: hooks.delegates } : {}),
   };
 }

@@ -3,7 +3,7 @@
  * Plain data only: no functions, no class instances, no React nodes.
  */
 import type { ApprovalDecision, ApprovalRequest } from '../policy/types.js';
-import type { ThinkingEffort, Usage } from '../providers/types.js';
+import type { ImageData, ThinkingEffort, Usage } from '../providers/types.js';
 import type { WireFormat } from '../config/types.js';
 import type { SessionSummary } from '../sessions/types.js';
 import type { RewindView } from '../rewind/rewind-command.js';
@@ -112,7 +112,8 @@ export interface EngineStore {
 }
 
 export interface Engine extends EngineStore {
-  submit(text: string): Promise<TurnOutcome>;
+  /** Runs one turn; images (an editor's pasted screenshot) go with the text to a model that can see. */
+  submit(text: string, extra?: { readonly images?: readonly ImageData[] }): Promise<TurnOutcome>;
   interrupt(): void;
   answer(approvalId: string, decision: ApprovalDecision): void;
   runSlash(command: string): Promise<SlashResult>;

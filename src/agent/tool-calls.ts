@@ -48,10 +48,10 @@ export async function runToolCalls(env: ToolCallsEnv, calls: readonly ToolUse[],
   let stoppedForLoop = false;
   for (const call of calls) {
     const blockId = env.newId('tool');
-    env.dispatch({ type: 'tool.start', blockId, callId: call.id, name: call.name, title: env.describe(call.name, call.input) });
+    env.dispatch({ type: 'tool.start', blockId, callId: call.id, name: call.name, title: env.describe(call.name, call.input), input: call.input });
     const finish = (content: string, status: ToolCallStatus, summary: string, isError: boolean, extra?: Partial<ToolResultBlock>): void => {
       results.push({ type: 'tool_result', toolUseId: call.id, content, ...(isError ? { isError: true } : {}), ...extra });
-      env.dispatch({ type: 'tool.end', blockId, status, summary });
+      env.dispatch({ type: 'tool.end', blockId, status, summary, callId: call.id, content });
     };
     if (env.signal.aborted) {
       finish(NOT_RUN_RESULT, 'interrupted', 'interrupted', true);

@@ -3,7 +3,7 @@
  * reached, a loop is detected, the user interrupts, or the provider fails. The history is left
  * valid in every case: every tool call has a result, and the turn can be continued.
  */
-import { ProviderError, type AssistantMessage, type ContentBlock, type Message, type ModelClient, type ThinkingEffort, type ToolSchema, type Usage } from '../providers/types.js';
+import { ProviderError, type AssistantMessage, type ContentBlock, type ImageData, type Message, type ModelClient, type ThinkingEffort, type ToolSchema, type Usage } from '../providers/types.js';
 import type { ContextManager } from '../context/types.js';
 import type { ToolContext } from '../tools/types.js';
 import type { EngineEvent } from './events.js';
@@ -45,11 +45,11 @@ export interface TurnEnv {
 }
 
 /** Adds the user's text, merging into a trailing user message (tool results of a stopped turn). */
-export function appendUserText(history: Message[], text: string): void {
+export function appendUserText(history: Message[], text: string, images: readonly ImageData[] = []): void {
   const last = history.at(-1);
-  const block: ContentBlock = { type: 'text', text };
-  if (last?.role === 'user') history[history.length - 1] = { role: 'user', content: [...last.content, block] };
-  else history.push({ role: 'user', content: [block] });
+  const blocks: ContentBlock[] = [{ type: 'text', text }, ...images.map((image) => ({ type: 'image' as const, image }))];
+  if (last?.role === 'user') history[history.length - 1] = { role: 'user', content: [...last.content, ...blocks] };
+  else history.push({ role: 'user', content: blocks });
 }
 
 function textOf(message: AssistantMessage): string {
@@ -66,8 +66,8 @@ export function stepCeilingMessage(max: number): string {
   return `Stopped after ${max} tool steps (max_tool_steps). Send "continue" to pick up where it stopped.`;
 }
 
-export async function runTurn(env: TurnEnv, text: string): Promise<TurnOutcome> {
-  appendUserText(env.history, text);
+export async function runTurn(env: TurnEnv, text: string, images?: readonly ImageData[]): Promise<TurnOutcome> {
+  appendUserText(env.history, text, images);
   // Saved before anything can go wrong: a process killed while the model streams still leaves
   // the prompt in the session, and `--continue` picks it up.
   await env.safePoint();
@@ -86,7 +86,8 @@ export async function runTurn(env: TurnEnv, text: string): Promise<TurnOutcome> 
     const note = reclaim.detail ?? (reclaim.action !== 'none' ? `Context ${reclaim.action}.` : undefined);
     if (note && (reclaim.action !== 'none' || note !== lastNote)) {
       const level = reclaim.failed || reclaim.action === 'none' ? 'warning' : 'info';
-      env.dispatch({ type: 'notice', blockId: env.newId('notice'), level, text: note });
+      const kind = reclaim.action === 'offloaded' ? 'offload' : reclaim.action === 'summarized' || reclaim.failed ? 'summary' : undefined;
+      env.dispatch({ type: 'notice', blockId: env.newId('notice'), level, text: note, ...(kind ? { kind } : {}) });
       lastNote = note;
     }
     const started = Date.now();
@@ -117,7 +118,9 @@ export async function runTurn(env: TurnEnv, text: string): Promise<TurnOutcome> 
       // The answer that had streamed stays, as plain text only (a half tool call has no result and
       // a half thinking block no signature): the user saw it, and the model can go on from it.
       if (outcome.partialText.trim()) {
-        env.history.push({ role: 'assistant', content: [{ type: 'text', text: outcome.partialText }] });
+        const partial: AssistantMessage = { role: 'assistant', content: [{ type: 'text', text: outcome.partialText }] };
+        env.history.push(partial);
+        env.dispatch({ type: 'assistant.message', message: partial, stopReason: 'error' });
         lastText = outcome.partialText;
         await env.safePoint();
       }
@@ -129,6 +132,9 @@ export async function runTurn(env: TurnEnv, text: string): Promise<TurnOutcome> 
       // and a half-streamed tool call has no result, and providers reject both in history.
       const partial = outcome.partialText.trim() ? outcome.partialText : '(interrupted before replying)';
       env.history.push({ role: 'assistant', content: [{ type: 'text', text: partial }] });
+      if (outcome.partialText.trim()) {
+        env.dispatch({ type: 'assistant.message', message: { role: 'assistant', content: [{ type: 'text', text: outcome.partialText }] }, stopReason: 'interrupted' });
+      }
       await env.safePoint();
       return { status: 'interrupted', result: outcome.partialText, detail: 'Interrupted by the user.', steps };
     }
@@ -137,6 +143,7 @@ export async function runTurn(env: TurnEnv, text: string): Promise<TurnOutcome> 
     env.log?.(`response: ${outcome.reason}, ${counts}, ${Date.now() - started} ms`);
     env.onUsage(outcome.usage);
     env.history.push(outcome.message);
+    env.dispatch({ type: 'assistant.message', message: outcome.message, stopReason: outcome.reason });
     const replyText = textOf(outcome.message);
     if (replyText) lastText = replyText;
     const calls = outcome.message.content.filter((b): b is ToolUse => b.type === 'tool_use');

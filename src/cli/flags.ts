@@ -17,13 +17,18 @@ export interface FlagSpec {
 }
 
 export const ALLOW_KINDS = ['read', 'write', 'delete', 'bash'] as const;
+export const OUTPUT_FORMATS = ['text', 'json', 'stream-json'] as const;
+export const INPUT_FORMATS = ['text', 'stream-json'] as const;
 export const THINKING_EFFORTS = ['minimal', 'low', 'medium', 'high', 'xhigh', 'max'] as const;
 
 export const FLAGS: readonly FlagSpec[] = [
-  { name: 'model', aliases: ['m'], type: 'string', arg: 'PRESET', describe: 'preset to use: flash, pro, ollama[:MODEL], lmstudio[:MODEL] or one from your config' },
+  { name: 'model', aliases: ['m'], type: 'string', arg: 'PRESET', describe: 'preset to use: flash, pro, ollama[:MODEL], lmstudio[:MODEL] (no MODEL: the one the server has loaded) or one from your config' },
   { name: 'cwd', aliases: ['C'], type: 'string', arg: 'DIR', describe: 'project root (default: the current directory)' },
   { name: 'print', aliases: ['p', 'oneshot', '1'], type: 'string', arg: 'PROMPT', describe: 'run one task without the full screen, print the answer, then exit (-p - reads the task from stdin)' },
   { name: 'json', type: 'boolean', describe: 'with -p: print one JSON object (status, result, usage, cost) at the end' },
+  { name: 'output-format', type: 'string', arg: 'FMT', describe: `with -p: ${OUTPUT_FORMATS.join(' | ')} (json is --json; stream-json prints one event a line)` },
+  { name: 'input-format', type: 'string', arg: 'FMT', describe: `with -p: ${INPUT_FORMATS.join(' | ')} (stream-json reads user messages as JSON lines until stdin ends)` },
+  { name: 'include-partial-messages', type: 'boolean', describe: 'with --output-format stream-json: also stream text and thinking deltas' },
   { name: 'out', type: 'string', arg: 'FILE', describe: 'with -p: also write the final answer to FILE' },
   { name: 'continue', aliases: ['c'], type: 'boolean', describe: 'resume the session last worked in for this project' },
   { name: 'resume', type: 'string', arg: 'ID', describe: 'resume a saved session by id (or a unique prefix)' },
@@ -53,6 +58,7 @@ export function helpText(): string {
   const width = Math.max(...rows.map(([label]) => label.length)) + 2;
   const lines = [
     'Usage: lwyrm [options] [prompt..]',
+    '       lwyrm acp             run as an Agent Client Protocol agent on stdio (Zed, JetBrains IDEs)',
     '',
     'A coding agent for the terminal. Without -p it opens a full-screen session in the project;',
     'a prompt given on the command line runs first. With stdout not a terminal, a prompt runs once.',

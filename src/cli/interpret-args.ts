@@ -6,7 +6,7 @@ import { statSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ToolKind } from '../config/types.js';
 import type { ThinkingEffort } from '../providers/types.js';
-import { ALLOW_KINDS, THINKING_EFFORTS } from './flags.js';
+import { ALLOW_KINDS, INPUT_FORMATS, OUTPUT_FORMATS, THINKING_EFFORTS } from './flags.js';
 import type { CliOptions } from './options.js';
 
 export type ParsedCommand =
@@ -55,14 +55,17 @@ export function interpretArgs(a: ParsedWords, ctx: ParseContext): ParsedCommand 
   if (cwdFlag === '') throw new UsageError('-C/--cwd needs a directory');
   const cwd = resolveCwd(cwdFlag, ctx.cwd);
 
-  const printGiven = a['print'] !== undefined;
+  const formats = ioFormats(a);
+  // Messages on stdin are the task: -p needs no prompt of its own then.
+  const printGiven = a['print'] !== undefined || formats.inputFormat === 'stream-json';
   const words = [lastString(a['print']), ...a._.map(String)].filter((w): w is string => w !== undefined && w !== '');
   const prompt = words.length > 0 ? words.join(' ') : undefined;
   checkStandalone(a, printGiven || prompt !== undefined);
-  const json = a['json'] === true;
+  const json = a['json'] === true || formats.outputFormat === 'json';
   const out = lastString(a['out']);
-  if (printGiven && !prompt) throw new UsageError('-p/--print needs a prompt, e.g. lwyrm -p "add tests for utils.ts"');
-  if (json && !printGiven) throw new UsageError('--json only works with -p/--print (one-shot mode)');
+  if (a['print'] !== undefined && !prompt && formats.inputFormat !== 'stream-json') throw new UsageError('-p/--print needs a prompt, e.g. lwyrm -p "add tests for utils.ts"');
+  if (json && !printGiven) throw new UsageError(`${a['json'] === true ? '--json' : '--output-format json'} only works with -p/--print (one-shot mode)`);
+  if (formats.outputFormat === 'stream-json' && !printGiven) throw new UsageError('--output-format stream-json only works with -p/--print (one-shot mode)');
   if (out !== undefined && !printGiven) throw new UsageError('--out only works with -p/--print (one-shot mode)');
   if (out === '') throw new UsageError('--out needs a file name');
   const resume = lastString(a['resume']);
@@ -83,6 +86,7 @@ export function interpretArgs(a: ParsedWords, ctx: ParseContext): ParsedCommand 
     ...(prompt !== undefined ? { prompt } : {}),
     oneShot: printGiven || (prompt !== undefined && !ctx.interactive),
     json,
+    ...formats,
     ...(out !== undefined ? { out } : {}),
     ...(model !== undefined ? { model } : {}),
     cwd,
@@ -133,6 +137,31 @@ function rewindCommand(a: ParsedWords, cwd: string, resume: string | undefined):
     ...(value !== '' ? { checkpoint: Number(value) } : {}),
     ...(resume !== undefined ? { session: resume } : {}),
     verbose: a['verbose'] === true,
+  };
+}
+
+function oneOf<T extends string>(flag: string, value: string | undefined, allowed: readonly T[]): T | undefined {
+  if (value === undefined) return undefined;
+  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`--${flag} ${value || '(empty)'}: expected one of ${allowed.join(', ')}`);
+  return value as T;
+}
+
+/** --output-format, --input-format and --include-partial-messages, checked against each other. */
+function ioFormats(a: ParsedWords): Pick<CliOptions, 'outputFormat' | 'inputFormat' | 'includePartial'> {
+  const output = oneOf('output-format', lastString(a['output-format']), OUTPUT_FORMATS);
+  const input = oneOf('input-format', lastString(a['input-format']), INPUT_FORMATS);
+  if (a['json'] === true && output !== undefined && output !== 'json') {
+    throw new UsageError(`--json is --output-format json; it cannot go with --output-format ${output}`);
+  }
+  if (input === 'stream-json' && output !== 'stream-json') {
+    throw new UsageError('--input-format stream-json needs --output-format stream-json (the replies to a program are events too)');
+  }
+  const partial = a['include-partial-messages'] === true;
+  if (partial && output !== 'stream-json') throw new UsageError('--include-partial-messages only works with --output-format stream-json');
+  return {
+    ...(output !== undefined ? { outputFormat: output } : {}),
+    ...(input !== undefined ? { inputFormat: input } : {}),
+    ...(partial ? { includePartial: true } : {}),
   };
 }
 

@@ -11,7 +11,7 @@ export interface StartSessionModule {
   startSession(cli: CliOptions, config: Config, hooks?: { approver?: Approver }): Promise<Engine>;
 }
 export interface RunOneShotModule {
-  runOneShot(cli: CliOptions, config: Config): Promise<number>;
+  runOneShot(cli: CliOptions, config: Config, version?: string): Promise<number>;
 }
 export interface RunTuiModule {
   /** With a promise, the first frame shows `startingState` while the engine starts. */
@@ -31,6 +31,9 @@ export interface EarlyFrame {
 }
 export interface EarlyPaintModule {
   paintEarlyFrameOnProcess(state: SessionState, env: Readonly<Record<string, string | undefined>>): EarlyFrame | undefined;
+}
+export interface RunAcpModule {
+  runAcp(base: CliOptions, opts: { version: string; env: Readonly<Record<string, string | undefined>> }): Promise<number>;
 }
 export interface PrintMapModule {
   printCodeMap(config: Config): Promise<string>;
@@ -52,6 +55,9 @@ export const loadRunTui = (): Promise<RunTuiModule> =>
 
 export const loadEarlyPaint = (): Promise<EarlyPaintModule> =>
   import('../../components/terminal/early-paint.js');
+
+export const loadRunAcp = (): Promise<RunAcpModule> =>
+  import('../acp/run-acp.js');
 
 export const loadPrintMap = (): Promise<PrintMapModule> =>
   import('../codemap/print-map.js');

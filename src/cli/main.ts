@@ -3,10 +3,12 @@ import { loadConfig } from '../config/load-config.js';
 import { findPreset, missingKeyMessage, resolveApiKey } from '../config/presets.js';
 import type { Config } from '../config/types.js';
 import { jsonResult } from '../headless/json-result.js';
+import { jsonLine } from '../headless/json-line.js';
+import { failedStreamResult } from '../headless/stream-json-failure.js';
 import { escapeForDisplay } from '../policy/escape.js';
 import { helpText } from './flags.js';
 import { writeStarterAgentsFile } from './init-agents.js';
-import { loadEarlyPaint, loadPrintMap, loadRewindCli, loadRunOneShot, loadRunTui, loadStartSession } from './lazy-modules.js';
+import { loadEarlyPaint, loadPrintMap, loadRewindCli, loadRunAcp, loadRunOneShot, loadRunTui, loadStartSession } from './lazy-modules.js';
 import { appPaths } from '../config/paths.js';
 import type { CliOptions } from './options.js';
 import { parsePlainWords } from './interpret-args.js';
@@ -19,6 +21,11 @@ export interface MainIo {
   readonly version: string;
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
+  /**
+   * Takes the process's stdout over for a protocol (stream-json, ACP): other writes go to stderr,
+   * the returned function writes to stdout. Absent in tests with in-memory output.
+   */
+  readonly claimStdout?: () => (text: string) => void;
   /** All of stdin as text, for `-p -`; absent where there is no stdin to read. */
   readonly readStdin?: () => Promise<string>;
   /** A yes/no question answered at the terminal; absent when stdin is not one (the answer is then no). */
@@ -30,6 +37,7 @@ export const STDIN_PROMPT = '-';
 
 export async function main(argv: readonly string[], io: MainIo): Promise<number> {
   const ctx = { cwd: io.cwd, interactive: io.interactive };
+  if (argv[0] === ACP_COMMAND) return runAcpCommand(argv.slice(1), io);
   // Plain `lwyrm` (or a prompt in plain words) is the common start; it need not wait for yargs.
   const command = parsePlainWords(argv, ctx) ?? (await import('./parse-args.js')).parseArgs(argv, ctx);
   let verbose = false;
@@ -92,7 +100,19 @@ function printWarnings(config: Config, io: MainIo): void {
   for (const warning of config.warnings) io.stderr(`lwyrm: warning: ${escapeForDisplay(warning)}\n`);
 }
 
-async function run(given: CliOptions, io: MainIo): Promise<number> {
+async function run(given: CliOptions, mainIo: MainIo): Promise<number> {
+  // From here on a dependency's stray write must not reach a protocol stdout.
+  const io = given.outputFormat === 'stream-json' && mainIo.claimStdout ? { ...mainIo, stdout: mainIo.claimStdout() } : mainIo;
+  // A signal before the run's own handlers exist still ends a stream with its result line.
+  const stopEarly = given.outputFormat === 'stream-json' && io !== mainIo ? resultOnSignal(io) : undefined;
+  try {
+    return await runWith(given, io, stopEarly);
+  } finally {
+    stopEarly?.();
+  }
+}
+
+async function runWith(given: CliOptions, io: MainIo, stopEarly: (() => void) | undefined): Promise<number> {
   const options = await withStdinPrompt(given, io);
   if (!options) return 2;
   const config = await loadConfig({ cwd: options.cwd, env: io.env });
@@ -106,14 +126,15 @@ async function run(given: CliOptions, io: MainIo): Promise<number> {
   if (!preset.keyOptional && !(await resolveApiKey(preset, io.env))) {
     io.stderr(`lwyrm: ${missingKeyMessage(preset)}\n`);
     // A script reading --json gets its object for this runtime error too, as for any other.
-    if (options.oneShot && options.json) {
-      io.stdout(`${JSON.stringify({ ...jsonResult(undefined, undefined, 'error', missingKeyMessage(preset)), preset: preset.name, model: preset.model })}\n`);
-    }
+    const json = { ...jsonResult(undefined, undefined, 'error', missingKeyMessage(preset)), preset: preset.name, model: preset.model };
+    if (options.oneShot && options.json) io.stdout(`${JSON.stringify(json)}\n`);
+    if (options.oneShot && options.outputFormat === 'stream-json') io.stdout(jsonLine(failedStreamResult(json)));
     return 1;
   }
   if (options.oneShot) {
     const { runOneShot } = await loadRunOneShot();
-    return await runOneShot(options, config);
+    stopEarly?.();
+    return await runOneShot(options, config, io.version);
   }
   // Paint first, then start the engine: both are CPU-bound in one thread, and evaluating the
   // engine's modules beside the view's would only delay the first frame. The first frame is
@@ -141,12 +162,58 @@ async function run(given: CliOptions, io: MainIo): Promise<number> {
 
 async function withStdinPrompt(options: CliOptions, io: MainIo): Promise<CliOptions | undefined> {
   if (options.prompt !== STDIN_PROMPT || !options.oneShot) return options;
+  if (options.inputFormat === 'stream-json') {
+    io.stderr('lwyrm: -p - reads the task as plain text, --input-format stream-json as JSON lines: use one of them\n');
+    return undefined;
+  }
   const text = ((await io.readStdin?.()) ?? '').trim();
   if (!text) {
     io.stderr('lwyrm: -p - reads the task from stdin, but stdin was empty; pipe the task in, e.g. echo "fix the tests" | lwyrm -p -\n');
     return undefined;
   }
   return { ...options, prompt: text };
+}
+
+/** Until removed: SIGINT, SIGTERM or SIGHUP prints an interrupted result line and exits with the signal's status. */
+function resultOnSignal(io: MainIo): () => void {
+  const statuses = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
+  const handlers = Object.entries(statuses).map(([signal, status]) => {
+    const handler = (): void => {
+      const json = jsonResult(undefined, undefined, 'interrupted', 'Interrupted before the session started.');
+      io.stdout(jsonLine({ ...failedStreamResult(json), exit_status: status }));
+      process.exit(status);
+    };
+    process.once(signal, handler);
+    return [signal, handler] as const;
+  });
+  return () => {
+    for (const [signal, handler] of handlers) process.off(signal, handler);
+  };
+}
+
+/** `lwyrm acp`: an ACP agent on stdio; the session flags set its defaults (-m, --allow, --read-only …). */
+export const ACP_COMMAND = 'acp';
+
+async function runAcpCommand(rest: readonly string[], io: MainIo): Promise<number> {
+  // stdout is the protocol from the first byte: whatever else writes to it goes to stderr.
+  io.claimStdout?.();
+  const command = (await import('./parse-args.js')).parseArgs(rest, { cwd: io.cwd, interactive: true });
+  const usage = (message: string): number => {
+    io.stderr(`lwyrm acp: ${message}\nTry 'lwyrm --help' for the list of options.\n`);
+    return 2;
+  };
+  if (command.kind === 'usage-error') return usage(command.message);
+  if (command.kind !== 'run') return usage('takes session options only (-m, --allow, --read-only, --no-save, --thinking, --proxy, -v)');
+  const o = command.options;
+  if (o.prompt !== undefined || o.oneShot) return usage('takes no prompt: the editor sends the prompts');
+  if (o.json || o.out !== undefined || o.outputFormat || o.inputFormat) return usage('speaks JSON-RPC on stdio; --json, --out and the formats do not apply');
+  if (o.continueLast || o.resume) return usage('the editor picks the session (session/load); --continue and --resume do not apply');
+  try {
+    const { runAcp } = await loadRunAcp();
+    return await runAcp(o, { version: io.version, env: io.env });
+  } catch (error) {
+    return reportError(error, io, o.verbose);
+  }
 }
 
 /** Ink writes the first frame synchronously in render(); one macrotask later it is on screen. */

@@ -22,9 +22,12 @@ const deepseek = {
   proxy: undefined,
 } as const;
 
-/** Local servers: no key; the model comes from -m ollama:MODEL or the server's /models. */
+/**
+ * Local servers: no key; the model comes from -m ollama:MODEL or the server (the loaded one, or
+ * the only one). The window is read from the server at session start (config/local-window.ts);
+ * context_window is the cap lindwyrm sizes Ollama's num_ctx within.
+ */
 const local = {
-  format: 'openai',
   model: '',
   apiKeyEnv: [],
   keyOptional: true,
@@ -39,8 +42,9 @@ const local = {
 export const BUILTIN_PRESETS: readonly Preset[] = [
   { name: 'flash', model: DEEPSEEK_FLASH_MODEL, ...deepseek },
   { name: 'pro', model: DEEPSEEK_PRO_MODEL, ...deepseek },
-  { name: 'ollama', baseUrl: 'http://127.0.0.1:11434/v1', ...local },
-  { name: 'lmstudio', baseUrl: 'http://127.0.0.1:1234/v1', ...local },
+  // Ollama's native API: its OpenAI-compatible /v1 route ignores num_ctx (the 4K default truncates).
+  { name: 'ollama', format: 'ollama', baseUrl: 'http://127.0.0.1:11434', ...local },
+  { name: 'lmstudio', format: 'openai', baseUrl: 'http://127.0.0.1:1234/v1', ...local },
 ];
 
 /** Fields a new [[presets]] entry gets when it does not say. */

@@ -1,5 +1,5 @@
 /** What one config file contributes, validated but not yet merged (camelCase, paths resolved). */
-import type { CacheTtl, CodeMapSettings, Level, PathRule, ProxySetting, WireFormat } from './types.js';
+import type { CacheTtl, CodeMapSettings, Level, PathRule, ProxySetting, ToolProfile, WireFormat } from './types.js';
 import type { ThinkingEffort } from '../providers/types.js';
 
 export interface PresetLayer {
@@ -17,6 +17,7 @@ export interface PresetLayer {
   readonly contextWindow?: number;
   readonly maxTokens?: number;
   readonly echoReasoning?: 'auto' | boolean;
+  readonly toolProfile?: ToolProfile;
   readonly priceInput?: number;
   readonly priceCacheRead?: number;
   readonly priceCacheWrite?: number;
@@ -64,6 +65,7 @@ export interface ConfigLayer {
   readonly protectedTokens?: number;
   readonly markdown?: boolean;
   readonly codeMap?: CodeMapSettings;
+  readonly toolProfile?: ToolProfile;
 }
 
 /** The TOML spelling of the keys a project file may not set unless trusted. */

@@ -103,6 +103,7 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<Config> {
     protectedTokens: pick('protectedTokens', user, project),
     markdown: pick('markdown', user, project) ?? DEFAULTS.markdown,
     codeMap: mergeCodeMap(user, project),
+    ...(pick('toolProfile', user, project) ? { toolProfile: pick('toolProfile', user, project) } : {}),
     secretEnvNames: [...new Set(presets.flatMap((p) => p.apiKeyEnv))],
     warnings,
   };

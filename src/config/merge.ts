@@ -52,7 +52,7 @@ function overlayPreset(base: Preset | undefined, entry: PresetLayer, file: strin
         key: `${entry.where}.${key}`,
       });
     };
-    if (!entry.format) missing('format', '"anthropic" or "openai"');
+    if (!entry.format) missing('format', '"anthropic", "openai" or "ollama"');
     if (!entry.baseUrl) missing('base_url', 'the endpoint URL');
     if (entry.format === 'anthropic' && !entry.model) missing('model', 'a model name (anthropic-format servers have no model list)');
   }
@@ -73,8 +73,10 @@ function overlayPreset(base: Preset | undefined, entry: PresetLayer, file: strin
     ...(entry.thinkingEffort ?? base?.thinkingEffort ? { thinkingEffort: entry.thinkingEffort ?? base?.thinkingEffort } : {}),
     vision: entry.vision ?? base?.vision ?? CUSTOM_PRESET_DEFAULTS.vision,
     contextWindow: entry.contextWindow ?? base?.contextWindow ?? CUSTOM_PRESET_DEFAULTS.contextWindow,
-    maxTokens: entry.maxTokens ?? base?.maxTokens ?? CUSTOM_PRESET_DEFAULTS.maxTokens,
+    ...(entry.contextWindow !== undefined || base?.contextWindowSet ? { contextWindowSet: true } : {}),
+    maxTokens: entry.maxTokens ?? inheritedMaxTokens(base?.maxTokens ?? CUSTOM_PRESET_DEFAULTS.maxTokens, entry.contextWindow),
     echoReasoning: entry.echoReasoning ?? base?.echoReasoning ?? CUSTOM_PRESET_DEFAULTS.echoReasoning,
+    ...(entry.toolProfile ?? base?.toolProfile ? { toolProfile: entry.toolProfile ?? base?.toolProfile } : {}),
     ...(prices ? { prices } : {}),
     proxy: entry.proxy ?? base?.proxy,
     ...(promptCache !== undefined ? { promptCache } : {}),
@@ -93,6 +95,15 @@ function overlayPreset(base: Preset | undefined, entry: PresetLayer, file: strin
     );
   }
   return preset;
+}
+
+/**
+ * max_tokens a preset did not set, under the context_window it did: a quarter of the window when
+ * the inherited figure would not fit (context_window = 8192 on a local preset must just work).
+ */
+function inheritedMaxTokens(inherited: number, window: number | undefined): number {
+  if (window === undefined || inherited < window) return inherited;
+  return Math.max(256, Math.floor(window / 4));
 }
 
 function overlayPrices(base: Prices | undefined, entry: PresetLayer, file: string): Prices | undefined {

@@ -1,7 +1,8 @@
 /** Choosing a preset (-m NAME, -m NAME:MODEL, default_preset) and finding its API key. */
 import { readFile } from 'node:fs/promises';
 import { ConfigError } from './errors.js';
-import { firstServedModel } from './local-models.js';
+import { pickLocalModel } from './local-models.js';
+import { likelyKind } from './local-server.js';
 import type { Config, Preset } from './types.js';
 
 export { LocalServerError } from './local-models.js';
@@ -24,13 +25,14 @@ export function findPreset(config: Config, spec?: string): Preset {
 }
 
 /**
- * The preset to use. When it has no model (the local presets), the server's own /models list
- * supplies the first one; a server that is not running is a clear LocalServerError (exit 1).
+ * The preset to use. When it has no model (the local presets), the server supplies it: the model
+ * it has loaded, or its only one (config/local-models.ts); a server that is not running is a
+ * clear LocalServerError (exit 1). A session asks for more through openPreset (local-preset.ts).
  */
 export async function resolvePreset(config: Config, name?: string): Promise<Preset> {
   const preset = findPreset(config, name);
   if (preset.model) return preset;
-  const model = await firstServedModel(preset.baseUrl, { presetName: preset.name });
+  const model = await pickLocalModel(preset, likelyKind(preset));
   return { ...preset, model };
 }
 

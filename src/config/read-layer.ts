@@ -7,6 +7,7 @@ import type { CodeMapSettings, Level, PathRule, ProxySetting } from './types.js'
 
 const LEVELS: readonly Level[] = ['allow', 'confirm', 'deny'];
 const EFFORTS = ['minimal', 'low', 'medium', 'high', 'xhigh', 'max'] as const;
+const TOOL_PROFILES = ['full', 'small'] as const;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const CACHE_TTLS = ['5m', '1h'] as const;
 /** Below this a reply cap would cut off ordinary answers. */
@@ -59,6 +60,7 @@ export function readLayer(table: Table, ctx: LayerContext, warnings: string[]): 
     protectedTokens: r.integer('protected_tokens', 0),
     markdown: r.boolean('markdown'),
     codeMap: readCodeMap(r, warnings),
+    toolProfile: r.oneOf('tool_profile', TOOL_PROFILES),
   };
   warnUnknown(r, warnings, KNOWN_TOP);
   return layer;
@@ -69,12 +71,12 @@ const KNOWN_TOP = [
   'session_retention_days', 'context_file', 'commit_trailer', 'plugins', 'max_tool_steps', 'max_retries',
   'max_file_size_bytes', 'max_tool_output_chars', 'bash_timeout_ms', 'stream_idle_timeout_ms', 'max_reply_bytes', 'rewind_max_mb',
   'loop_detection_window', 'offload_eager_tokens', 'offload_threshold_tokens', 'protected_tokens', 'markdown',
-  'code_map',
+  'code_map', 'tool_profile',
 ];
 const KNOWN_PRESET = [
   'name', 'format', 'base_url', 'model', 'api_key_env', 'key_file', 'thinking', 'thinking_effort', 'vision',
   'context_window', 'max_tokens', 'echo_reasoning', 'price_input', 'price_cache_read', 'price_cache_write',
-  'price_output', 'proxy', 'prompt_cache', 'cache_ttl',
+  'price_output', 'proxy', 'prompt_cache', 'cache_ttl', 'tool_profile',
 ];
 const KNOWN_POLICY = ['read', 'write', 'delete', 'bash', 'read_outside', 'bash_allowlist', 'bash_denylist', 'rules'];
 const KNOWN_RULE = ['path', 'read', 'write', 'delete'];
@@ -108,7 +110,7 @@ function readPreset(r: TableReader, ctx: LayerContext, warnings: string[]): Pres
   const preset: PresetLayer = {
     name,
     where: r.prefix.replace(/\.$/, ''),
-    format: r.oneOf('format', ['anthropic', 'openai'] as const),
+    format: r.oneOf('format', ['anthropic', 'openai', 'ollama'] as const),
     baseUrl: baseUrl?.replace(/\/+$/, ''),
     model: r.string('model'),
     apiKeyEnv,
@@ -119,6 +121,7 @@ function readPreset(r: TableReader, ctx: LayerContext, warnings: string[]): Pres
     contextWindow: r.integer('context_window', 1024),
     maxTokens: r.integer('max_tokens'),
     echoReasoning: echo as 'auto' | boolean | undefined,
+    toolProfile: r.oneOf('tool_profile', TOOL_PROFILES),
     priceInput: r.amount('price_input'),
     priceCacheRead: r.amount('price_cache_read'),
     priceCacheWrite: r.amount('price_cache_write'),

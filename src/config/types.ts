@@ -4,7 +4,14 @@
  */
 import type { ThinkingEffort } from '../providers/types.js';
 
-export type WireFormat = 'anthropic' | 'openai';
+/** `ollama` is Ollama's native chat API (/api/chat), the one route that honours num_ctx. */
+export type WireFormat = 'anthropic' | 'openai' | 'ollama';
+
+/**
+ * Which tools, descriptions and system prompt a session sends: `small` is the trimmed set for
+ * small local models with short windows.
+ */
+export type ToolProfile = 'full' | 'small';
 
 /** Prices in US dollars per million tokens. */
 export interface Prices {
@@ -37,7 +44,11 @@ export interface Preset {
   readonly thinkingEffort?: ThinkingEffort;
   readonly vision: boolean;
   readonly contextWindow: number;
+  /** True when a config file set context_window (a local server's own figure is then capped by it). */
+  readonly contextWindowSet?: boolean;
   readonly maxTokens: number;
+  /** tool_profile of this preset; unset: the global one, else small for a local model under 32K. */
+  readonly toolProfile?: ToolProfile;
   readonly echoReasoning: 'auto' | boolean;
   readonly prices?: Prices;
   readonly proxy: ProxySetting;
@@ -119,6 +130,8 @@ export interface Config {
   readonly protectedTokens?: number;
   readonly markdown: boolean;
   readonly codeMap: CodeMapSettings;
+  /** tool_profile at the top level; a preset's own setting wins. */
+  readonly toolProfile?: ToolProfile;
   /** Every preset's api_key_env names, so the bash tool can strip them all. */
   readonly secretEnvNames: readonly string[];
   /** Startup warnings (restricted project keys, unknown keys), shown once. */

@@ -90,6 +90,8 @@ export function createPrinter(io: PrinterIo): OneShotPrinter {
           break;
         }
         case 'notice':
+          // A retry is news for the verbose log (-v) and machine interfaces; the plain output stays as it was.
+          if (event.kind === 'retry') break;
           errLine(`lwyrm: ${event.level === 'info' ? '' : `${event.level}: `}${escapeForDisplay(event.text)}`);
           break;
         case 'turn.end':

@@ -12,8 +12,9 @@ import type { CliOptions } from '../cli/options.js';
 import type { Approver } from '../policy/types.js';
 import { escapeForDisplay } from '../policy/escape.js';
 import { createOneShotApprover } from './oneshot-approver.js';
-import { jsonResult } from './json-result.js';
-import { createPrinter, oneShotDetail } from './oneshot-printer.js';
+import { createOneShotOutput } from './oneshot-output.js';
+import { createStreamJsonInput, type StreamJsonInput, type UserTurn } from './stream-json-input.js';
+import { oneShotDetail } from './oneshot-printer.js';
 
 export { jsonResult } from './json-result.js';
 
@@ -30,6 +31,8 @@ export const EXIT_STATUS: Readonly<Record<TurnStatus, number>> = {
 };
 
 export interface OneShotIo {
+  /** lindwyrm's version (stream-json's init line names it). */
+  readonly version?: string;
   readonly stdin: NodeJS.ReadableStream & { isTTY?: boolean };
   readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };
   readonly stderr: NodeJS.WritableStream & { isTTY?: boolean };
@@ -60,7 +63,8 @@ function exitCodeOf(err: unknown): number {
 
 export async function runOneShotWith(cli: CliOptions, open: OpenEngine, io: OneShotIo): Promise<number> {
   const prompt = cli.prompt?.trim();
-  if (!prompt) {
+  const fromStdin = cli.inputFormat === 'stream-json';
+  if (!prompt && !fromStdin) {
     io.stderr.write("lwyrm: -p needs a task, e.g. lwyrm -p \"add type hints to utils.py\"\n");
     return 2;
   }
@@ -70,19 +74,24 @@ export async function runOneShotWith(cli: CliOptions, open: OpenEngine, io: OneS
     io.stderr.write(`lwyrm: --out ${cli.out}: ${outProblem}\n`);
     return 2;
   }
-  const approvals = createOneShotApprover({ stdin: io.stdin as never, stderr: io.stderr as never, interactive: io.stdin.isTTY === true });
-  const quiet = cli.json || cli.out !== undefined;
-  const printer = createPrinter({
-    ...(quiet ? {} : { answer: io.stdout as never }),
-    answerIsTty: io.stdout.isTTY === true,
-    stderr: io.stderr as never,
-    stderrIsTty: io.stderr.isTTY === true,
-    ...(cli.save ? { resumeCommand: 'lwyrm -c -p continue' } : {}),
-  });
-
+  const output = createOneShotOutput(cli, io);
   let engine: LindwyrmEngine | undefined;
   let interrupted = false;
   let stopSignal: StopSignal = 'SIGINT';
+  const stop = (): void => {
+    approvals.close();
+    input?.close();
+    engine?.interrupt();
+  };
+  // --input-format stream-json: the turns and the approval answers come as lines on stdin.
+  const input = fromStdin
+    ? createStreamJsonInput({
+        stdin: io.stdin,
+        onError: (line, error) => output.inputError(line, error),
+        onInterrupt: () => engine?.interrupt(),
+      })
+    : undefined;
+  const approvals = createOneShotApprover({ stdin: io.stdin as never, stderr: io.stderr as never, interactive: !input && io.stdin.isTTY === true });
   // An interrupt before the engine exists (while it starts) still ends the run as interrupted.
   const removeHandler = io.onInterrupt((signal = 'SIGINT') => {
     if (interrupted) {
@@ -91,8 +100,7 @@ export async function runOneShotWith(cli: CliOptions, open: OpenEngine, io: OneS
     }
     interrupted = true;
     stopSignal = signal;
-    approvals.close();
-    engine?.interrupt();
+    stop();
   });
   // The reader went away (`lwyrm -p … | head`) or the disk is full: stop the turn as an interrupt
   // would (the running command killed, the session saved) instead of dying on an unhandled
@@ -103,49 +111,82 @@ export async function runOneShotWith(cli: CliOptions, open: OpenEngine, io: OneS
     outputError = err;
     if (interrupted) return;
     interrupted = true;
-    approvals.close();
-    engine?.interrupt();
+    stop();
   });
   io.stderr.on('error', () => undefined);
   try {
     try {
       engine = await open({
-        approver: approvals.approver,
+        approver: input ? input.approver : approvals.approver,
         takeDenialNote: () => approvals.takeDenialNote(),
         codeMapGraceMs: () => (interrupted ? 0 : CODE_MAP_GRACE_MS),
-        ...(cli.verbose ? { log: (line: string) => printer.line(`[lwyrm] ${line}`) } : {}),
+        ...(cli.verbose ? { log: (line: string) => output.line(`[lwyrm] ${line}`) } : {}),
       });
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       io.stderr.write(`lwyrm: ${escapeForDisplay(message)}\n`);
-      if (cli.json) io.stdout.write(`${JSON.stringify(jsonResult(undefined, undefined, 'error', message))}\n`);
-      return exitCodeOf(err);
+      const status = exitCodeOf(err);
+      output.result(undefined, undefined, 'error', status, message);
+      return status;
     }
+    output.started(engine);
     for (const block of engine.store.current().blocks) {
-      if (block.kind === 'notice' && !block.id.startsWith(CONFIG_WARNING_PREFIX)) printer.onEvent({ type: 'notice', blockId: block.id, level: block.level, text: block.text });
+      if (block.kind === 'notice' && !block.id.startsWith(CONFIG_WARNING_PREFIX)) output.onEvent({ type: 'notice', blockId: block.id, level: block.level, text: block.text });
     }
     // After a failed stdout, "interrupted by the user" would be wrong: outputFailure says what happened.
-    const off = engine.store.onEvent((event) => (outputError && event.type === 'turn.end' ? undefined : printer.onEvent(event)));
-    const outcome: TurnOutcome = interrupted
-      ? { status: 'interrupted', result: '', detail: 'Interrupted by the user.', steps: 0 }
-      : await engine.submit(prompt);
+    const off = engine.store.onEvent((event) => (outputError && event.type === 'turn.end' ? undefined : output.onEvent(event)));
+    let last: TurnOutcome | undefined;
+    let told = false;
+    for await (const turn of turnsOf(prompt, input)) {
+      if (interrupted) break;
+      last = await engine.submit(turn.text, turn.images.length ? { images: turn.images } : undefined);
+      told = false;
+      // A conversation driven over stdin goes on after each turn (an interrupt line included)
+      // until stdin ends or a signal stops the run.
+      if (input && !interrupted) {
+        output.result(last, engine, last.status, exitStatusOf(last, stopSignal), last.detail === undefined ? undefined : oneShotDetail(last.detail, cli.save ? 'lwyrm -c -p continue' : undefined));
+        told = true;
+        continue;
+      }
+      break;
+    }
     off();
-    printer.finish();
-    const written = cli.out === undefined ? true : await writeOut(cli.out, outcome, cli.json, io);
+    output.finish();
+    const resume = cli.save ? 'lwyrm -c -p continue' : undefined;
+    const errorOf = (o: TurnOutcome): string | undefined => (o.detail === undefined ? undefined : oneShotDetail(o.detail, resume));
+    if (input && !interrupted && last) return outputError ? outputFailure(outputError, io) : exitStatusOf(last, stopSignal);
+    // Stopped before a turn ran, or between two of them: the run still ends with its result.
+    const outcome: TurnOutcome =
+      last && !told
+        ? last
+        : interrupted
+          ? { status: 'interrupted', result: '', detail: 'Interrupted by the user.', steps: 0 }
+          : { status: 'finished', result: '', steps: 0 };
+    const written = cli.out === undefined ? true : await writeOut(cli.out, outcome, cli.json || output.structured, io);
     if (written !== true) {
-      if (cli.json) io.stdout.write(`${JSON.stringify(jsonResult(outcome, engine, 'error', written))}\n`);
+      output.result(outcome, engine, 'error', 1, written);
       return 1;
     }
-    const resume = cli.save ? 'lwyrm -c -p continue' : undefined;
-    const error = outcome.detail === undefined ? undefined : oneShotDetail(outcome.detail, resume);
-    if (cli.json) io.stdout.write(`${JSON.stringify(jsonResult(outcome, engine, outcome.status, error))}\n`);
+    const exit = outputError ? (outputError.code === 'EPIPE' ? 141 : 1) : exitStatusOf(outcome, stopSignal);
+    output.result(outcome, engine, outcome.status, exit, errorOf(outcome));
     if (outputError) return outputFailure(outputError, io);
-    return outcome.status === 'interrupted' ? SIGNAL_STATUS[stopSignal] : EXIT_STATUS[outcome.status];
+    return exit;
   } finally {
     removeHandler();
     approvals.close();
+    input?.close();
     await engine?.dispose().catch(() => undefined);
   }
+}
+
+function exitStatusOf(outcome: TurnOutcome, signal: StopSignal): number {
+  return outcome.status === 'interrupted' ? SIGNAL_STATUS[signal] : EXIT_STATUS[outcome.status];
+}
+
+/** The -p prompt first (when there is one), then whatever stdin brings. */
+async function* turnsOf(prompt: string | undefined, input: StreamJsonInput | undefined): AsyncIterable<UserTurn> {
+  if (prompt) yield { text: prompt, images: [] };
+  if (input) yield* input.turns();
 }
 
 /** A closed pipe is the reader's choice: quiet, with the status a shell gives SIGPIPE. */

@@ -226,8 +226,9 @@ export class AnthropicAssembler implements StreamAssembler {
     if (b.kind !== 'tool' || b.done) return [];
     const parsed = parseToolInput(b.json);
     const extra = parsed.inputError ? { inputError: parsed.inputError } : {};
+    const repairs = parsed.repairs ? { repairs: parsed.repairs } : {};
     b.done = { type: 'tool_use', id: b.id, name: b.name, input: parsed.input, ...extra };
-    return [{ type: 'tool_call_end', index: b.ordinal, id: b.id, name: b.name, input: parsed.input, ...extra }];
+    return [{ type: 'tool_call_end', index: b.ordinal, id: b.id, name: b.name, input: parsed.input, ...extra, ...repairs }];
   }
 
   private message(): AssistantMessage {

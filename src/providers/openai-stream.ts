@@ -208,8 +208,9 @@ export class OpenAiAssembler implements StreamAssembler {
       if (!final && parsed.inputError) continue; // half-streamed arguments are not a call
       const extra = parsed.inputError ? { inputError: parsed.inputError } : {};
       const wire = s.extra ? { extraContent: s.extra } : {};
+      const repairs = parsed.repairs ? { repairs: parsed.repairs } : {};
       content.push({ type: 'tool_use', id, name: s.name, input: parsed.input, ...extra, ...wire });
-      if (final) out.push({ type: 'tool_call_end', index: s.ordinal, id, name: s.name, input: parsed.input, ...extra });
+      if (final) out.push({ type: 'tool_call_end', index: s.ordinal, id, name: s.name, input: parsed.input, ...extra, ...repairs });
     }
     const echo = this.echo();
     return echo ? { role: 'assistant', content, reasoningEcho: echo } : { role: 'assistant', content };

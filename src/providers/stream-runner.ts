@@ -13,6 +13,7 @@ import { bodyText, contentEncodings, decodeBody, isDecodeError, UnsupportedEncod
 import { errorCode, htmlPage, httpError, messageOf, midAnswerError, networkError, redactSecrets } from './errors.js';
 import { isLoopback } from './proxy.js';
 import { isRetryableStatus, retryDelayMs, sleep, type HeaderBag } from './retry.js';
+import { NdjsonParser } from './ndjson-reader.js';
 import { DEFAULT_MAX_REPLY_BYTES, isPing, replyBytes, tooLarge } from './reply-limits.js';
 import { MAX_EVENT_CHARS, SseParser, type SseMessage } from './sse-reader.js';
 import { ProviderError, type AssistantMessage, type StreamEvent } from './types.js';
@@ -40,6 +41,8 @@ export interface RunnerOptions {
   readonly retryBaseMs: number;
   readonly keySent: boolean;
   readonly log?: (line: string) => void;
+  /** Told before each retry, in the same words as the log (machine interfaces report it). */
+  readonly onRetry?: (note: string) => void;
   /** Bytes of answer, reasoning and tool arguments one reply may stream (max_reply_bytes). */
   readonly maxReplyBytes?: number;
 }
@@ -62,6 +65,8 @@ export interface StreamCall {
   readonly body: string;
   readonly signal?: AbortSignal;
   readonly newAssembler: () => StreamAssembler;
+  /** How the body is framed: server-sent events (default), or one JSON object a line (Ollama). */
+  readonly framing?: 'sse' | 'ndjson';
 }
 
 /** Marks an error after which a new attempt may help, with the response headers (Retry-After). */
@@ -85,7 +90,9 @@ export async function* runStream(call: StreamCall, opts: RunnerOptions): AsyncGe
       if (delivered.content || call.signal?.aborted) throw err.error;
       if (attempt >= opts.maxRetries) throw gaveUp(err.error, attempt);
       const wait = retryDelayMs(attempt, err.headers, { baseMs: opts.retryBaseMs });
-      opts.log?.(`${err.error.message} Retrying in ${(wait / 1000).toFixed(1)} s (retry ${attempt + 1} of ${opts.maxRetries}).`);
+      const note = `${err.error.message} Retrying in ${(wait / 1000).toFixed(1)} s (retry ${attempt + 1} of ${opts.maxRetries}).`;
+      opts.log?.(note);
+      opts.onRetry?.(note);
       try {
         await sleep(wait, call.signal);
       } catch {
@@ -185,7 +192,8 @@ async function* attempt1(call: StreamCall, opts: RunnerOptions, delivered: { con
       throw error;
     }
     const type = String(headers['content-type'] ?? '');
-    if (!type.includes('text/event-stream')) {
+    const ndjson = call.framing === 'ndjson';
+    if (!(ndjson ? type === '' || /ndjson|application\/json/.test(type) : type.includes('text/event-stream'))) {
       const text = await bodyText(decoded);
       const said = messageOf(safeJson(redactSecrets(text, sentSecrets(call.headers))));
       const page = said ? '' : htmlPage(text);
@@ -198,7 +206,8 @@ async function* attempt1(call: StreamCall, opts: RunnerOptions, delivered: { con
       );
     }
     // One event may carry a whole reply's text, JSON-escaped; anything far beyond is a runaway.
-    const parser = new SseParser({ maxEventChars: Math.min(MAX_EVENT_CHARS, maxReply * 4 + 1024 * 1024) });
+    const maxEventChars = Math.min(MAX_EVENT_CHARS, maxReply * 4 + 1024 * 1024);
+    const parser = ndjson ? new NdjsonParser({ maxLineChars: maxEventChars }) : new SseParser({ maxEventChars });
     const feed = (msg: SseMessage): readonly StreamEvent[] => {
       try {
         return assembler.feed(msg);

@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { clip } from './errors.js';
+import { parseNearJson } from './near-json.js';
 
 /**
  * For servers that send a tool call without an id: the tool result still needs one to point at.
@@ -16,6 +17,8 @@ export function generateToolId(): string {
 export interface ParsedToolInput {
   readonly input: Readonly<Record<string, unknown>>;
   readonly inputError?: string;
+  /** Set when near-JSON was repaired into the input (trailing commas, single quotes …). */
+  readonly repairs?: readonly string[];
 }
 
 export function parseToolInput(text: string): ParsedToolInput {
@@ -24,11 +27,18 @@ export function parseToolInput(text: string): ParsedToolInput {
   try {
     value = JSON.parse(text);
   } catch (err) {
+    // Small models write almost-JSON; what can be read without guessing is taken, with a note.
+    const near = parseNearJson(text);
+    if (near && isObject(near.value)) return { input: near.value, repairs: near.repairs };
     const why = err instanceof Error ? err.message : String(err);
     return { input: {}, inputError: `The tool arguments were not valid JSON (${why}): ${clip(text)}` };
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+  if (!isObject(value)) {
     return { input: {}, inputError: `The tool arguments must be a JSON object, got: ${clip(text)}` };
   }
-  return { input: value as Record<string, unknown> };
+  return { input: value };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -114,6 +114,8 @@ export type StreamEvent =
       readonly name: string;
       readonly input: Readonly<Record<string, unknown>>;
       readonly inputError?: string;
+      /** What was repaired to read near-JSON arguments (for the verbose log). */
+      readonly repairs?: readonly string[];
     }
   /** Cumulative usage of this request so far (overwrite, never add). */
   | { readonly type: 'usage'; readonly usage: Usage }

@@ -110,7 +110,7 @@ export async function applyChange(ctx: ToolContext, change: PlannedChange): Prom
   if (refusal !== undefined) return failure(`${tool}: ${refusal}`, `refused: ${shown} changed`);
   const target = access.resolved.realPath;
   if (change.before !== undefined) {
-    const now = await readFile(target, 'utf8').catch(() => undefined);
+    const now = await (ctx.files ? ctx.files.readText(target) : readFile(target, 'utf8')).catch(() => undefined);
     if (now !== change.before) {
       return failure(`${tool}: ${shown} changed on disk while the change was waiting; nothing was written. Read it again and redo the change.`);
     }
@@ -118,7 +118,8 @@ export async function applyChange(ctx: ToolContext, change: PlannedChange): Prom
   if (access.resolved.inside) {
     await mkdir(parent, { recursive: true });
   }
-  await atomicWrite(target, change.after);
+  if (ctx.files) await ctx.files.writeText(target, change.after);
+  else await atomicWrite(target, change.after);
   ctx.onFileChanged?.(target);
   if (isNew) return success(`Created ${shown} (${countLines(change.after)} lines).`, `Created ${shown}`);
   const what = tool === 'edit_file' ? 'Edited' : 'Wrote';

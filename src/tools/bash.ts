@@ -129,7 +129,8 @@ export const bashTool: ToolDefinition = {
       }
       const capture = new OutputCapture(ctx.config.maxToolOutputChars);
       const live = lineSplitter((lines) => ctx.onOutput?.(escapeForDisplay(lines)));
-      const outcome = await runInGroup({
+      const runner = ctx.commands ?? { run: runInGroup };
+      const outcome = await runner.run({
         shell: await shellPath(),
         command,
         cwd: ctx.projectRoot,

@@ -72,10 +72,12 @@ export const editFileTool: ToolDefinition = {
       }
       const bytes = await readFile(access.resolved.realPath);
       if (looksBinary(bytes)) return failure(`edit_file: ${shown} is a binary file; it cannot be edited as text.`);
-      const before = decodeText(bytes);
-      if (!Buffer.from(before, 'utf8').equals(bytes)) {
+      const onDisk = decodeText(bytes);
+      if (!Buffer.from(onDisk, 'utf8').equals(bytes)) {
         return failure(`edit_file: ${shown} is not valid UTF-8; editing it as text would change bytes you did not ask to change.`);
       }
+      // An editor's buffer may hold changes not yet saved: those are what the edit applies to.
+      const before = ctx.files ? await ctx.files.readText(access.resolved.realPath) : onDisk;
       const eol = detectEol(before);
       if (eol === '\r\n') {
         // The model writes LF; the file keeps CRLF.

@@ -124,7 +124,7 @@ export const readFileTool: ToolDefinition = {
         const { lines, total } = await streamWindow(file, first, limit ?? 2000, ctx.signal);
         return windowResult(shown, lines, first, total, true);
       }
-      const all = splitLines(decodeText(await readFile(file)));
+      const all = splitLines(ctx.files ? await ctx.files.readText(file) : decodeText(await readFile(file)));
       const lines = all.slice(first - 1, limit === undefined ? undefined : first - 1 + limit);
       return windowResult(shown, lines, first, all.length, offset !== undefined || limit !== undefined);
     });

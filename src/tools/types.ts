@@ -39,6 +39,32 @@ export interface ToolContext {
   /** Called after a tool changed a file, so indexes (the code map) can refresh it. */
   readonly onFileChanged?: (absolutePath: string) => void;
   readonly vision: boolean;
+  /**
+   * Where file text is read and written when someone else owns the files (an editor over ACP,
+   * which has unsaved buffers). The policy has already judged the resolved path; absent: the disk.
+   */
+  readonly files?: FileAccess;
+  /** Where bash commands run when someone else owns the terminal (ACP); absent: a local process group. */
+  readonly commands?: CommandRunner;
+}
+
+export interface FileAccess {
+  /** The text of a file at its real, absolute path. Throws when it cannot be read. */
+  readText(absolutePath: string): Promise<string>;
+  /** Replaces (or creates) the file's text. Throws when it cannot be written. */
+  writeText(absolutePath: string, content: string): Promise<void>;
+}
+
+export interface CommandRunner {
+  run(opts: {
+    readonly shell: string;
+    readonly command: string;
+    readonly cwd: string;
+    readonly env: NodeJS.ProcessEnv;
+    readonly timeoutMs: number;
+    readonly signal: AbortSignal;
+    readonly onData: (text: string) => void;
+  }): Promise<{ exitCode: number | null; exitSignal: NodeJS.Signals | string | null; timedOut: boolean; interrupted: boolean }>;
 }
 
 export interface ToolDefinition {

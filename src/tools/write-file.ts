@@ -42,7 +42,7 @@ export const writeFileTool: ToolDefinition = {
         if (bytes === undefined || looksBinary(bytes)) {
           replacing = `(replaces ${bytes === undefined ? 'a large' : 'a binary'} file of ${formatBytes(size)}; old contents not shown)`;
         } else {
-          before = decodeText(bytes);
+          before = ctx.files ? await ctx.files.readText(access.resolved.realPath) : decodeText(bytes);
         }
       }
       return applyChange(ctx, { tool: 'write_file', typed, access, before, after: content, replacing });

@@ -173,3 +173,23 @@ describe('--map', () => {
     expect(code).not.toBe(2);
   });
 });
+
+describe('lwyrm acp', () => {
+  it.each([
+    [['acp', 'fix it'], /takes no prompt/],
+    [['acp', '-p', 'x'], /takes no prompt/],
+    [['acp', '--json'], /--json/],
+    [['acp', '--resume', 'abc'], /session\/load/],
+    [['acp', '--init'], /session options only/],
+    [['acp', '--frobnicate'], /unknown option --frobnicate/],
+  ])('refuses %j with a usage error on stderr', async (argv, message) => {
+    const r = await run(argv);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stdout).toBe('');
+  });
+
+  it('is named in --help', async () => {
+    expect(helpText()).toMatch(/lwyrm acp\s+run as an Agent Client Protocol agent/);
+  });
+});

@@ -157,3 +157,35 @@ describe('parsePlainWords: the start without yargs', () => {
     }
   });
 });
+
+describe('parseArgs: output and input formats', () => {
+  it('reads --output-format, --input-format and --include-partial-messages', () => {
+    expect(options(tty(['-p', 'x', '--output-format', 'stream-json', '--include-partial-messages']))).toMatchObject({
+      prompt: 'x',
+      oneShot: true,
+      json: false,
+      outputFormat: 'stream-json',
+      includePartial: true,
+    });
+    // json is --json, under its other name.
+    expect(options(tty(['-p', 'x', '--output-format', 'json']))).toMatchObject({ json: true, outputFormat: 'json' });
+    expect(options(tty(['-p', 'x', '--output-format', 'text']))).toMatchObject({ json: false, outputFormat: 'text' });
+    // Messages on stdin are the task: no prompt needed, and one-shot even without -p.
+    expect(options(tty(['--input-format', 'stream-json', '--output-format', 'stream-json']))).toMatchObject({ oneShot: true, inputFormat: 'stream-json' });
+    expect(options(tty(['-p', '--input-format', 'stream-json', '--output-format', 'stream-json']))).toMatchObject({ oneShot: true });
+  });
+
+  it.each([
+    [['-p', 'x', '--output-format', 'yaml'], /--output-format yaml: expected one of text, json, stream-json/],
+    [['-p', 'x', '--input-format', 'json'], /--input-format json: expected one of text, stream-json/],
+    [['--output-format', 'stream-json', 'x'], /only works with -p/],
+    [['--output-format', 'json', 'x'], /--output-format json only works with -p/],
+    [['-p', 'x', '--include-partial-messages'], /only works with --output-format stream-json/],
+    [['-p', 'x', '--input-format', 'stream-json', '--output-format', 'json'], /needs --output-format stream-json/],
+    [['-p', 'x', '--json', '--output-format', 'stream-json'], /--json is --output-format json/],
+  ])('refuses %j', (argv, message) => {
+    const result = tty(argv);
+    expect(result.kind).toBe('usage-error');
+    if (result.kind === 'usage-error') expect(result.message).toMatch(message);
+  });
+});

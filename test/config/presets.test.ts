@@ -44,14 +44,15 @@ describe('resolvePreset', () => {
 
   it('takes the model from -m ollama:MODEL without asking any server (model names may contain ":")', async () => {
     const preset = await resolvePreset(await load(), 'ollama:qwen3:8b');
-    expect(preset).toMatchObject({ name: 'ollama', model: 'qwen3:8b', baseUrl: 'http://127.0.0.1:11434/v1', keyOptional: true });
+    // Ollama's native API (it honours num_ctx); the OpenAI route was the round-1 default.
+    expect(preset).toMatchObject({ name: 'ollama', format: 'ollama', model: 'qwen3:8b', baseUrl: 'http://127.0.0.1:11434', keyOptional: true });
   });
 
-  it("asks a local server's /models for the first model when none is given", async () => {
+  it("asks a local OpenAI-compatible server's /models for the first model when none is given", async () => {
     const fake = await startFakeProvider({ format: 'openai', replies: [], models: ['llama-local', 'other'] });
     try {
-      await t.writeUser(`[[presets]]\nname = "ollama"\nbase_url = "${fake.baseUrl}"\n`);
-      const preset = await resolvePreset(await load(), 'ollama');
+      await t.writeUser(`[[presets]]\nname = "vllm"\nformat = "openai"\nbase_url = "${fake.baseUrl}"\n`);
+      const preset = await resolvePreset(await load(), 'vllm');
       expect(preset.model).toBe('llama-local');
       expect(fake.requests.map((r) => `${r.method} ${r.path}`)).toContain('GET /models');
       expect(fake.requests[0]?.headers['user-agent']).toMatch(/^lindwyrm\/\d+\.\d+\.\d+/);
