@@ -18,6 +18,7 @@ import { EMPTY_COMPOSER, type ComposerState } from './composer/composer-state.js
 import { bufferOf } from './composer/edit-buffer.js';
 import { TextPanel } from './panels/text-panel.js';
 import { SessionsPanel } from './panels/sessions-panel.js';
+import { RewindPanel } from './panels/rewind-panel.js';
 import { useAppKeys, type Panel } from './app-keys.js';
 
 const selectBlocks = (s: SessionState) => s.blocks;
@@ -140,6 +141,8 @@ export function App({ size, initialPrompt, onExit }: AppProps) {
       {layout.header > 0 ? <Header width={width} rows={layout.header} /> : null}
       {panel?.kind === 'text' ? (
         <TextPanel title={panel.title} text={panel.text} width={width} height={layout.transcript} scroll={panel.scroll} maxRef={panelMaxRef} pageRef={panelPageRef} />
+      ) : panel?.kind === 'rewind' ? (
+        <RewindPanel state={panel} width={width} height={layout.transcript} />
       ) : panel?.kind === 'sessions' ? (
         <SessionsPanel
           sessions={panel.sessions}

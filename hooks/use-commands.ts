@@ -3,6 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import type { SlashResult } from '../src/agent/state.js';
 import type { SessionSummary } from '../src/sessions/types.js';
+import type { RewindView } from '../src/rewind/rewind-command.js';
 import type { ApprovalDecision } from '../src/policy/types.js';
 import { transcriptMarkdown } from '../components/export-markdown.js';
 import { helpText } from '../components/composer/slash-commands.js';
@@ -17,11 +18,19 @@ export type CommandEffect =
   | { readonly kind: 'exit' }
   | { readonly kind: 'flash'; readonly text: string; readonly error?: boolean }
   | { readonly kind: 'panel'; readonly title: string; readonly text: string }
-  | { readonly kind: 'sessions'; readonly sessions: readonly SessionSummary[] };
+  | { readonly kind: 'sessions'; readonly sessions: readonly SessionSummary[] }
+  /** /rewind: the picker's list of checkpoints, or its preview of going back to one. */
+  | { readonly kind: 'rewind'; readonly view: RewindView }
+  /** A rewind was done: what it did, and the prompt to put back in the input (a conversation rewind). */
+  | { readonly kind: 'rewound'; readonly text: string; readonly input?: string };
 
 function effectOf(command: string, result: ViewSlashResult): CommandEffect {
   if (result.exit) return { kind: 'exit' };
   if (result.panel === 'sessions') return { kind: 'sessions', sessions: result.sessions ?? [] };
+  if (result.rewind) return { kind: 'rewind', view: result.rewind };
+  if (!result.error && command.startsWith('/rewind ') && / confirm\b/.test(command)) {
+    return { kind: 'rewound', text: result.output ?? '', ...(result.input !== undefined ? { input: result.input } : {}) };
+  }
   const output = result.output?.replace(/\n+$/, '') ?? '';
   if (output === '') return { kind: 'none' };
   // A failed command's line shows as an error, not as news.

@@ -8,7 +8,7 @@
  * the input; the next request then starts with exactly the messages the provider saw before it.
  */
 import type { ConversationState } from './conversation-snapshot.js';
-import { formatCheckpointList, formatPreview, formatReport } from './format.js';
+import { formatCheckpointLine, formatCheckpointList, formatPreview, formatReport } from './format.js';
 import type { RewindPart } from './rewind-restore.js';
 import { RewindError } from './rewind-restore.js';
 import type { Rewind } from './rewind-service.js';
@@ -23,10 +23,13 @@ export interface RewindCommandEnv {
   restoreConversation(state: ConversationState): Promise<void>;
 }
 
-/** What the view gets: plain data for the picker, and the text for everything else. */
+/**
+ * What the view gets: plain data for the picker, with its lines already written (the view shows
+ * them as they are; the same words as `lwyrm --rewind` and the text fallback use).
+ */
 export type RewindView =
-  | { readonly kind: 'list'; readonly checkpoints: readonly CheckpointSummary[] }
-  | { readonly kind: 'preview'; readonly part: RewindPart; readonly preview: RewindPreview };
+  | { readonly kind: 'list'; readonly checkpoints: readonly CheckpointSummary[]; readonly lines: readonly string[] }
+  | { readonly kind: 'preview'; readonly part: RewindPart; readonly preview: RewindPreview; readonly text: string };
 
 export interface RewindCommandResult {
   readonly text: string;
@@ -50,7 +53,7 @@ export async function runRewindCommand(args: readonly string[], env: RewindComma
   if (env.busy()) return { text: '/rewind cannot run while a turn is running.', error: true };
   if (args.length === 0) {
     const checkpoints = await env.rewind.checkpoints();
-    return { text: formatCheckpointList(checkpoints), view: { kind: 'list', checkpoints } };
+    return { text: formatCheckpointList(checkpoints), view: { kind: 'list', checkpoints, lines: checkpoints.map(formatCheckpointLine) } };
   }
   const [idWord, partWord, confirm, overwrite, ...extra] = args;
   const id = /^\d{1,9}$/.test(idWord ?? '') ? Number(idWord) : NaN;
@@ -64,7 +67,8 @@ export async function runRewindCommand(args: readonly string[], env: RewindComma
   if (!confirmed) {
     const preview = await env.rewind.preview(id, part, now.history.length);
     if (!preview) return { text: unknownText(id, await env.rewind.checkpoints()), error: true };
-    return { text: formatPreview(preview, part), view: { kind: 'preview', part, preview } };
+    const text = formatPreview(preview, part);
+    return { text, view: { kind: 'preview', part, preview, text } };
   }
   try {
     const report = await env.rewind.rewind({ id, part, overwriteChanged: forced, now });
