@@ -17,7 +17,7 @@ export const SLASH_COMMANDS: readonly SlashCommandInfo[] = [
   { name: '/context', help: 'show how full the context is, what is cached and what was offloaded' },
   { name: '/compact', args: '[instructions]', help: 'summarize older history now; instructions say what to keep' },
   { name: '/sessions', help: 'browse saved sessions of this project: Enter resumes, d deletes' },
-  { name: '/rewind', args: '[N [code|conversation|both]]', help: 'go back to before a prompt: its file changes, the conversation, or both (a preview first)' },
+  { name: '/rewind', args: '[N]', help: 'go back to before a prompt: its file changes, the conversation, or both (a preview first)' },
   { name: '/init', help: 'write a starter AGENTS.md with your build commands and conventions' },
   { name: '/proxy', args: '[url|off]', help: 'show or set the proxy used for model requests' },
   { name: '/clear', help: 'start a new session; what was saved stays saved' },

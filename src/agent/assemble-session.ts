@@ -34,6 +34,7 @@ import { collectSessionSecrets } from './session-secrets.js';
 import { buildSystemPrompt, newSessionMarker } from './system-prompt.js';
 import { openSessionRewind } from '../rewind/session-rewind.js';
 import { removeRewindSession } from '../rewind/rewind-service.js';
+import { redactJson as redactSecrets, secretMatcher } from '../sessions/secret-guard.js';
 import { applyToolProfile } from './tool-profile.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -180,7 +181,8 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
   }
   let offload = createOffloadStore({ dir: paths.offloadDir, sessionId });
   // Checkpoints of every turn (files and conversation), in the project's store; a temp one with --no-save.
-  const rewind = await openSessionRewind({ ...(cli.save ? { dataDir: paths.dataDir } : {}), config, sessionId, ...(log ? { log } : {}) }, notices);
+  const redactJson = (json: string): string => redactSecrets(json, secretMatcher(secrets.values())).text;
+  const rewind = await openSessionRewind({ ...(cli.save ? { dataDir: paths.dataDir } : {}), config, sessionId, redactJson, ...(log ? { log } : {}) }, notices);
 
   // The resumed session's own marker: its stubs still count as stubs and the system prompt is the
   // one its history was sent with (a new marker would be a cache miss on all of it).

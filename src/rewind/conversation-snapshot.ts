@@ -22,21 +22,26 @@ async function putText(blobs: BlobStore, text: string): Promise<string> {
   return blobs.put(Buffer.from(text, 'utf8'));
 }
 
-export async function snapshotConversation(blobs: BlobStore, state: ConversationState): Promise<ConversationRef> {
+/**
+ * Stores the conversation's messages and prompt. `redact` cleans a JSON text of secrets first, as a
+ * saved session is cleaned: a message that held an API key comes back with [REDACTED] in its place.
+ */
+export async function snapshotConversation(blobs: BlobStore, state: ConversationState, redact: (json: string) => string = (j) => j): Promise<ConversationRef> {
   const messages: string[] = [];
+  const text = (value: string): string => JSON.parse(redact(JSON.stringify(value))) as string;
   for (const message of state.history) {
     let hash = stored.get(message);
     // A hash remembered from another store (a /clear into a --no-save run) is only used when present.
     if (hash === undefined || !blobs.has(hash)) {
-      hash = await putText(blobs, JSON.stringify(message));
+      hash = await putText(blobs, redact(JSON.stringify(message)));
       stored.set(message, hash);
     }
     messages.push(hash);
   }
   return {
     messages,
-    system: await putText(blobs, state.system),
-    ...(state.codeMapText !== undefined ? { codeMap: await putText(blobs, state.codeMapText) } : {}),
+    system: await putText(blobs, text(state.system)),
+    ...(state.codeMapText !== undefined ? { codeMap: await putText(blobs, text(state.codeMapText)) } : {}),
     turns: state.turns,
   };
 }

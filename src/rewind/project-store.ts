@@ -30,6 +30,11 @@ export interface ProjectStoreOptions {
   readonly projectRoot: string;
   /** rewind_max_mb in bytes. */
   readonly maxBytes: number;
+  /**
+   * Cleans a JSON text of secrets (API keys, proxy credentials) before it is stored: the prompts and
+   * messages a checkpoint keeps, like a saved session, never hold them.
+   */
+  readonly redactJson?: (json: string) => string;
 }
 
 export function rewindDirFor(dataDir: string, realRoot: string): string {
@@ -61,6 +66,7 @@ export class ProjectStore {
     readonly root: string,
     readonly maxBytes: number,
     private readonly temporary: boolean,
+    readonly redactJson: (json: string) => string,
   ) {
     this.blobs = createBlobStore(dir);
     this.baseline = new Baseline({ root, maxFileBytes: fileCapFor(maxBytes), maxPaths: MAX_TRACKED_PATHS, blobs: this.blobs, budgetBytes: Math.floor(maxBytes / 2) });
@@ -77,7 +83,12 @@ export class ProjectStore {
       await mkdir(dir, { recursive: true, mode: DIR_MODE });
     }
     await mkdir(join(dir, 'sessions'), { recursive: true, mode: DIR_MODE });
-    return new ProjectStore(dir, opts.projectRoot, opts.maxBytes, temporary);
+    return new ProjectStore(dir, opts.projectRoot, opts.maxBytes, temporary, opts.redactJson ?? ((json) => json));
+  }
+
+  /** A plain text with its secrets replaced. */
+  redactText(text: string): string {
+    return JSON.parse(this.redactJson(JSON.stringify(text))) as string;
   }
 
   sessionLogPath(id: string): string {

@@ -28,6 +28,8 @@ export interface RewindOptions {
   readonly maxMb: number;
   readonly sessionId: string;
   readonly log?: (line: string) => void;
+  /** See ProjectStoreOptions.redactJson. */
+  readonly redactJson?: (json: string) => string;
 }
 
 export interface RewindStats {
@@ -89,7 +91,12 @@ export function disabledRewind(): Rewind {
 export async function openRewind(opts: RewindOptions): Promise<Rewind> {
   if (!(opts.maxMb > 0)) return disabledRewind();
   const log = opts.log;
-  const project = await ProjectStore.open({ ...(opts.dataDir !== undefined ? { dataDir: opts.dataDir } : {}), projectRoot: opts.projectRoot, maxBytes: opts.maxMb * 1024 * 1024 });
+  const project = await ProjectStore.open({
+    ...(opts.dataDir !== undefined ? { dataDir: opts.dataDir } : {}),
+    projectRoot: opts.projectRoot,
+    maxBytes: opts.maxMb * 1024 * 1024,
+    ...(opts.redactJson ? { redactJson: opts.redactJson } : {}),
+  });
   const notices: string[] = [];
   const recovered = await recoverRestore(project).catch((error: unknown) => {
     notices.push(`Could not finish a restore that was cut short: ${(error as Error).message}`);

@@ -68,9 +68,9 @@ export class SessionCheckpoints {
       id: this.nextId++,
       kind,
       at: new Date().toISOString(),
-      prompt,
+      prompt: this.project.redactText(prompt),
       ...(target !== undefined ? { target } : {}),
-      ...(conversation ? { conversation: await snapshotConversation(this.project.blobs, conversation) } : {}),
+      ...(conversation ? { conversation: await snapshotConversation(this.project.blobs, conversation, this.project.redactJson) } : {}),
       changes: new Map(),
       notes: [],
     };

@@ -12,6 +12,7 @@ export interface SessionRewindOptions {
   readonly config: Pick<Config, 'projectRoot' | 'rewindMaxMb'>;
   readonly sessionId: string;
   readonly log?: (line: string) => void;
+  readonly redactJson?: (json: string) => string;
 }
 
 export async function openSessionRewind(opts: SessionRewindOptions, notices: string[]): Promise<Rewind> {
@@ -22,6 +23,7 @@ export async function openSessionRewind(opts: SessionRewindOptions, notices: str
       maxMb: opts.config.rewindMaxMb,
       sessionId: opts.sessionId,
       ...(opts.log ? { log: opts.log } : {}),
+      ...(opts.redactJson ? { redactJson: opts.redactJson } : {}),
     });
     notices.push(...rewind.notices);
     return rewind;
