@@ -11,7 +11,7 @@
  */
 import { lstatSync, readlinkSync, type Stats } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import type { BlobStore } from './blob-store.js';
+import { hashOf, type BlobStore } from './blob-store.js';
 import { scanProject, type RulesCache, type ScanOptions, type SkipReason } from './project-scan.js';
 import type { Entry, PathState } from './types.js';
 import { sameState } from './types.js';
@@ -58,6 +58,8 @@ export interface BaselineOptions extends ScanOptions {
   readonly blobs: BlobStore;
   /** Raw bytes of file contents the baseline may keep; files past it are tracked by stat only. */
   readonly budgetBytes: number;
+  /** Raw bytes of new contents one checkpoint may add (a turn that generates gigabytes keeps the first part). */
+  readonly turnBudgetBytes: number;
 }
 
 function kindOf(info: Stats): Known['kind'] {
@@ -79,6 +81,8 @@ export class Baseline {
   private gen = 0;
   private lastScanStart = 0;
   private keptBytes = 0;
+  /** New contents stored since the checkpoint began. */
+  private turnAdded = 0;
   private lastSkipped = new Map<string, number | undefined>();
   private readonly rulesCache: RulesCache = new Map();
   /** Whether the map reflects a completed scan (false until the first refresh). */
@@ -94,12 +98,24 @@ export class Baseline {
     if (st.isDirectory()) return { kind: 'dir', mode };
     if (st.isSymbolicLink()) return { kind: 'link', target: readlinkSync(abs) };
     if (!st.isFile()) return null;
-    if (st.size > this.opts.maxFileBytes || this.keptBytes + st.size > this.opts.budgetBytes) {
-      return { kind: 'unkept', mode, size: st.size, stamp: stampOf(st) };
-    }
+    const unkept: Entry = { kind: 'unkept', mode, size: st.size, stamp: stampOf(st) };
+    if (st.size > this.opts.maxFileBytes || this.keptBytes + st.size > this.opts.budgetBytes) return unkept;
     const data = await readFile(abs);
-    const hash = await this.opts.blobs.put(data);
+    // Past the checkpoint's share, only contents the store already has are kept. The share is
+    // taken before storing (files are read many at a time) and given back if nothing was new.
+    const counted = this.ready;
+    if (counted) {
+      if (this.turnAdded + data.length > this.opts.turnBudgetBytes && !this.opts.blobs.has(hashOf(data))) return unkept;
+      this.turnAdded += data.length;
+    }
+    const { hash, added } = await this.opts.blobs.add(data);
+    if (counted && !added) this.turnAdded -= data.length;
     return { kind: 'file', hash, mode, size: data.length };
+  }
+
+  /** A checkpoint begins: its share of new contents starts from nothing. */
+  startTurn(): void {
+    this.turnAdded = 0;
   }
 
   /** Records what a path is now, after a file tool changed it (or to seed it before). */

@@ -7,7 +7,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { lstat, mkdir, readdir, readFile, rename, rm, utimes, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
@@ -30,12 +30,18 @@ export interface BlobStore {
   readonly dir: string;
   /** Stores `data` (once) and returns its hash. */
   put(data: Uint8Array): Promise<string>;
+  /** The same, saying whether the contents were new to the store. */
+  add(data: Uint8Array): Promise<{ readonly hash: string; readonly added: boolean }>;
   /** The raw bytes, verified against the hash; BlobMissingError when gone or damaged. */
   get(hash: string): Promise<Buffer>;
   has(hash: string): boolean;
   /** Bytes on disk (compressed), counted once by listing and kept up to date by put and gc. */
   bytes(): Promise<number>;
-  /** Removes blobs not in `live` that are older than `minAgeMs` (another process may be about to name them). */
+  /**
+   * Removes blobs not in `live` that are older than `minAgeMs` (another process may be about to
+   * name them), and younger ones this process wrote that nobody has named since (their mtime is
+   * still the one it left: naming a blob again touches it).
+   */
   gc(live: ReadonlySet<string>, minAgeMs: number): Promise<{ readonly removed: number; readonly freed: number }>;
 }
 
@@ -62,32 +68,44 @@ export function createBlobStore(dir: string): BlobStore {
     return sum;
   };
 
+  /** Blobs this process wrote or touched, with the mtime it left them with. */
+  const mine = new Map<string, number>();
+  const remember = async (hash: string, path: string): Promise<void> => {
+    const info = await stat(path).catch(() => undefined);
+    if (info) mine.set(hash, info.mtimeMs);
+  };
+
+  const add = async (data: Uint8Array): Promise<{ hash: string; added: boolean }> => {
+    const hash = hashOf(data);
+    const target = pathOf(hash);
+    if (existsSync(target)) {
+      // Named again: fresh enough that another process's collection leaves it alone.
+      const now = new Date();
+      await utimes(target, now, now).catch(() => undefined);
+      if (mine.has(hash)) await remember(hash, target);
+      return { hash, added: false };
+    }
+    // Small files compress well and fast; a large one gets the quick setting.
+    const packed = await gzipAsync(data, { level: data.length > 1 << 20 ? 1 : 6 });
+    const folder = join(objects, hash.slice(0, 2));
+    await ensureDir(folder);
+    const temp = join(folder, `.${hash.slice(2, 14)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+    try {
+      await writeFile(temp, packed, { mode: FILE_MODE, flag: 'wx' });
+      await rename(temp, target);
+    } catch (error) {
+      await rm(temp, { force: true });
+      throw error;
+    }
+    await remember(hash, target);
+    if (total !== undefined) total += packed.length;
+    return { hash, added: true };
+  };
+
   const store: BlobStore = {
     dir,
-    async put(data) {
-      const hash = hashOf(data);
-      const target = pathOf(hash);
-      if (existsSync(target)) {
-        // Named again: fresh enough that another process's collection leaves it alone.
-        const now = new Date();
-        await utimes(target, now, now).catch(() => undefined);
-        return hash;
-      }
-      // Small files compress well and fast; a large one gets the quick setting.
-      const packed = await gzipAsync(data, { level: data.length > 1 << 20 ? 1 : 6 });
-      const folder = join(objects, hash.slice(0, 2));
-      await ensureDir(folder);
-      const temp = join(folder, `.${hash.slice(2, 14)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
-      try {
-        await writeFile(temp, packed, { mode: FILE_MODE, flag: 'wx' });
-        await rename(temp, target);
-      } catch (error) {
-        await rm(temp, { force: true });
-        throw error;
-      }
-      if (total !== undefined) total += packed.length;
-      return hash;
-    },
+    add,
+    put: async (data) => (await add(data)).hash,
     async get(hash) {
       if (!HASH.test(hash)) throw new BlobMissingError(hash);
       let raw: Buffer;
@@ -113,8 +131,10 @@ export function createBlobStore(dir: string): BlobStore {
       for (const blob of await listBlobs(objects)) {
         const age = now - blob.mtimeMs;
         // A temp file is a write in progress, or one a killed process left: gone after an hour.
-        const keep = blob.name.endsWith('.tmp') ? age < 3_600_000 : live.has(blob.hash) || age < minAgeMs;
+        const onlyMine = mine.get(blob.hash) === blob.mtimeMs;
+        const keep = blob.name.endsWith('.tmp') ? age < 3_600_000 : live.has(blob.hash) || (age < minAgeMs && !onlyMine);
         if (keep) continue;
+        mine.delete(blob.hash);
         await rm(blob.path, { force: true });
         removed++;
         freed += blob.size;

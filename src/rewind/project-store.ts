@@ -69,7 +69,15 @@ export class ProjectStore {
     readonly redactJson: (json: string) => string,
   ) {
     this.blobs = createBlobStore(dir);
-    this.baseline = new Baseline({ root, maxFileBytes: fileCapFor(maxBytes), maxPaths: MAX_TRACKED_PATHS, blobs: this.blobs, budgetBytes: Math.floor(maxBytes / 2) });
+    this.baseline = new Baseline({
+      root,
+      maxFileBytes: fileCapFor(maxBytes),
+      maxPaths: MAX_TRACKED_PATHS,
+      blobs: this.blobs,
+      // Half for the project as it is now (every change's pre-image), a tenth for what one turn adds.
+      budgetBytes: Math.floor(maxBytes / 2),
+      turnBudgetBytes: Math.floor(maxBytes / 10),
+    });
   }
 
   static async open(opts: ProjectStoreOptions): Promise<ProjectStore> {

@@ -76,6 +76,7 @@ export class SessionCheckpoints {
     };
     this.all.push(cp);
     this.open = cp;
+    this.project.baseline.startTurn();
     await this.log.begin(cp);
     // The first read of the project overlaps the model's first reply instead of delaying a command.
     if (kind === 'turn') void this.project.ensureBaseline().catch((e: unknown) => this.onLog?.(`rewind: ${(e as Error).message}`));
@@ -194,7 +195,7 @@ export class SessionCheckpoints {
     await this.record(cp, after.changes, by);
     for (const dir of after.untrackedChanged) await this.note(cp, `${dir} changed (not tracked: ${this.whyUntracked(dir)})`);
     for (const c of after.changes) {
-      if (c.after?.kind === 'unkept') await this.note(cp, `${c.path} changed (over the size cap: its contents are not kept)`);
+      if (c.after?.kind === 'unkept') await this.note(cp, `${c.path} changed (its contents are not kept: over the size cap or this turn's share of rewind_max_mb)`);
     }
     if (after.truncated) await this.note(cp, `the project has over ${MAX_TRACKED_PATHS} paths: changes by commands are not tracked`);
   }

@@ -64,6 +64,9 @@ describe.each<FakeFormat>(['anthropic', 'openai'])('conversation rewind over %s'
 
     const list = await eng.runSlash('/rewind');
     expect(list.rewind?.kind).toBe('list');
+    const context = await eng.runSlash('/context');
+    expect(context.output).toMatch(/rewind: 3 checkpoint\(s\), 1 with file changes · store [\d.]+ MB of 500\.0 MB/);
+    expect(context.output).toMatch(/rewind tracks \d+ paths of the project/);
     const preview = await eng.runSlash('/rewind 2 both');
     expect(preview.output).toMatch(/delete\s+made\.txt/);
     expect(preview.output).toMatch(/conversation: back to before that prompt/);
