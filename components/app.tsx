@@ -2,9 +2,10 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Box } from 'ink';
 import { useEngineState } from '../hooks/use-engine-state.js';
-import { useKeyRouter } from '../hooks/use-key-router.js';
+import { useKeyRouter } from './keys/use-key-router.js';
 import { useTerminalSize, type TerminalSize } from '../hooks/use-terminal-size.js';
 import { useCommands } from '../hooks/use-commands.js';
+import { useSlashCommands } from '../hooks/use-slash-commands.js';
 import type { SessionState } from '../src/agent/state.js';
 import { Header } from './header.js';
 import { computeLayout, modalMaxRows } from './layout.js';
@@ -19,7 +20,7 @@ import { bufferOf } from './composer/edit-buffer.js';
 import { TextPanel } from './panels/text-panel.js';
 import { SessionsPanel } from './panels/sessions-panel.js';
 import { RewindPanel } from './panels/rewind-panel.js';
-import { useAppKeys, type Panel } from './app-keys.js';
+import { useAppKeys, type Panel } from './keys/app-keys.js';
 
 const selectBlocks = (s: SessionState) => s.blocks;
 const selectMarkdown = (s: SessionState) => s.markdown;
@@ -42,12 +43,12 @@ export function App({ size, initialPrompt, onExit }: AppProps) {
   const blocks = useEngineState(selectBlocks);
   const markdown = useEngineState(selectMarkdown);
   const approval = useEngineState(selectApproval);
-  const storeBusy = useEngineState(selectBusy);
+  const busy = useEngineState(selectBusy);
   const sessionId = useEngineState(selectSessionId);
   const projectRoot = useEngineState(selectRoot);
   const reasoning = useEngineState(selectReasoning);
   const commands = useCommands();
-  const busy = storeBusy || commands.inflight;
+  const slashCommands = useSlashCommands();
 
   const composerRef = useRef<ComposerState>(EMPTY_COMPOSER);
   const [composer, setComposerState] = useState<ComposerState>(EMPTY_COMPOSER);
@@ -122,12 +123,13 @@ export function App({ size, initialPrompt, onExit }: AppProps) {
     setQueued,
     setFlash,
     commands: keyCommands,
+    slashCommands,
     onExit,
   });
   useKeyRouter(layers);
 
   const modalRows = approval ? approvalHeight(approval, width, modalMaxRows(rows)) : undefined;
-  const extras = composerExtras(composer.buffer, flash, queued, width);
+  const extras = composerExtras(composer.buffer, flash, queued, width, slashCommands);
   const layout = computeLayout({
     rows,
     reasoning: reasoning !== null,
@@ -177,6 +179,7 @@ export function App({ size, initialPrompt, onExit }: AppProps) {
           flash={flash}
           queued={queued}
           busy={busy}
+          commands={slashCommands}
         />
       )}
     </Box>

@@ -11,7 +11,7 @@ import { EngineProvider } from '../hooks/engine-context.js';
 import { paceEngine } from '../hooks/paced-engine.js';
 import { startingEngine, type StartingEngine } from '../hooks/starting-engine.js';
 import { App } from './app.js';
-import { lastAnswer } from './export-markdown.js';
+import { lastAnswer } from './last-answer.js';
 import { FrameStdout } from './terminal/frame-stdout.js';
 import type { FrameWriter } from './terminal/frame-writer.js';
 import type { EarlyFrame } from './terminal/early-paint.js';

@@ -1,12 +1,10 @@
-import { useCallback, useState } from 'react';
-import { writeFile } from 'node:fs/promises';
-import { isAbsolute, join } from 'node:path';
+import { useCallback } from 'react';
 import type { SlashResult } from '../src/agent/state.js';
 import type { SessionSummary } from '../src/sessions/types.js';
 import type { RewindView } from '../src/rewind/rewind-command.js';
 import type { ApprovalDecision } from '../src/policy/types.js';
-import { transcriptMarkdown } from '../components/export-markdown.js';
-import { helpText } from '../components/composer/slash-commands.js';
+import { BUILTIN_SLASH_INFO } from '../src/slash/builtin-info.js';
+import { formatCommandList } from '../src/slash/help.js';
 import { useEngine } from './engine-context.js';
 
 /** A SlashResult as the view reads it: /sessions may carry the list to browse. */
@@ -18,7 +16,11 @@ export type CommandEffect =
   | { readonly kind: 'exit' }
   | { readonly kind: 'flash'; readonly text: string; readonly error?: boolean }
   | { readonly kind: 'panel'; readonly title: string; readonly text: string }
+  /** The help panel: the engine's command list, formatted; the view adds its keys. */
+  | { readonly kind: 'help'; readonly commandList: string }
   | { readonly kind: 'sessions'; readonly sessions: readonly SessionSummary[] }
+  /** Send this as the user's prompt (a command that expands to one). */
+  | { readonly kind: 'prompt'; readonly text: string }
   /** /rewind: the picker's list of checkpoints, or its preview of going back to one. */
   | { readonly kind: 'rewind'; readonly view: RewindView }
   /** A rewind was done: what it did, and the prompt to put back in the input (a conversation rewind). */
@@ -26,11 +28,10 @@ export type CommandEffect =
 
 function effectOf(command: string, result: ViewSlashResult): CommandEffect {
   if (result.exit) return { kind: 'exit' };
+  if (result.prompt !== undefined) return { kind: 'prompt', text: result.prompt };
   if (result.panel === 'sessions') return { kind: 'sessions', sessions: result.sessions ?? [] };
-  if (result.rewind) return { kind: 'rewind', view: result.rewind };
-  if (!result.error && command.startsWith('/rewind ') && / confirm\b/.test(command)) {
-    return { kind: 'rewound', text: result.output ?? '', ...(result.input !== undefined ? { input: result.input } : {}) };
-  }
+  if (result.kind === 'rewind' && result.rewind) return { kind: 'rewind', view: result.rewind };
+  if (result.kind === 'rewound') return { kind: 'rewound', text: result.output ?? '', ...(result.input !== undefined ? { input: result.input } : {}) };
   const output = result.output?.replace(/\n+$/, '') ?? '';
   if (output === '') return { kind: 'none' };
   // A failed command's line shows as an error, not as news.
@@ -38,64 +39,43 @@ function effectOf(command: string, result: ViewSlashResult): CommandEffect {
   return { kind: 'panel', title: command.split(/\s/)[0]!, text: output };
 }
 
-/** The engine's commands as the view uses them: slash commands, /export, sessions actions. */
+/** The engine's commands as the view uses them: slash commands, prompts, approvals. */
 export function useCommands() {
   const engine = useEngine();
-
-  const exportTranscript = useCallback(
-    async (arg: string): Promise<CommandEffect> => {
-      const state = engine.getSnapshot();
-      const name = arg.trim() === '' ? `lindwyrm-${state.sessionId || 'session'}.md` : arg.trim();
-      const path = isAbsolute(name) ? name : join(state.projectRoot, name);
-      try {
-        await writeFile(path, transcriptMarkdown(state), { encoding: 'utf8', mode: 0o600 });
-        return { kind: 'flash', text: `Transcript written to ${path}` };
-      } catch (error) {
-        return { kind: 'flash', text: `Could not write ${path}: ${(error as Error).message}`, error: true };
-      }
-    },
-    [engine],
-  );
 
   const runSlash = useCallback(
     async (text: string): Promise<CommandEffect> => {
       const name = text.trim().split(/\s+/)[0] ?? '';
-      const arg = text.trim().slice(name.length).trim();
+      // Leaving and help are the view's own: they work at once, even while the engine starts.
       if (name === '/exit' || name === '/quit') return { kind: 'exit' };
-      if (name === '/help') return { kind: 'panel', title: '/help', text: helpText() };
-      if (name === '/export') return exportTranscript(arg);
+      if (name === '/help') return { kind: 'help', commandList: formatCommandList(engine.getSnapshot().commands ?? BUILTIN_SLASH_INFO) };
       try {
         return effectOf(text.trim(), (await engine.runSlash(text.trim())) as ViewSlashResult);
       } catch (error) {
         return { kind: 'flash', text: `${name}: ${(error as Error).message}`, error: true };
       }
     },
-    [engine, exportTranscript],
+    [engine],
   );
 
-  // A turn counts as running from submit() until its promise settles: the store says a turn has
-  // ended a moment before the engine is ready for the next one (it still saves the session).
-  const [inflight, setInflight] = useState(0);
+  // Whether a turn runs is the engine's to say (SessionState.busy): it reports a turn's end only
+  // once it takes the next prompt, so nothing here counts turns in flight.
   const submit = useCallback(
     (text: string, onRefused?: (detail: string) => void): void => {
       const before = engine.getSnapshot().blocks.length;
-      setInflight((n) => n + 1);
-      engine
-        .submit(text)
-        .then(
-          (outcome) => {
-            // Errors of a turn that ran are in the transcript; a refusal leaves no trace there.
-            const started = engine.getSnapshot().blocks.slice(before).some((b) => b.kind === 'user');
-            if (!started && outcome.status === 'error') onRefused?.(outcome.detail ?? 'the engine did not take it');
-          },
-          (error: unknown) => onRefused?.(error instanceof Error ? error.message : String(error)),
-        )
-        .finally(() => setInflight((n) => n - 1));
+      engine.submit(text).then(
+        (outcome) => {
+          // Errors of a turn that ran are in the transcript; a refusal leaves no trace there.
+          const started = engine.getSnapshot().blocks.slice(before).some((b) => b.kind === 'user');
+          if (!started && outcome.status === 'error') onRefused?.(outcome.detail ?? 'the engine did not take it');
+        },
+        (error: unknown) => onRefused?.(error instanceof Error ? error.message : String(error)),
+      );
     },
     [engine],
   );
 
   const interrupt = useCallback(() => engine.interrupt(), [engine]);
   const answer = useCallback((id: string, decision: ApprovalDecision) => engine.answer(id, decision), [engine]);
-  return { runSlash, submit, interrupt, answer, inflight: inflight > 0 };
+  return { runSlash, submit, interrupt, answer };
 }

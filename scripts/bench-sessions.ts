@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { writeFileAtomic } from '../src/sessions/atomic-write.js';
+import { writeFileAtomic } from '../src/io/atomic-write.js';
 import { createSessionStore } from '../src/sessions/session-store.js';
 import { bigHistory, makeRecord, richTurn, userText } from '../test/sessions/support/records.js';
 import type { Message } from '../src/providers/types.js';

@@ -6,7 +6,8 @@ import { sanitizeForTerminal } from '../text/sanitize.js';
 import { wrapText } from '../text/wrap.js';
 import type { EditBuffer } from './edit-buffer.js';
 import { composerPlaceholder, composerWindow, layoutComposer, separatorLine } from './composer-layout.js';
-import { matchingCommands } from './slash-commands.js';
+import type { SlashCommandInfo } from '../../src/slash/types.js';
+import { slashHint } from './slash-commands.js';
 
 export interface Flash {
   readonly text: string;
@@ -28,24 +29,20 @@ export function flashRows(flash: Flash, width: number): StyledLine[] {
   return kept;
 }
 
-function extraRows(buffer: EditBuffer, flash: Flash | null, queued: string | null, width: number): StyledLine[] {
+function extraRows(buffer: EditBuffer, flash: Flash | null, queued: string | null, width: number, commands: readonly SlashCommandInfo[]): StyledLine[] {
   const rows: StyledLine[] = [];
   if (flash) rows.push(...flashRows(flash, width));
   if (queued !== null) {
     rows.push([{ text: `queued (sent when this turn ends): ${sanitizeForTerminal(queued).replaceAll('\n', ' ')}`, style: { color: 'yellow' } }]);
   }
-  const matches = matchingCommands(buffer.text);
-  if (matches.length > 0) {
-    const only = matches[0]!;
-    const text = matches.length === 1 ? `${only.name}${only.args ? ` ${only.args}` : ''} — ${only.help}` : `Tab: ${matches.map((m) => m.name).join('  ')}`;
-    rows.push([{ text, style: { dim: true } }]);
-  }
+  const hint = slashHint(buffer.text, commands);
+  if (hint !== undefined) rows.push([{ text: sanitizeForTerminal(hint), style: { dim: true } }]);
   return rows;
 }
 
 /** Rows above the text: a flash message, the queued text and the slash-command hint. */
-export function composerExtras(buffer: EditBuffer, flash: Flash | null, queued: string | null, width = 80): number {
-  return extraRows(buffer, flash, queued, width).length;
+export function composerExtras(buffer: EditBuffer, flash: Flash | null, queued: string | null, width: number, commands: readonly SlashCommandInfo[]): number {
+  return extraRows(buffer, flash, queued, width, commands).length;
 }
 
 export function composerTextRows(buffer: EditBuffer, width: number): number {
@@ -64,6 +61,7 @@ export const ComposerArea = memo(function ComposerArea({
   flash,
   queued,
   busy,
+  commands,
 }: {
   readonly buffer: EditBuffer;
   readonly width: number;
@@ -72,12 +70,14 @@ export const ComposerArea = memo(function ComposerArea({
   readonly flash: Flash | null;
   readonly queued: string | null;
   readonly busy: boolean;
+  /** The slash commands, for the hint under the input. */
+  readonly commands: readonly SlashCommandInfo[];
 }) {
   const input = composerWindow(layoutComposer(buffer, width, composerPlaceholder(busy)), Math.max(1, Math.min(textRows, height)));
   let room = Math.max(0, height - input.length);
   const rule = room > 0;
   if (rule) room -= 1;
-  const extras = extraRows(buffer, flash, queued, width).slice(0, room);
+  const extras = extraRows(buffer, flash, queued, width, commands).slice(0, room);
   return (
     <Box flexDirection="column" height={height} width={width} overflowY="hidden">
       {rule ? <LineView line={separatorLine(width)} /> : null}

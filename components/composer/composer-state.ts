@@ -2,6 +2,7 @@
 import type { KeyCommand } from '../keys/key-commands.js';
 import * as edit from './edit-buffer.js';
 import { EMPTY_HISTORY, recall, remember, type History } from './history.js';
+import type { SlashCommandInfo } from '../../src/slash/types.js';
 import { completeSlash } from './slash-commands.js';
 
 export interface ComposerState {
@@ -12,7 +13,7 @@ export interface ComposerState {
 export const EMPTY_COMPOSER: ComposerState = { buffer: edit.EMPTY_BUFFER, history: EMPTY_HISTORY };
 
 /** Applies a key command; undefined when the composer has no use for it (so it falls through). */
-export function composerKey(state: ComposerState, command: KeyCommand): ComposerState | undefined {
+export function composerKey(state: ComposerState, command: KeyCommand, commands: readonly SlashCommandInfo[]): ComposerState | undefined {
   const b = state.buffer;
   const withBuffer = (buffer: edit.EditBuffer): ComposerState => ({ ...state, buffer });
   switch (command.name) {
@@ -45,7 +46,7 @@ export function composerKey(state: ComposerState, command: KeyCommand): Composer
       return recalled ? { buffer: edit.bufferOf(recalled.text), history: recalled.history } : state;
     }
     case 'complete': {
-      const completed = completeSlash(b.text);
+      const completed = completeSlash(b.text, commands);
       return completed === undefined ? state : withBuffer(edit.bufferOf(completed));
     }
     default:

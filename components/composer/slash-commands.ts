@@ -1,36 +1,14 @@
-/** The slash commands, their one-line help, and Tab completion. Pure. */
-
-export interface SlashCommandInfo {
-  readonly name: string;
-  readonly args?: string;
-  readonly help: string;
-}
-
-export const SLASH_COMMANDS: readonly SlashCommandInfo[] = [
-  { name: '/model', args: '[preset]', help: 'switch to another preset (format, endpoint, model) for the next turns' },
-  { name: '/presets', help: 'list the presets you can switch to' },
-  { name: '/thinking', args: '[on|off]', help: 'turn streamed reasoning on or off' },
-  { name: '/think', args: '<effort>', help: 'reasoning effort: minimal, low, medium, high, xhigh or max' },
-  { name: '/markdown', args: '[on|off]', help: 'render answers as markdown, or show them as plain text' },
-  { name: '/perm', args: '<path> kind=level…', help: 'set a permission rule, e.g. /perm src write=allow delete=confirm' },
-  { name: '/policy', help: 'show the permission policy in force and where each rule came from' },
-  { name: '/context', help: 'show how full the context is, what is cached and what was offloaded' },
-  { name: '/compact', args: '[instructions]', help: 'summarize older history now; instructions say what to keep' },
-  { name: '/sessions', help: 'browse saved sessions of this project: Enter resumes, d deletes' },
-  { name: '/rewind', args: '[N]', help: 'go back to before a prompt: its file changes, the conversation, or both (a preview first)' },
-  { name: '/init', help: 'write a starter AGENTS.md with your build commands and conventions' },
-  { name: '/proxy', args: '[url|off]', help: 'show or set the proxy used for model requests' },
-  { name: '/clear', help: 'start a new session; what was saved stays saved' },
-  { name: '/export', args: '[file]', help: 'write this transcript as Markdown (default: lindwyrm-<session>.md)' },
-  { name: '/help', help: 'show this list and the keys' },
-  { name: '/exit', help: 'leave (also Ctrl+D on an empty line, or Ctrl+C twice)' },
-];
+/**
+ * Help, Tab completion and argument hints, all from the engine's list of slash commands
+ * (SessionState.commands): a command registered at runtime shows up here like a built-in one. Pure.
+ */
+import type { SlashCommandInfo } from '../../src/slash/types.js';
 
 export const KEY_HELP: readonly (readonly [string, string])[] = [
   ['Enter', 'send (while a turn runs, the text waits and is sent when it ends)'],
   ['Ctrl+J / Alt+Enter', 'new line in the input'],
   ['↑ / ↓', 'earlier prompts (history); move between lines of a multi-line input'],
-  ['Tab', 'complete a slash command'],
+  ['Tab', 'complete a slash command or its argument'],
   ['PgUp / PgDn, Shift+↑ / Shift+↓', 'scroll the transcript'],
   ['Home / End', 'top of the transcript / follow the live output again'],
   ['Ctrl+O', 'show or hide the model’s reasoning'],
@@ -42,28 +20,60 @@ export const KEY_HELP: readonly (readonly [string, string])[] = [
   ['y / n / a / q', 'in an approval: yes, no, always (this kind, inside the project), quit the turn'],
 ];
 
-export function helpText(): string {
-  const width = Math.max(...SLASH_COMMANDS.map((c) => `${c.name}${c.args ? ` ${c.args}` : ''}`.length));
-  const cmds = SLASH_COMMANDS.map((c) => `  ${`${c.name}${c.args ? ` ${c.args}` : ''}`.padEnd(width)}  ${c.help}`);
+/** The help panel: the engine's command list (already formatted, see src/slash/help.ts) and the keys. */
+export function helpText(commandList: string): string {
   const keyWidth = Math.max(...KEY_HELP.map(([k]) => k.length));
   const keys = KEY_HELP.map(([k, v]) => `  ${k.padEnd(keyWidth)}  ${v}`);
-  return ['Commands', ...cmds, '', 'Keys', ...keys].join('\n');
+  return ['Commands', commandList, '', 'Keys', ...keys].join('\n');
 }
 
 /** Commands matching what is typed so far ('/th' → /thinking, /think). Empty once a space is typed. */
-export function matchingCommands(text: string): readonly SlashCommandInfo[] {
+export function matchingCommands(text: string, commands: readonly SlashCommandInfo[]): readonly SlashCommandInfo[] {
   if (!text.startsWith('/') || /\s/.test(text)) return [];
-  return SLASH_COMMANDS.filter((c) => c.name.startsWith(text));
+  return commands.filter((c) => c.name.startsWith(text));
 }
 
-/** Tab: the single match plus a space, else the longest common prefix; undefined if no progress. */
-export function completeSlash(text: string): string | undefined {
-  const matches = matchingCommands(text);
+/** The command being given arguments ('/thinking o' → /thinking), by its name or an alias. */
+export function commandBeingTyped(text: string, commands: readonly SlashCommandInfo[]): SlashCommandInfo | undefined {
+  const m = /^(\/\S+)\s/.exec(text);
+  if (!m || text.includes('\n')) return undefined;
+  return commands.find((c) => c.name === m[1] || c.aliases?.includes(m[1]!));
+}
+
+function commonPrefix(words: readonly string[]): string {
+  let prefix = words[0] ?? '';
+  for (const w of words) while (!w.startsWith(prefix)) prefix = prefix.slice(0, -1);
+  return prefix;
+}
+
+/**
+ * Tab: the single match plus a space, else the longest common prefix; undefined if no progress.
+ * After a command and a space, the same for its first argument's choices ('/thinking o' → 'on'/'off').
+ */
+export function completeSlash(text: string, commands: readonly SlashCommandInfo[]): string | undefined {
+  const typing = commandBeingTyped(text, commands);
+  if (typing) {
+    const m = /^(\/\S+\s+)(\S*)$/.exec(text);
+    if (!m || !typing.choices?.length) return undefined;
+    const [, head, partial] = m as unknown as [string, string, string];
+    const fits = typing.choices.filter((c) => c.startsWith(partial));
+    if (fits.length === 1) return `${head}${fits[0]} `;
+    const prefix = commonPrefix(fits);
+    return fits.length > 1 && prefix.length > partial.length ? `${head}${prefix}` : undefined;
+  }
+  const matches = matchingCommands(text, commands);
   if (matches.length === 0) return undefined;
   if (matches.length === 1) return `${matches[0]!.name} `;
-  let prefix = matches[0]!.name;
-  for (const m of matches) {
-    while (!m.name.startsWith(prefix)) prefix = prefix.slice(0, -1);
-  }
+  const prefix = commonPrefix(matches.map((m) => m.name));
   return prefix.length > text.length ? prefix : undefined;
+}
+
+/** The dim line under the input: matching commands, or the usage of the one being given arguments. */
+export function slashHint(text: string, commands: readonly SlashCommandInfo[]): string | undefined {
+  const typing = commandBeingTyped(text, commands);
+  if (typing) return typing.args ? `${typing.name} ${typing.args} — ${typing.help}` : undefined;
+  const matches = matchingCommands(text, commands);
+  if (matches.length === 0) return undefined;
+  const only = matches[0]!;
+  return matches.length === 1 ? `${only.name}${only.args ? ` ${only.args}` : ''} — ${only.help}` : `Tab: ${matches.map((m) => m.name).join('  ')}`;
 }

@@ -4,7 +4,7 @@
  * restores; when files changed outside lindwyrm since, a second question asks whether to
  * overwrite them (o) or keep them (k). Esc steps back, then closes. Nothing changes before Enter.
  */
-import type { KeyLayer } from '../../hooks/use-key-router.js';
+import type { KeyLayer } from './use-key-router.js';
 import type { CommandEffect } from '../../hooks/use-commands.js';
 import type { RewindPanelState } from '../panels/rewind-panel.js';
 

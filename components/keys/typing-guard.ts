@@ -6,7 +6,7 @@
  * until then keys go where they would have gone without it (the input keeps the text).
  */
 import { useRef } from 'react';
-import type { KeyLayer } from '../../hooks/use-key-router.js';
+import type { KeyLayer } from './use-key-router.js';
 
 /** A pause this long between keys means the user is no longer typing. */
 export const TYPING_PAUSE_MS = 600;

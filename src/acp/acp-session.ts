@@ -22,6 +22,8 @@ import { createAcpApprover } from './permission.js';
 import { promptToTurn } from './prompt-content.js';
 import { replayUpdates } from './replay.js';
 import { createUpdateBridge } from './session-updates.js';
+import { absent, ignoreError } from '../diagnostics/ignore-error.js';
+import { secretEnvNames } from '../secrets/secret-names.js';
 import { availableCommands, slashCommandOf } from './slash.js';
 
 export const MODES = [
@@ -60,7 +62,7 @@ export interface AcpSession {
 
 async function projectDir(cwd: unknown): Promise<string> {
   if (typeof cwd !== 'string' || !path.isAbsolute(cwd)) throw new RpcError(RPC.invalidParams, 'cwd must be an absolute path');
-  const info = await stat(cwd).catch(() => undefined);
+  const info = await stat(cwd).catch(absent);
   if (!info?.isDirectory()) throw new RpcError(RPC.invalidParams, `cwd ${cwd} is not a directory`);
   return cwd;
 }
@@ -81,7 +83,7 @@ export async function openAcpSession(deps: SessionOpenDeps, params: { cwd: unkno
   const notify = (update: Record<string, unknown>): void => deps.peer.notify('session/update', { sessionId, update });
   const bridge = createUpdateBridge({ notify, projectRoot: root });
   const files = createSessionFiles({ peer: deps.peer, capabilities: deps.client.fs, sessionId: () => sessionId, onWrite: bridge.fileWritten });
-  const secretNames = (): string[] => [...config.secretEnvNames, ...config.presets.flatMap((p) => p.apiKeyEnv)];
+  const secretNames = (): string[] => secretEnvNames(config);
   const commands = deps.client.terminal
     ? createClientTerminal({ peer: deps.peer, sessionId: () => sessionId, secretNames, onCreated: bridge.terminalCreated })
     : undefined;
@@ -106,18 +108,16 @@ export async function openAcpSession(deps: SessionOpenDeps, params: { cwd: unkno
   sessionId = engine.runtime.session.id;
   if (params.resume && !sessionId.startsWith(params.resume)) {
     // assembleSession starts a new session when the saved one is locked: not what load asked for.
-    await engine.dispose().catch(() => undefined);
+    await engine.dispose().catch(ignoreError('close the session'));
     throw new RpcError(RPC.internalError, `session ${params.resume} is open in another lindwyrm; close it there first`);
   }
-  const rt = engine.runtime;
-  rt.readOnly = deps.base.readOnly;
-  engine.refreshSettings();
+  engine.session.setReadOnly(deps.base.readOnly);
   let told: boolean = false;
   const mcpText = mcpNotice(mcp);
   if (mcpText) engine.store.dispatch({ type: 'notice', blockId: 'acp-mcp', level: 'warning', text: mcpText });
   engine.store.flush();
   engine.store.onEvent(bridge.onEvent);
-  const mode = (): ModeId => (rt.readOnly ? 'read-only' : 'normal');
+  const mode = (): ModeId => (engine.runtime.readOnly ? 'read-only' : 'normal');
 
   const stopReason = (status: string, detail: string | undefined): string => {
     if (status === 'finished') return 'end_turn';
@@ -132,15 +132,14 @@ export async function openAcpSession(deps: SessionOpenDeps, params: { cwd: unkno
     modeState: () => ({ currentModeId: mode(), availableModes: MODES.map((m) => ({ ...m })) }),
     setMode(modeId) {
       if (!MODES.some((m) => m.id === modeId)) throw new RpcError(RPC.invalidParams, `unknown mode ${JSON.stringify(modeId)} (normal or read-only)`);
-      rt.readOnly = modeId === 'read-only';
-      engine.refreshSettings();
+      engine.session.setReadOnly(modeId === 'read-only');
       notify({ sessionUpdate: 'current_mode_update', currentModeId: mode() });
     },
     replay() {
-      for (const update of replayUpdates(rt.session.history, root, describeToolCall)) notify(update);
+      for (const update of replayUpdates(engine.runtime.session.history, root, describeToolCall)) notify(update);
     },
     announceCommands() {
-      notify({ sessionUpdate: 'available_commands_update', availableCommands: availableCommands() });
+      notify({ sessionUpdate: 'available_commands_update', availableCommands: availableCommands(engine.slash.list()) });
       // What the session said while it started (config warnings, the editor's MCP servers), now
       // that the editor knows the session: stderr is not a place an editor shows.
       for (const block of engine.store.current().blocks) {
@@ -151,17 +150,21 @@ export async function openAcpSession(deps: SessionOpenDeps, params: { cwd: unkno
     },
     async prompt(blocks) {
       if (engine.busy()) throw new RpcError(RPC.invalidRequest, 'a prompt is already running in this session; cancel it first');
-      const turn = promptToTurn(blocks, { vision: rt.preset.vision });
-      const command = slashCommandOf(turn.text);
+      const turn = promptToTurn(blocks, { vision: engine.runtime.preset.vision });
+      const command = slashCommandOf(turn.text, engine.slash.list());
+      let text = turn.text;
       if (command) {
         const result = await engine.runSlash(command);
         if (result.output) notify({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: result.output } });
-        return { stopReason: 'end_turn' };
+        // A command that expands to a prompt (a custom command, a server's prompt) runs as one.
+        if (result.prompt === undefined) return { stopReason: 'end_turn' };
+        text = result.prompt;
       }
       // The system prompt was written for normal mode; a change since is said with the prompt.
-      const note = rt.readOnly !== told ? `${MODE_NOTES[mode()]}\n\n` : '';
-      told = rt.readOnly;
-      const outcome = await engine.submit(note + turn.text, turn.images.length ? { images: turn.images } : undefined);
+      const readOnly = engine.runtime.readOnly;
+      const note = readOnly !== told ? `${MODE_NOTES[mode()]}\n\n` : '';
+      told = readOnly;
+      const outcome = await engine.submit(note + text, turn.images.length ? { images: turn.images } : undefined);
       return { stopReason: stopReason(outcome.status, outcome.detail) };
     },
     cancel: () => engine.interrupt(),

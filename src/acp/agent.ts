@@ -14,6 +14,7 @@ import { createSessionStore } from '../sessions/session-store.js';
 import { openAcpSession, type AcpSession, type ClientCapabilities } from './acp-session.js';
 import { RPC, RpcError, type RpcConnection } from './json-rpc.js';
 import { MCP_CLIENT_AVAILABLE } from './mcp-servers.js';
+import { ignoreError } from '../diagnostics/ignore-error.js';
 
 export const PROTOCOL_VERSION = 1;
 
@@ -61,7 +62,7 @@ export function serveAgent(conn: RpcConnection, deps: AgentDeps): { dispose(): P
     if (typeof params['protocolVersion'] !== 'number') throw new RpcError(RPC.invalidParams, 'protocolVersion must be a number');
     client = capabilitiesOf(params);
     // Image prompts are for a preset that can see; the default preset is known before any session.
-    const config = await loadConfig({ cwd: process.cwd(), env: deps.env }).catch(() => undefined);
+    const config = await loadConfig({ cwd: process.cwd(), env: deps.env }).catch(ignoreError('read the config for the capabilities', deps.log));
     const vision = config ? findPreset(config, deps.base.model).vision : false;
     return {
       protocolVersion: PROTOCOL_VERSION,
@@ -103,7 +104,7 @@ export function serveAgent(conn: RpcConnection, deps: AgentDeps): { dispose(): P
         sessions: saved.map((s) => ({ sessionId: s.id, cwd: config.projectRoot, title: s.firstPrompt.slice(0, 120) || null, updatedAt: s.updatedAt })),
       };
     } finally {
-      await store.close().catch(() => undefined);
+      await store.close().catch(ignoreError('close the session store', deps.log));
     }
   });
   conn.onRequest('session/prompt', async (params) => sessionOf(params).prompt(params['prompt']));
@@ -115,7 +116,7 @@ export function serveAgent(conn: RpcConnection, deps: AgentDeps): { dispose(): P
 
   return {
     async dispose() {
-      await Promise.all([...sessions.values()].map((s) => s.dispose().catch(() => undefined)));
+      await Promise.all([...sessions.values()].map((s) => s.dispose().catch(ignoreError('close a session', deps.log))));
       sessions.clear();
     },
   };

@@ -6,9 +6,10 @@
  * Every write is reported, so the editor can show it as a diff on the tool call.
  */
 import { readFile } from 'node:fs/promises';
-import { atomicWrite } from '../tools/atomic-write.js';
+import { writeFileAtomic } from '../io/atomic-write.js';
 import type { FileAccess } from '../tools/types.js';
 import type { PermissionPeer } from './permission.js';
+import { absent } from '../diagnostics/ignore-error.js';
 
 export interface FsCapabilities {
   readonly readTextFile: boolean;
@@ -30,9 +31,10 @@ export function createSessionFiles(opts: {
   return {
     readText,
     async writeText(path, content) {
-      const before = await readText(path).catch(() => null);
+      // A file that is not there yet (or not readable) has no old text to show.
+      const before = (await readText(path).catch(absent)) ?? null;
       if (opts.capabilities.writeTextFile) await opts.peer.request('fs/write_text_file', { sessionId: opts.sessionId(), path, content });
-      else await atomicWrite(path, content);
+      else await writeFileAtomic(path, content, { mode: 'keep' });
       opts.onWrite(path, before, content);
     },
   };
@@ -52,7 +54,7 @@ export async function proposedChange(
   input: unknown,
 ): Promise<{ path: string; oldText: string | null; newText: string } | undefined> {
   if (!target) return undefined;
-  const old = await files.readText(target).catch(() => null);
+  const old = (await files.readText(target).catch(absent)) ?? null;
   if (tool === 'write_file') {
     const content = field(input, 'content');
     return typeof content === 'string' ? { path: target, oldText: old, newText: content } : undefined;

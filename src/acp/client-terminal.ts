@@ -6,6 +6,7 @@
  */
 import type { CommandRunner } from '../tools/types.js';
 import type { PermissionPeer } from './permission.js';
+import { ignoreError, orderOnly } from '../diagnostics/ignore-error.js';
 
 const POLL_MS = 200;
 const OUTPUT_LIMIT = 1024 * 1024;
@@ -53,7 +54,8 @@ export function createClientTerminal(opts: {
         run.signal.addEventListener('abort', () => resolve('abort'), { once: true });
       });
       const poll = (): void => {
-        poller = setTimeout(() => void pull().catch(() => undefined).finally(() => poller !== undefined && poll()), POLL_MS);
+        // A poll that fails is followed by the next one; the final pull below reports what is left.
+        poller = setTimeout(() => void pull().catch(orderOnly).finally(() => poller !== undefined && poll()), POLL_MS);
       };
       poll();
       try {
@@ -62,19 +64,19 @@ export function createClientTerminal(opts: {
         if (first === 'timeout' || first === 'abort') {
           timedOut = first === 'timeout';
           interrupted = first === 'abort';
-          await call('terminal/kill').catch(() => undefined);
-          const final = (await call('terminal/output').catch(() => null)) as { exitStatus?: Exit | null } | null;
+          await call('terminal/kill').catch(ignoreError('kill the editor terminal'));
+          const final = ((await call('terminal/output').catch(ignoreError('read the editor terminal'))) ?? null) as { exitStatus?: Exit | null } | null;
           exit = final?.exitStatus ?? {};
         } else exit = first;
         clearTimeout(poller);
         poller = undefined;
-        await pull().catch(() => undefined);
+        await pull().catch(ignoreError('read the editor terminal'));
         return { exitCode: exit.exitCode ?? null, exitSignal: exit.signal ?? null, timedOut, interrupted };
       } finally {
         clearTimeout(timer);
         clearTimeout(poller);
         poller = undefined;
-        await call('terminal/release').catch(() => undefined);
+        await call('terminal/release').catch(ignoreError('release the editor terminal'));
       }
     },
   };

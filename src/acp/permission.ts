@@ -6,6 +6,7 @@
 import type { ApprovalDecision, ApprovalRequest, Approver } from '../policy/types.js';
 import type { UpdateBridge } from './session-updates.js';
 import { acpKind, locationsOf } from './tool-view.js';
+import { ignoreError } from '../diagnostics/ignore-error.js';
 
 export interface PermissionPeer {
   request(method: string, params: unknown): Promise<unknown>;
@@ -50,7 +51,7 @@ export function createAcpApprover(opts: {
 }): Approver {
   return async (request) => {
     const call = opts.bridge.current();
-    const diff = call && request.path ? await opts.proposedDiff?.(call.name, call.input, request.path).catch(() => undefined) : undefined;
+    const diff = call && request.path ? await opts.proposedDiff?.(call.name, call.input, request.path).catch(ignoreError('prepare the diff preview', opts.log)) : undefined;
     const preview = diff
       ? [{ type: 'diff', ...diff }]
       : request.diff || request.command
@@ -59,7 +60,7 @@ export function createAcpApprover(opts: {
     const toolCall = {
       toolCallId: call?.toolCallId ?? request.id,
       title: `${request.summary} (${request.reason})`,
-      kind: acpKind(request.tool),
+      kind: acpKind(request.tool, request.kind),
       status: 'pending',
       ...(call ? { rawInput: call.input ?? {}, locations: locationsOf(call.name, call.input, opts.projectRoot) } : {}),
       ...(preview.length ? { content: preview } : {}),

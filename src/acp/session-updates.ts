@@ -60,7 +60,7 @@ export function createUpdateBridge(opts: { notify: (update: Update) => void; pro
             sessionUpdate: 'tool_call',
             toolCallId: event.callId,
             title: event.title,
-            kind: acpKind(event.name),
+            kind: acpKind(event.name, event.kind),
             status: 'pending',
             rawInput: event.input ?? {},
             locations: locationsOf(event.name, event.input, opts.projectRoot),

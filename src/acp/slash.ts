@@ -1,8 +1,10 @@
 /**
- * The slash commands an editor can offer over ACP: the engine's own (one list, SLASH_HELP), less
- * those that only make sense on the full screen (leaving, switching the conversation, panels).
+ * The slash commands an editor can offer over ACP: the engine's own registry (built-in commands
+ * and any registered at runtime), less those that only make sense on the full screen (leaving,
+ * switching the conversation, panels).
  */
-import { SLASH_HELP } from '../agent/slash-commands.js';
+import { BUILTIN_SLASH_INFO } from '../slash/builtin-info.js';
+import type { SlashCommandInfo } from '../slash/types.js';
 
 /** Full-screen only: /exit leaves the screen, /clear and /sessions replace the conversation the editor shows. */
 const SCREEN_ONLY = new Set(['/exit', '/quit', '/clear', '/sessions', '/markdown']);
@@ -13,23 +15,18 @@ interface Command {
   readonly input?: { readonly hint: string };
 }
 
-function entries(): Command[] {
-  return SLASH_HELP.flatMap(([usage, description]) => {
-    const [word = '', ...rest] = usage.split(' ');
-    if (SCREEN_ONLY.has(word)) return [];
-    const hint = rest.join(' ');
-    return [{ name: word.slice(1), description, ...(hint ? { input: { hint } } : {}) }];
+/** `commands`: the engine's (engine.slash.list()); the built-in ones by default. */
+export function availableCommands(commands: readonly SlashCommandInfo[] = BUILTIN_SLASH_INFO): Command[] {
+  return commands.flatMap((c) => {
+    if (SCREEN_ONLY.has(c.name)) return [];
+    return [{ name: c.name.slice(1), description: c.help, ...(c.args ? { input: { hint: c.args } } : {}) }];
   });
 }
 
-export function availableCommands(): Command[] {
-  return entries();
-}
-
 /** The prompt as a command line when it is one of ours ("/model flash"), else undefined. */
-export function slashCommandOf(text: string): string | undefined {
+export function slashCommandOf(text: string, commands: readonly SlashCommandInfo[] = BUILTIN_SLASH_INFO): string | undefined {
   const trimmed = text.trim();
   if (!trimmed.startsWith('/')) return undefined;
-  const word = trimmed.split(/\s+/, 1)[0]!.slice(1);
-  return entries().some((c) => c.name === word) ? trimmed : undefined;
+  const word = trimmed.split(/\s+/, 1)[0]!;
+  return commands.some((c) => (c.name === word || c.aliases?.includes(word)) && !SCREEN_ONLY.has(c.name)) ? trimmed : undefined;
 }

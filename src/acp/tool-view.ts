@@ -1,5 +1,6 @@
 /** How a lindwyrm tool call looks to an ACP client: its kind (for the icon) and the files it touches. */
 import path from 'node:path';
+import type { ToolCallKind } from '../tools/types.js';
 
 export type AcpToolKind = 'read' | 'edit' | 'delete' | 'move' | 'search' | 'execute' | 'think' | 'fetch' | 'other';
 
@@ -19,8 +20,12 @@ const KINDS: Readonly<Record<string, AcpToolKind>> = {
   get_dependencies: 'search',
 };
 
-export function acpKind(tool: string): AcpToolKind {
-  return KINDS[tool] ?? 'other';
+/** What the permission kind of a tool (ToolDefinition.kind) looks like, for a tool not named above. */
+const BY_TOOL_KIND: Readonly<Record<string, AcpToolKind>> = { read: 'read', write: 'edit', delete: 'delete', bash: 'execute', none: 'read' };
+
+/** The icon for a call: by the tool's name for the built-in ones, else by its kind (a tool added later). */
+export function acpKind(tool: string, kind?: ToolCallKind): AcpToolKind {
+  return KINDS[tool] ?? (kind !== undefined ? BY_TOOL_KIND[kind] : undefined) ?? 'other';
 }
 
 const field = (input: unknown, name: string): unknown =>

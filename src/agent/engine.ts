@@ -1,88 +1,56 @@
 /**
- * The engine: owns one conversation and its store. Commands go in through plain methods
- * (submit, interrupt, answer, runSlash); everything the view needs comes out through the store.
+ * The engine: owns one session and its store. Commands go in through plain methods (submit,
+ * interrupt, answer, runSlash); everything the view needs comes out through the store. The
+ * session's runtime changes only through its own operations (src/agent/session.ts).
  */
-import type { Config, Preset, ToolKind } from '../config/types.js';
-import type { ContextManager, OffloadStore } from '../context/types.js';
+import type { CliOptions } from '../cli/options.js';
 import type { ApprovalDecision, Approver } from '../policy/types.js';
-import type { ImageData, Message, ModelClient, ThinkingEffort, ToolSchema, Usage } from '../providers/types.js';
+import type { SessionStore } from '../sessions/types.js';
+import type { SlashRegistry } from '../slash/registry.js';
+import { describeToolCall } from '../tools/describe-call.js';
+import type { ImageData } from '../providers/types.js';
 import type { CommandRunner, FileAccess, ToolContext } from '../tools/types.js';
-import type { ConversationState } from '../rewind/conversation-snapshot.js';
 import { createApprovalQueue } from './approvals.js';
-import type { ToolRunner } from './ports.js';
-import { repairHistory } from './history.js';
 import { blocksFromHistory } from './history-blocks.js';
-import type { Engine, SessionState, SlashResult, TurnOutcome } from './state.js';
+import { repairHistory } from './history.js';
+import { initialState, type SessionRuntime } from './runtime.js';
+import type { Session, SessionHost } from './session.js';
+import type { Engine, TurnOutcome } from './state.js';
 import { createEventStore, type EventStore } from './store.js';
 import { runTurn } from './turn-loop.js';
-import { addCost, addUsage, contextTokens, formatUsage, reclaimThreshold, subtractUsage, type CostFn } from './usage.js';
-import { ZERO_USAGE } from '../providers/types.js';
+import { formatUsage, subtractUsage } from './usage.js';
+import { ignoreError } from '../diagnostics/ignore-error.js';
+import { conversationOf, type ConversationState } from '../rewind/conversation-snapshot.js';
 
-/** The conversation being worked on: what a session file holds. */
-export interface SessionData {
-  id: string;
-  createdAt: string;
-  firstPrompt: string;
-  turns: number;
-  history: Message[];
-  usage: Usage;
-  cost: number | null;
-  /** The marker its stubs and summaries carry (a saved session's); the runtime's when absent. */
-  marker?: string;
-  /**
-   * A saved session's code map text as its system prompt carried it, and the preset and model it
-   * was sent to: with the same ones a resume sends it again, so the prompt cache still hits.
-   */
-  savedCodeMap?: { readonly text: string; readonly preset: string; readonly model: string };
-}
-
-/** Everything a session runs with. Slash commands replace parts of it between turns. */
-export interface SessionRuntime {
-  config: Config;
-  preset: Preset;
-  client: ModelClient;
-  tools: ToolRunner;
-  /** Built once per session: byte-identical on every request. */
-  toolSchemas: readonly ToolSchema[];
-  system: string;
-  /** The code map text inside `system` ('' none yet); undefined when the code map is off. */
-  codeMapText?: string;
-  marker: string;
-  context: ContextManager;
-  offload: OffloadStore;
-  thinking: boolean;
-  thinkingEffort?: ThinkingEffort;
-  markdown: boolean;
-  readOnly: boolean;
-  preApproved: ReadonlySet<ToolKind>;
-  sessionGrants: Set<ToolKind>;
-  session: SessionData;
-}
+export type { SessionData, SessionRuntime } from './runtime.js';
+export { initialState, newSessionData, permissionSummary } from './runtime.js';
 
 export interface EngineServices {
   /** One-shot's prompt; without it, approvals wait for `answer` from the view. */
   readonly approver?: Approver;
-  readonly costOf: CostFn;
-  readonly describe: (name: string, input: unknown) => string;
-  /** Saves the session (after every turn and at safe points mid-turn). */
-  readonly persist?: (runtime: SessionRuntime) => Promise<void>;
-  /** Whether `persist` writes the session to disk (false with --no-save); published as SessionState.saved. */
+  /** A call's title for the transcript; default the tools' own (ToolRunner.describe). */
+  readonly describe?: (name: string, input: unknown) => string;
+  /** Whether the session is written to disk (false with --no-save); published as SessionState.saved. */
   readonly saves?: boolean;
-  readonly slash?: (command: string, engine: LindwyrmEngine) => Promise<SlashResult>;
+  readonly cli: CliOptions;
+  readonly store?: SessionStore;
+  readonly slash: SlashRegistry;
   readonly onFileChanged?: (path: string) => void;
   readonly log?: (line: string) => void;
   /** See ToolCallsEnv.takeDenialNote. */
   readonly takeDenialNote?: () => string | undefined;
   readonly onDispose?: () => Promise<void>;
-  /** Rebuilds rt.system with fresh snapshots (the code map): only where the prefix changes anyway. */
-  readonly refreshPrompt?: (runtime: SessionRuntime) => void;
-  /** Checkpoints (src/rewind/): one begins before each prompt enters the history, and ends with the turn. */
-  readonly checkpoints?: {
-    begin(prompt: string, conversation: ConversationState): Promise<void>;
-    end(): Promise<void>;
-  };
   /** File and command access owned by someone else (an ACP client); see ToolContext. */
   readonly delegates?: ToolDelegates;
+  /** Checkpoints (src/rewind/): one begins before each prompt enters the history, and ends with the turn. */
+  readonly checkpoints?: TurnCheckpoints;
+  /** Lines other parts add to /context about what they hold (what rewind keeps). */
+  readonly contextNotes?: () => Promise<readonly string[]>;
+}
+
+export interface TurnCheckpoints {
+  beginTurn(prompt: string, conversation: ConversationState): Promise<void>;
+  endTurn(): Promise<void>;
 }
 
 export interface ToolDelegates {
@@ -92,71 +60,38 @@ export interface ToolDelegates {
 
 export interface LindwyrmEngine extends Engine {
   readonly store: EventStore;
+  /** The session's runtime in use (read only: it changes through `session`'s operations). */
   readonly runtime: SessionRuntime;
-  /** Publishes header settings after a slash command changed the runtime. */
-  refreshSettings(): void;
-  /** Replaces the conversation (resume, /clear) and resets the view's state. */
-  replaceSession(session: SessionData): void;
+  readonly session: Session;
+  /** The slash commands; later parts register theirs here. */
+  readonly slash: SlashRegistry;
+  /** Whether a turn runs: the one answer, which the store's `busy` follows. */
   busy(): boolean;
-  /** Saves the session now (a safe point outside a turn, e.g. after /compact). */
-  persist(): Promise<void>;
-  /** The running turn's abort signal (a summary made mid-turn stops with it). */
-  turnSignal(): AbortSignal | undefined;
-  /**
-   * The prompt prefix was rewritten (a summary, /clear): refresh what the system prompt snapshots.
-   * Never call it otherwise: a changed system prompt re-charges the whole conversation.
-   */
-  refreshPrompt(): void;
-  /** The conversation as a checkpoint keeps it. */
-  conversation(): ConversationState;
-  /**
-   * Puts an earlier conversation back (a rewind): its history, the system prompt it was sent with
-   * and its turn count, so the next request's prefix is what the provider cached. Saves the session.
-   */
-  restoreConversation(state: ConversationState): Promise<void>;
 }
 
-export function permissionSummary(rt: Pick<SessionRuntime, 'config' | 'readOnly'>): string {
-  const p = rt.config.policy;
-  const base = `read=${p.read} write=${p.write} delete=${p.delete} bash=${p.bash}`;
-  return rt.readOnly ? `${base} (read-only)` : base;
-}
-
-export function initialState(rt: SessionRuntime, saved?: boolean): SessionState {
-  const window = rt.preset.contextWindow;
-  return {
-    sessionId: rt.session.id,
-    preset: { name: rt.preset.name, format: rt.preset.format, model: rt.preset.model },
-    thinking: rt.thinking,
-    ...(rt.thinkingEffort ? { thinkingEffort: rt.thinkingEffort } : {}),
-    markdown: rt.markdown,
-    projectRoot: rt.config.projectRoot,
-    permissionSummary: permissionSummary(rt),
-    blocks: [],
-    busy: false,
-    pendingApproval: null,
-    lastUsage: null,
-    sessionUsage: rt.session.usage,
-    sessionCost: rt.session.cost,
-    context: { usedTokens: 0, measured: false, window, threshold: reclaimThreshold(window) },
-    ...(saved !== undefined ? { saved } : {}),
-  };
-}
-
-export function createEngine(rt: SessionRuntime, services: EngineServices): LindwyrmEngine {
-  const store = createEventStore(initialState(rt, services.saves));
-  const approvals = createApprovalQueue(store.dispatch);
+/** The engine around the session `open` makes (it is handed the host it publishes through). */
+export function createEngine(open: (host: SessionHost) => Session, services: EngineServices): LindwyrmEngine {
+  const slash = services.slash;
   let ids = 0;
   const newId = (prefix: string): string => `${prefix}-${++ids}`;
   let controller: AbortController | undefined;
   let running: Promise<TurnOutcome> | undefined;
+  // `events` is made right below; the session publishes only when an operation runs, never while it is made.
+  const dispatch: SessionHost['dispatch'] = (event) => events.dispatch(event);
+  const describe = (name: string, input: unknown): string =>
+    services.describe ? services.describe(name, input) : (session.runtime.tools.describe?.(name, input) ?? describeToolCall(name, input));
+  const stateOf: SessionHost['stateOf'] = (rt, blocks) => ({ ...initialState(rt, services.saves), commands: slash.list(), blocks });
+  const session = open({ dispatch, stateOf, describe, turnSignal: () => controller?.signal });
+  const events = createEventStore(stateOf(session.runtime, blocksFromHistory(session.runtime.session.history, describe)));
+  const approvals = createApprovalQueue(events.dispatch);
+  slash.onChange(() => events.dispatch({ type: 'commands', commands: slash.list() }));
 
   const persist = async (): Promise<void> => {
     try {
-      await services.persist?.(rt);
+      await session.persist();
     } catch (err) {
       const text = `Could not save the session: ${err instanceof Error ? err.message : String(err)}`;
-      store.dispatch({ type: 'notice', blockId: newId('notice'), level: 'warning', text });
+      events.dispatch({ type: 'notice', blockId: newId('notice'), level: 'warning', text });
     }
   };
 
@@ -172,46 +107,36 @@ export function createEngine(rt: SessionRuntime, services: EngineServices): Lind
     return decision;
   };
 
-  const toolContext = (signal: AbortSignal, onOutput: (text: string) => void): ToolContext => ({
-    config: rt.config,
-    projectRoot: rt.config.projectRoot,
-    sessionId: rt.session.id,
-    signal,
-    readOnly: rt.readOnly,
-    preApproved: rt.preApproved,
-    sessionGrants: rt.sessionGrants,
-    approve,
-    offload: rt.offload,
-    onOutput,
-    ...(services.onFileChanged ? { onFileChanged: services.onFileChanged } : {}),
-    vision: rt.preset.vision,
-    ...(services.delegates?.files ? { files: services.delegates.files } : {}),
-    ...(services.delegates?.commands ? { commands: services.delegates.commands } : {}),
-  });
-
-  const onUsage = (usage: Usage): void => {
-    const s = rt.session;
-    s.usage = addUsage(s.usage, usage);
-    s.cost = addCost(s.cost, services.costOf(usage, rt.preset.prices, rt.preset));
-    if (!usage.unreported) rt.context.recordUsage(usage, s.history.length, s.history); // unreported zeros are no measurement
-    store.dispatch({ type: 'usage', lastUsage: usage, sessionUsage: s.usage, sessionCost: s.cost });
-    const window = rt.preset.contextWindow;
-    const gauge = rt.context.gauge?.(s.history, rt.system) ?? {
-      usedTokens: contextTokens(usage),
-      measured: true,
-      window,
-      threshold: reclaimThreshold(window),
+  // Read at every call: a rule added with /perm applies to the next call, even mid-turn.
+  const toolContext = (signal: AbortSignal, onOutput: (text: string) => void): ToolContext => {
+    const rt = session.runtime;
+    return {
+      config: rt.config,
+      projectRoot: rt.config.projectRoot,
+      sessionId: rt.session.id,
+      signal,
+      readOnly: rt.readOnly,
+      preApproved: rt.preApproved,
+      sessionGrants: rt.sessionGrants,
+      approve,
+      offload: rt.offload,
+      onOutput,
+      ...(services.onFileChanged ? { onFileChanged: services.onFileChanged } : {}),
+      vision: rt.preset.vision,
+      ...(services.delegates?.files ? { files: services.delegates.files } : {}),
+      ...(services.delegates?.commands ? { commands: services.delegates.commands } : {}),
     };
-    store.dispatch({ type: 'context', gauge });
   };
 
+  /** One turn, up to and including saving it; the caller announces its end. */
   const turn = async (text: string, signal: AbortSignal, images?: readonly ImageData[]): Promise<TurnOutcome> => {
+    const rt = session.runtime;
     const s = rt.session;
     if (!s.firstPrompt) s.firstPrompt = text;
     const before = { usage: s.usage, cost: s.cost };
     // The checkpoint keeps the conversation as it is before the prompt joins it.
-    await services.checkpoints?.begin(text, conversationOf(rt));
-    store.dispatch({ type: 'turn.start', blockId: newId('user'), text });
+    await services.checkpoints?.beginTurn(text, conversationOf(rt));
+    events.dispatch({ type: 'turn.start', blockId: newId('user'), text });
     let outcome: TurnOutcome;
     try {
       outcome = await runTurn(
@@ -228,16 +153,13 @@ export function createEngine(rt: SessionRuntime, services: EngineServices): Lind
           maxToolSteps: rt.config.maxToolSteps,
           loopWindow: rt.config.loopDetectionWindow,
           signal,
-          dispatch: store.dispatch,
+          dispatch: events.dispatch,
           newId,
           toolContext,
-          describe: services.describe,
-          onUsage,
+          describe,
+          onUsage: (usage) => session.recordUsage(usage, false),
           safePoint: persist,
-          afterSummary: () => {
-            services.refreshPrompt?.(rt);
-            return rt.system;
-          },
+          afterSummary: () => session.rewritePrompt(),
           ...(services.log ? { log: services.log } : {}),
           ...(services.takeDenialNote ? { takeDenialNote: services.takeDenialNote } : {}),
         },
@@ -255,94 +177,60 @@ export function createEngine(rt: SessionRuntime, services: EngineServices): Lind
     outcome = { ...outcome, usage, cost };
     services.log?.(`turn: ${outcome.status}, ${outcome.steps} steps, ${formatUsage(usage)}${cost === null ? '' : `, $${cost.toFixed(4)}`}`);
     await persist();
-    await services.checkpoints?.end();
-    store.dispatch({
-      type: 'turn.end',
-      blockId: newId('end'),
-      status: outcome.status,
-      ...(outcome.detail ? { detail: outcome.detail } : {}),
-    });
+    await services.checkpoints?.endTurn();
     return outcome;
   };
 
   const engine: LindwyrmEngine = {
-    store,
-    runtime: rt,
-    subscribe: store.subscribe,
-    getSnapshot: store.getSnapshot,
+    store: events,
+    get runtime() {
+      return session.runtime;
+    },
+    session,
+    slash,
+    subscribe: events.subscribe,
+    getSnapshot: events.getSnapshot,
     async submit(text, extra) {
       if (running) return { status: 'error', result: '', detail: 'A turn is already running.', steps: 0 };
       controller = new AbortController();
       running = turn(text, controller.signal, extra?.images);
+      let outcome: TurnOutcome;
       try {
-        return await running;
+        outcome = await running;
       } finally {
         running = undefined;
         controller = undefined;
       }
+      // Not busy any more before anyone hears the turn ended: a prompt sent the moment the view
+      // sees it (text typed ahead) is taken, not refused as "already running".
+      events.dispatch({ type: 'turn.end', blockId: newId('end'), status: outcome.status, ...(outcome.detail ? { detail: outcome.detail } : {}) });
+      return outcome;
     },
     interrupt,
     answer(id, decision) {
       approvals.answer(id, decision);
     },
-    async runSlash(command) {
-      if (!services.slash) return { output: 'Slash commands are not available here.', error: true };
-      return services.slash(command, engine);
-    },
-    refreshSettings() {
-      store.dispatch({
-        type: 'settings',
-        patch: {
-          preset: { name: rt.preset.name, format: rt.preset.format, model: rt.preset.model },
-          thinking: rt.thinking,
-          thinkingEffort: rt.thinkingEffort,
-          markdown: rt.markdown,
-          permissionSummary: permissionSummary(rt),
-          sessionId: rt.session.id,
-        },
-      });
-    },
-    replaceSession(session) {
-      rt.session = { ...session, history: repairHistory(session.history) };
-      rt.sessionGrants.clear();
-      const blocks = blocksFromHistory(rt.session.history, services.describe);
-      store.dispatch({ type: 'session.reset', state: { ...initialState(rt, services.saves), blocks } });
-    },
+    runSlash: (command) =>
+      slash.run(command, {
+        session,
+        cli: services.cli,
+        ...(services.store ? { store: services.store } : {}),
+        busy: () => running !== undefined,
+        state: () => events.current(),
+        commands: () => slash.list(),
+        // Something the user asked outside a turn: nothing to interrupt it but the approval's q.
+        toolContext: () => toolContext(new AbortController().signal, () => undefined),
+        ...(services.contextNotes ? { contextNotes: services.contextNotes } : {}),
+      }),
     busy: () => running !== undefined,
-    persist,
-    conversation: () => conversationOf(rt),
-    async restoreConversation(state) {
-      const s = rt.session;
-      s.history.splice(0, s.history.length, ...state.history);
-      s.turns = state.turns;
-      if (s.history.length === 0) s.firstPrompt = '';
-      rt.system = state.system;
-      rt.codeMapText = state.codeMapText;
-      const blocks = blocksFromHistory(s.history, services.describe);
-      store.dispatch({ type: 'session.reset', state: { ...initialState(rt, services.saves), blocks } });
-      store.dispatch({ type: 'context', gauge: rt.context.gauge?.(s.history, rt.system) ?? initialState(rt).context });
-      await persist();
-    },
-    refreshPrompt: () => services.refreshPrompt?.(rt),
-    turnSignal: () => controller?.signal,
     async dispose() {
       interrupt();
-      await running?.catch(() => undefined);
+      // A turn reports its own failure in its outcome; what is left is to shut down.
+      await running?.catch(ignoreError('finish the turn'));
       await services.onDispose?.();
     },
   };
+  // The meter has a figure from the start: an estimate of the prompt (and a resumed history).
+  session.publishContext();
   return engine;
-}
-
-function conversationOf(rt: SessionRuntime): ConversationState {
-  return {
-    history: rt.session.history,
-    system: rt.system,
-    ...(rt.codeMapText !== undefined ? { codeMapText: rt.codeMapText } : {}),
-    turns: rt.session.turns,
-  };
-}
-
-export function newSessionData(id: string, now: Date = new Date()): SessionData {
-  return { id, createdAt: now.toISOString(), firstPrompt: '', turns: 0, history: [], usage: ZERO_USAGE, cost: null };
 }

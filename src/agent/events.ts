@@ -4,6 +4,8 @@
  */
 import type { ApprovalDecision, ApprovalRequest } from '../policy/types.js';
 import type { AssistantMessage, StopReason, Usage } from '../providers/types.js';
+import type { FailureKind, ToolCallKind } from '../tools/types.js';
+import type { SlashCommandInfo } from '../slash/types.js';
 import type { ContextGauge, IndexingProgress, SessionState, ToolCallStatus, TurnStatus } from './state.js';
 
 /** Settings the header shows; changed by slash commands. */
@@ -27,6 +29,8 @@ export type EngineEvent =
       readonly title: string;
       /** The call's arguments as the model sent them (machine interfaces show them; the view does not). */
       readonly input?: unknown;
+      /** The tool's permission kind (ToolDefinition.kind), when the tool is known. */
+      readonly kind?: ToolCallKind;
     }
   | { readonly type: 'tool.output'; readonly blockId: string; readonly text: string }
   | {
@@ -34,6 +38,8 @@ export type EngineEvent =
       readonly blockId: string;
       readonly status: ToolCallStatus;
       readonly summary: string;
+      /** Why it failed, as data (absent when it succeeded). */
+      readonly failure?: FailureKind;
       /** The call's id and its result exactly as the model sees it (after offloading), unescaped. */
       readonly callId?: string;
       readonly content?: string;
@@ -49,6 +55,8 @@ export type EngineEvent =
       readonly sessionCost: number | null;
     }
   | { readonly type: 'context'; readonly gauge: ContextGauge }
+  /** The slash commands changed (one registered at runtime, or removed). */
+  | { readonly type: 'commands'; readonly commands: readonly SlashCommandInfo[] }
   /** The code map's indexing progress; null when it is ready or failed. Coalesced like deltas. */
   | { readonly type: 'indexing'; readonly progress: IndexingProgress | null }
   | {
@@ -74,5 +82,6 @@ export const FLUSH_AT_ONCE: ReadonlySet<EngineEventType> = new Set<EngineEventTy
   'block.end',
   'approval.request',
   'approval.resolved',
+  'commands',
   'turn.end',
 ]);

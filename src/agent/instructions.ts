@@ -47,7 +47,7 @@ async function exists(path: string): Promise<boolean> {
     await stat(path);
     return true;
   } catch {
-    return false;
+    return false; // missing or unreadable: there is no such file to load
   }
 }
 
@@ -105,7 +105,7 @@ export async function loadInstructions(opts: InstructionOptions): Promise<Loaded
     try {
       real = await realpath(c.path);
     } catch {
-      continue;
+      continue; // vanished since it was found: nothing to load
     }
     if (c.confineTo && !inside(c.confineTo, real)) {
       notes.push(`${c.path} points outside the project (to ${real}); not read.`);

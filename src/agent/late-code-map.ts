@@ -6,6 +6,7 @@
  */
 import type { ToolDefinition, ToolResult } from '../tools/types.js';
 import type { CodeMapPort } from './ports.js';
+import { absent } from '../diagnostics/ignore-error.js';
 
 /**
  * How long a session start waits for the code map. A warm cache opens well within this (a
@@ -84,7 +85,8 @@ async function untilReady(opening: Promise<CodeMapPort | undefined>, signal: Abo
     signal.addEventListener('abort', onAbort, { once: true });
   });
   try {
-    return await Promise.race([opening.catch(() => undefined), aborted]);
+    // A map that failed to open was reported where it opens; here it is only not there.
+    return await Promise.race([opening.catch(absent), aborted]);
   } finally {
     if (onAbort) signal.removeEventListener('abort', onAbort);
   }

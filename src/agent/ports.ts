@@ -8,6 +8,8 @@ import type { ToolContext, ToolDefinition, ToolResult } from '../tools/types.js'
 export interface ToolRunner {
   schemas(): readonly ToolSchema[];
   get(name: string): ToolDefinition | undefined;
+  /** The call's one-line title for the transcript (the registry asks the tool); optional for stand-ins. */
+  describe?(name: string, input: unknown): string;
   /** Never throws: an unknown tool or bad arguments come back as an error result. */
   run(name: string, args: unknown, ctx: ToolContext): Promise<ToolResult>;
 }

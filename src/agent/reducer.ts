@@ -88,7 +88,13 @@ export function reduce(state: SessionState, event: EngineEvent): SessionState {
       const i = indexOfBlock(state.blocks, event.blockId);
       const old = i < 0 ? undefined : state.blocks[i];
       if (!old || old.kind !== 'tool') return state;
-      const block: TranscriptBlock = { ...old, status: event.status, resultSummary: event.summary, version: old.version + 1 };
+      const block: TranscriptBlock = {
+        ...old,
+        status: event.status,
+        resultSummary: event.summary,
+        ...(event.failure ? { failure: event.failure } : {}),
+        version: old.version + 1,
+      };
       return { ...state, blocks: replaceAt(state.blocks, i, block) };
     }
     case 'assistant.message':
@@ -101,6 +107,8 @@ export function reduce(state: SessionState, event: EngineEvent): SessionState {
       return { ...state, lastUsage: event.lastUsage, sessionUsage: event.sessionUsage, sessionCost: event.sessionCost };
     case 'context':
       return { ...state, context: event.gauge };
+    case 'commands':
+      return { ...state, commands: event.commands };
     case 'indexing': {
       const old = state.indexing ?? null;
       const next = event.progress;

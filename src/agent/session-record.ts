@@ -1,6 +1,6 @@
 /** Between the engine's SessionData and the store's SessionRecord, both ways. */
 import { SESSION_FORMAT_VERSION, type SessionRecord } from '../sessions/types.js';
-import type { SessionData, SessionRuntime } from './engine.js';
+import type { SessionData, SessionRuntime } from './runtime.js';
 
 /** A saved marker is reused only when it has the shape newSessionMarker gives (the file is data). */
 function savedMarker(marker: unknown): string | undefined {

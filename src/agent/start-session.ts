@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import type { CliOptions } from '../cli/options.js';
 import type { Config } from '../config/types.js';
 import type { Approver } from '../policy/types.js';
-import { describeToolCall } from '../tools/describe-call.js';
 import { createToolRegistry } from '../tools/registry.js';
 import { assembleSession, type SessionDeps } from './assemble-session.js';
 import type { LindwyrmEngine, ToolDelegates } from './engine.js';
@@ -31,7 +30,6 @@ export async function startSession(cli: CliOptions, config: Config, hooks: Sessi
 export function realSessionDeps(hooks: SessionHooks = {}): SessionDeps {
   return {
     createTools: (opts) => createToolRegistry(opts),
-    describe: describeToolCall,
     // Loaded only when the code map is on: `code_map = false` (and one-shot runs that turn it
     // off) never load the indexer and its plugins.
     // The cache folder is the session's (from its env), one per project as codeMapCacheDirFor names it.

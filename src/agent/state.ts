@@ -6,6 +6,8 @@ import type { ApprovalDecision, ApprovalRequest } from '../policy/types.js';
 import type { ImageData, ThinkingEffort, Usage } from '../providers/types.js';
 import type { WireFormat } from '../config/types.js';
 import type { SessionSummary } from '../sessions/types.js';
+import type { FailureKind } from '../tools/types.js';
+import type { SlashCommandInfo } from '../slash/types.js';
 import type { RewindView } from '../rewind/rewind-command.js';
 
 export type TurnStatus = 'finished' | 'incomplete' | 'error' | 'interrupted';
@@ -32,6 +34,8 @@ export type TranscriptBlock =
       readonly output: string;
       /** 'Edited prices.py', or the error, once finished. */
       readonly resultSummary?: string;
+      /** Why it failed, once finished with an error: denied, not_found, timeout … */
+      readonly failure?: FailureKind;
     })
   | (BlockBase & { readonly kind: 'turn_end'; readonly status: TurnStatus; readonly detail?: string })
   | (BlockBase & { readonly kind: 'notice'; readonly level: 'info' | 'warning' | 'error'; readonly text: string });
@@ -71,6 +75,12 @@ export interface SessionState {
   readonly saved?: boolean;
   /** The session is still being assembled; the view shows what the config says until it is. */
   readonly starting?: boolean;
+  /**
+   * The slash commands the engine has registered: the view's help, completion and argument hints
+   * come from this list. Absent from an engine that does not say (the view falls back to the
+   * built-in ones).
+   */
+  readonly commands?: readonly SlashCommandInfo[];
 }
 
 export interface IndexingProgress {
@@ -92,6 +102,10 @@ export interface TurnOutcome {
 
 /** The result of a slash command: text to show (the view decides how), or a request to exit. */
 export interface SlashResult {
+  /** The command's tagged reply this result carries (src/slash/types.ts, SlashReply). */
+  readonly kind?: 'text' | 'error' | 'panel' | 'sessions' | 'prompt' | 'exit' | 'rewind' | 'rewound';
+  /** Send this to the model as the user's prompt (a custom command, a server's prompt). */
+  readonly prompt?: string;
   readonly output?: string;
   /** The command failed (unknown command, bad arguments, unknown preset...): `output` says why. */
   readonly error?: boolean;
@@ -102,7 +116,7 @@ export interface SlashResult {
   readonly sessions?: readonly SessionSummary[];
   /** /rewind: the checkpoints for the picker, or a preview of going back to one. */
   readonly rewind?: RewindView;
-  /** Text to put back in the input (the prompt a conversation rewind went back before). */
+  /** For 'rewound': text to put back in the input (the prompt a conversation rewind went back before). */
   readonly input?: string;
 }
 

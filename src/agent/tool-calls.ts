@@ -4,7 +4,8 @@
  */
 import type { ContentBlock } from '../providers/types.js';
 import type { ToolCallStatus } from './state.js';
-import type { ToolContext, ToolResult } from '../tools/types.js';
+import { failureOf } from '../tools/results.js';
+import type { FailureKind, ToolContext } from '../tools/types.js';
 import type { EngineEvent } from './events.js';
 import type { ToolRunner } from './ports.js';
 import type { ContextManager } from '../context/types.js';
@@ -37,10 +38,9 @@ export interface ToolCallsOutcome {
   readonly stoppedForLoop: boolean;
 }
 
-function statusOf(result: ToolResult): ToolCallStatus {
-  if (result.interrupted) return 'interrupted';
-  if (result.ok) return 'ok';
-  return /\bdenied\b/i.test(result.summary) || /^denied\b/i.test(result.content) ? 'denied' : 'error';
+/** The transcript's status for a failure kind: a denial and an interrupt show as such, the rest as errors. */
+export function statusOf(failure: FailureKind | undefined): ToolCallStatus {
+  return failure === undefined ? 'ok' : failure === 'denied' || failure === 'interrupted' ? failure : 'error';
 }
 
 export async function runToolCalls(env: ToolCallsEnv, calls: readonly ToolUse[], loopWarnings: { count: number }): Promise<ToolCallsOutcome> {
@@ -48,38 +48,40 @@ export async function runToolCalls(env: ToolCallsEnv, calls: readonly ToolUse[],
   let stoppedForLoop = false;
   for (const call of calls) {
     const blockId = env.newId('tool');
-    env.dispatch({ type: 'tool.start', blockId, callId: call.id, name: call.name, title: env.describe(call.name, call.input), input: call.input });
-    const finish = (content: string, status: ToolCallStatus, summary: string, isError: boolean, extra?: Partial<ToolResultBlock>): void => {
-      results.push({ type: 'tool_result', toolUseId: call.id, content, ...(isError ? { isError: true } : {}), ...extra });
-      env.dispatch({ type: 'tool.end', blockId, status, summary, callId: call.id, content });
+    const kind = env.tools.get(call.name)?.kind;
+    env.dispatch({ type: 'tool.start', blockId, callId: call.id, name: call.name, title: env.describe(call.name, call.input), input: call.input, ...(kind ? { kind } : {}) });
+    const finish = (content: string, failure: FailureKind | undefined, summary: string, extra?: Partial<ToolResultBlock>): void => {
+      results.push({ type: 'tool_result', toolUseId: call.id, content, ...(failure ? { isError: true } : {}), ...extra });
+      env.dispatch({ type: 'tool.end', blockId, status: statusOf(failure), summary, callId: call.id, content, ...(failure ? { failure } : {}) });
     };
     if (env.signal.aborted) {
-      finish(NOT_RUN_RESULT, 'interrupted', 'interrupted', true);
+      finish(NOT_RUN_RESULT, 'interrupted', 'interrupted');
       continue;
     }
     if (stoppedForLoop) {
-      finish('Not run: the turn was stopped because the same calls kept repeating.', 'error', 'not run (loop)', true);
+      finish('Not run: the turn was stopped because the same calls kept repeating.', 'failed', 'not run (loop)');
       continue;
     }
     if (call.inputError) {
       const msg = `Invalid arguments for ${call.name}: ${call.inputError}. Send the arguments as one valid JSON object.`;
-      finish(msg, 'error', 'invalid arguments', true);
+      finish(msg, 'invalid_args', 'invalid arguments');
       continue;
     }
     if (env.loops.isLoop(call.name, call.input)) {
       loopWarnings.count++;
       if (loopWarnings.count > 1) stoppedForLoop = true;
-      finish(loopMessage(call.name, env.loopWindow), 'error', 'loop detected, not run', true);
+      finish(loopMessage(call.name, env.loopWindow), 'failed', 'loop detected, not run');
       continue;
     }
     const started = Date.now();
     const ctx = env.toolContext(env.signal, (text) => env.dispatch({ type: 'tool.output', blockId, text }));
     const result = await env.tools.run(call.name, call.input, ctx);
-    const interrupted = result.interrupted === true || (env.signal.aborted && !result.ok);
-    env.log?.(`tool ${env.describe(call.name, call.input)} → ${interrupted ? 'interrupted' : result.ok ? 'ok' : 'error'}: ${result.summary} (${Date.now() - started} ms)`);
-    if (interrupted) {
+    // A call that failed while the turn was being stopped was stopped, whatever it says.
+    const failure = env.signal.aborted && !result.ok ? 'interrupted' : failureOf(result);
+    env.log?.(`tool ${env.describe(call.name, call.input)} → ${failure ?? 'ok'}: ${result.summary} (${Date.now() - started} ms)`);
+    if (failure === 'interrupted') {
       const content = result.content ? `${INTERRUPTED_RESULT}\n${result.content}` : INTERRUPTED_RESULT;
-      finish(content, 'interrupted', result.summary || 'interrupted', true);
+      finish(content, 'interrupted', result.summary || 'interrupted');
       continue;
     }
     // Every result goes through the context manager: it offloads bulk ones and neutralises the
@@ -90,7 +92,7 @@ export async function runToolCalls(env: ToolCallsEnv, calls: readonly ToolUse[],
       ...(def ? { bulk: def.bulk } : {}),
     });
     const note = env.takeDenialNote?.();
-    finish(note ? `${content}\n${note}` : content, statusOf(result), result.summary, !result.ok, result.images?.length ? { images: result.images } : {});
+    finish(note ? `${content}\n${note}` : content, failure, result.summary, result.images?.length ? { images: result.images } : {});
   }
   return { results, stoppedForLoop };
 }

@@ -36,7 +36,12 @@ export function applyToolProfile(tools: ToolRunner, profile: ToolProfile | undef
   const others = all.filter((s) => !SMALL.has(s.name) && !DROPPED.has(s.name));
   const schemas: readonly ToolSchema[] = Object.freeze([...listed, ...others]);
   // Calls to a tool left out still run: a small model that remembers list_dir gets its answer.
-  return { schemas: () => schemas, get: (name) => tools.get(name), run: (name, args, ctx) => tools.run(name, args, ctx) };
+  return {
+    schemas: () => schemas,
+    get: (name) => tools.get(name),
+    ...(tools.describe ? { describe: (name: string, input: unknown) => tools.describe!(name, input) } : {}),
+    run: (name, args, ctx) => tools.run(name, args, ctx),
+  };
 }
 
 /** The schema with its per-argument descriptions left out (names and types say enough). */

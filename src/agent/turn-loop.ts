@@ -4,19 +4,14 @@
  * valid in every case: every tool call has a result, and the turn can be continued.
  */
 import { ProviderError, type AssistantMessage, type ContentBlock, type ImageData, type Message, type ModelClient, type ThinkingEffort, type ToolSchema, type Usage } from '../providers/types.js';
-import type { ContextManager } from '../context/types.js';
-import type { ToolContext } from '../tools/types.js';
-import type { EngineEvent } from './events.js';
-import type { ToolRunner } from './ports.js';
 import type { TurnOutcome } from './state.js';
 import { streamRequest } from './model-request.js';
 import { createLoopDetector } from './loop-detector.js';
-import { runToolCalls, type ToolUse } from './tool-calls.js';
+import { runToolCalls, type ToolCallsEnv, type ToolUse } from './tool-calls.js';
 
-export interface TurnEnv {
+/** What a turn runs with: what its tool calls run with (all but the loop detector, made per turn), and the model's side. */
+export interface TurnEnv extends Omit<ToolCallsEnv, 'loops'> {
   readonly client: ModelClient;
-  readonly tools: ToolRunner;
-  readonly context: ContextManager;
   /** The session's history; the turn appends to it (and the context manager may rewrite it). */
   readonly history: Message[];
   readonly system: string;
@@ -25,18 +20,10 @@ export interface TurnEnv {
   readonly thinking: boolean;
   readonly thinkingEffort?: ThinkingEffort;
   readonly maxToolSteps: number;
-  readonly loopWindow: number;
-  readonly signal: AbortSignal;
-  readonly dispatch: (event: EngineEvent) => void;
-  readonly newId: (prefix: string) => string;
-  readonly toolContext: (signal: AbortSignal, onOutput: (text: string) => void) => ToolContext;
-  readonly describe: (name: string, input: unknown) => string;
   /** Called after every request with its measured usage. */
   readonly onUsage: (usage: Usage) => void;
   /** The history is valid at this point: save it. */
   readonly safePoint: () => Promise<void>;
-  readonly log?: (line: string) => void;
-  readonly takeDenialNote?: () => string | undefined;
   /**
    * After a summary the prompt prefix has changed anyway: the moment to refresh what the system
    * prompt snapshots (the code map). Returns the system prompt to send from now on.

@@ -6,6 +6,7 @@
 import type { SessionState } from '../agent/state.js';
 import type { Config, Preset } from '../config/types.js';
 import { ZERO_USAGE } from '../providers/types.js';
+import { BUILTIN_SLASH_INFO } from '../slash/builtin-info.js';
 import type { CliOptions } from './options.js';
 
 export function startingState(cli: CliOptions, config: Config, preset: Preset): SessionState {
@@ -28,5 +29,6 @@ export function startingState(cli: CliOptions, config: Config, preset: Preset): 
     sessionUsage: ZERO_USAGE,
     sessionCost: null,
     context: { usedTokens: 0, measured: false, window, threshold: Math.min(Math.floor(window * 0.75), 200_000) },
+    commands: BUILTIN_SLASH_INFO,
   };
 }

@@ -17,6 +17,7 @@ import { openProjectIndex, type OpenStats } from './project-index.js';
 import { scoreSymbols } from './rank.js';
 import { readSymbolTool } from './read-symbol-tool.js';
 import { chooseRunner, WORKER_MIN_JOBS, type WorkerChoice } from './worker-runner.js';
+import { absent } from '../diagnostics/ignore-error.js';
 
 export interface CodeMap {
   /** The map cut to `budgetTokens`; the same index gives the same bytes. */
@@ -128,7 +129,7 @@ export async function openCodeMap(opts: OpenCodeMapOptions): Promise<CodeMap> {
     graph: () => index.graph(),
     prepare: () => index.prepare(),
     async ensureFresh(rel: string): Promise<void> {
-      const st = await stat(join(opts.projectRoot, rel)).catch(() => undefined);
+      const st = await stat(join(opts.projectRoot, rel)).catch(absent);
       const known = index.indexedStamp(rel);
       if (!st || !known || st.size !== known.size || st.mtimeMs !== known.mtimeMs) {
         await index.refresh(rel);

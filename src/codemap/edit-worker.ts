@@ -12,6 +12,7 @@ import type { PluginSet } from './plugin-set.js';
 import type { IndexJob, IndexResult } from './run-indexing.js';
 import { bundledWorker, HANG_SLACK_MS, STARTUP_MS, type WorkerChoice } from './worker-runner.js';
 import type { WorkerInput, WorkerMessage, WorkerRequest } from './worker-protocol.js';
+import { orderOnly } from '../diagnostics/ignore-error.js';
 
 /** A worker with the compiler loaded holds tens of MB: let it go when edits stop. */
 const IDLE_MS = 120_000;
@@ -113,7 +114,7 @@ export function createEditIndexer(choice: WorkerChoice, plugins: PluginSet, time
         }
       }
     });
-    queue = run.catch(() => undefined);
+    queue = run.catch(orderOnly);
     return run;
   };
   return {

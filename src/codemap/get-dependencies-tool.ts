@@ -1,8 +1,8 @@
 /** get_dependencies: what a symbol needs, transitively, as a tree of signatures with cycles marked. */
 import type { ToolDefinition } from '../tools/types.js';
 import type { CodeGraph } from './graph-types.js';
-import { lookupSymbol } from './symbol-lookup.js';
-import { describe, failure, lookupFailure, parseArgs, type SymbolSource } from './tool-support.js';
+import { arg, optional } from '../tools/args.js';
+import { describe, SYMBOL_ARGS, symbolTool, type SymbolSource } from './tool-support.js';
 
 const DEFAULT_DEPTH = 3;
 const MAX_LINES = 300;
@@ -42,36 +42,19 @@ export function dependencyTree(graph: CodeGraph, root: number, depth: number): {
 }
 
 export function getDependenciesTool(source: SymbolSource): ToolDefinition {
-  return {
+  return symbolTool(source, {
     name: 'get_dependencies',
     description: 'Show what a symbol depends on: the functions it calls and the types it references, transitively, '
       + 'as a tree of signatures (cycles marked). depth limits how far to follow (default 3, at most 10).',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        name: { type: 'string', description: 'Symbol name, e.g. "parseConfig" or "Session.save".' },
-        file: { type: 'string', description: 'Project-relative file to pick among same-named symbols.' },
-        depth: { type: 'integer', description: 'How many levels to follow (default 3, at most 10).' },
-      },
-      required: ['name'],
+    args: {
+      ...SYMBOL_ARGS,
+      depth: optional(arg.integer('How many levels to follow (default 3, at most 10).', { min: 1, clampTo: 10, minInSchema: false, expects: 'a positive integer' })),
     },
-    kind: 'read',
-    bulk: true,
-    async run(args) {
-      try {
-        const parsed = parseArgs(args, 'get_dependencies', true);
-        if (typeof parsed === 'string') return failure(parsed, 'get_dependencies: bad arguments');
-        await source.prepare?.();
-        const graph = source.graph();
-        const found = lookupSymbol(graph, parsed.name, parsed.file);
-        if (found.kind !== 'found') return lookupFailure(graph, 'get_dependencies', parsed.name, found);
-        const depth = parsed.depth ?? DEFAULT_DEPTH;
-        const tree = dependencyTree(graph, found.symbol.id, depth);
-        const note = tree.count === 0 ? '\n(no dependencies inside the project)' : '';
-        return { ok: true, content: `${tree.text}${note}`, summary: `${found.symbol.qualified}: ${tree.count} dependencies (depth ${depth})` };
-      } catch (err) {
-        return failure(`get_dependencies failed: ${(err as Error).message}`, 'get_dependencies: error');
-      }
+    async run(symbol, graph, args) {
+      const depth = args.depth ?? DEFAULT_DEPTH;
+      const tree = dependencyTree(graph, symbol.id, depth);
+      const note = tree.count === 0 ? '\n(no dependencies inside the project)' : '';
+      return { ok: true, content: `${tree.text}${note}`, summary: `${symbol.qualified}: ${tree.count} dependencies (depth ${depth})` };
     },
-  };
+  });
 }

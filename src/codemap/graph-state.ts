@@ -90,7 +90,7 @@ export function createGraphState(opts: GraphStateOptions): GraphState {
           try {
             graph = stored.graph();
           } catch {
-            stored = undefined;
+            stored = undefined; // stored data we cannot read back: resolve everything
             graph = update();
           }
         } else graph = assembleGraph(parts ?? new Map());

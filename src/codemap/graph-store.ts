@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { EDGE_KINDS, edgeLists, projectSymbol, type FileGraph } from './file-graph.js';
 import type { CodeGraph, ProjectSymbol } from './graph-types.js';
-import { writeAtomic } from './index-cache.js';
+import { writeFileAtomic } from '../io/atomic-write.js';
 import type { ProjectFacts, SymbolInfo, SymbolKind } from './types.js';
 
 const FORMAT = 3;
@@ -115,7 +115,7 @@ export async function saveGraphStore(cacheDir: string, root: string, facts: Proj
   }
   const body = Buffer.from(JSON.stringify(c));
   await mkdir(cacheDir, { recursive: true, mode: 0o700 });
-  await writeAtomic(graphFile(cacheDir, root), Buffer.concat([Buffer.from(`${MAGIC} ${FORMAT} ${crc32(body)}\n`), body]));
+  await writeFileAtomic(graphFile(cacheDir, root), Buffer.concat([Buffer.from(`${MAGIC} ${FORMAT} ${crc32(body)}\n`), body]), { durable: false });
 }
 
 function symbolAt(c: Columns, i: number, id: number, file: string): ProjectSymbol {

@@ -11,9 +11,10 @@
  */
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { mkdir, readdir, rename, unlink, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
+import { writeFileAtomic } from '../io/atomic-write.js';
 import type { FileIndex } from './types.js';
 
 const FORMAT = 3;
@@ -109,7 +110,7 @@ class CachedEntry implements CacheEntry {
         const value: unknown = JSON.parse(raw.toString('utf8'));
         this.parsed = isIndex(value) ? value : EMPTY;
       } catch {
-        this.parsed = EMPTY;
+        this.parsed = EMPTY; // derived data: a torn entry is re-indexed
       }
     }
     return this.parsed;
@@ -168,7 +169,7 @@ function decode(readAt: ReadAt, total: number, root: string, release: () => void
         data = readAt(bodyStart, header.bodyLength);
         state = crc32(data) === header.crc ? 'ok' : 'bad';
       } catch {
-        state = 'bad';
+        state = 'bad'; // a short read is a torn cache: it is rebuilt
       }
       if (state === 'bad') data = undefined;
       release();
@@ -206,7 +207,7 @@ export async function loadCache(cacheDir: string, root: string): Promise<LoadedC
   try {
     fd = openSync(cacheFile(cacheDir, root), 'r');
   } catch {
-    return nothing();
+    return nothing(); // no cache yet (or unreadable): a cold index
   }
   const release = (): void => {
     if (fd === undefined) return;
@@ -264,40 +265,6 @@ export function encodeCache(root: string, entries: ReadonlyMap<string, CacheEntr
 /** Written to a temp file and renamed, so a crash mid-write leaves the old cache intact. */
 export async function saveCache(cacheDir: string, root: string, entries: ReadonlyMap<string, CacheEntry>): Promise<void> {
   await mkdir(cacheDir, { recursive: true, mode: 0o700 });
-  await writeAtomic(cacheFile(cacheDir, root), encodeCache(root, entries));
-}
-
-export async function writeAtomic(target: string, data: Buffer | string): Promise<void> {
-  const temp = `${target}.${process.pid}.${Date.now()}.tmp`;
-  try {
-    await writeFile(temp, data, { mode: 0o600 });
-    await rename(temp, target);
-  } catch (error) {
-    // A full disk must not leave a partial copy of a multi-megabyte cache behind.
-    await unlink(temp).catch(() => undefined);
-    throw error;
-  }
-  await removeStaleTemps(target);
-}
-
-/** No write takes this long; a temp file older than this was left by a process that was killed. */
-export const STALE_TEMP_MS = 10 * 60_000;
-
-/**
- * Temp files of `target` left by a process killed between write and rename (a one-shot run that
- * exits while its index is still being saved): removed on the next save, so they do not pile up.
- */
-async function removeStaleTemps(target: string, now = Date.now()): Promise<void> {
-  const prefix = `${basename(target)}.`;
-  let names: string[];
-  try {
-    names = await readdir(dirname(target));
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
-    const stamp = Number(name.slice(prefix.length, -'.tmp'.length).split('.')[1]);
-    if (Number.isFinite(stamp) && now - stamp > STALE_TEMP_MS) await unlink(join(dirname(target), name)).catch(() => undefined);
-  }
+  // Derived data: a power cut may cost a re-index, never a torn cache; a sync would only slow the save.
+  await writeFileAtomic(cacheFile(cacheDir, root), encodeCache(root, entries), { durable: false });
 }

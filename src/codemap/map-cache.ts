@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeAtomic } from './index-cache.js';
+import { writeFileAtomic } from '../io/atomic-write.js';
 import { RENDER_SETTINGS } from './map-text.js';
 import { RANK_SETTINGS } from './rank.js';
 
@@ -69,7 +69,7 @@ export async function openMapCache(cacheDir: string, root: string): Promise<MapC
       if (!dirty) return;
       dirty = false;
       await mkdir(cacheDir, { recursive: true, mode: 0o700 });
-      await writeAtomic(path, JSON.stringify(stored));
+      await writeFileAtomic(path, JSON.stringify(stored), { durable: false });
     },
   };
 }

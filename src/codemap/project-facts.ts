@@ -22,7 +22,7 @@ async function tsPaths(root: string): Promise<ProjectFacts['tsPaths']> {
       if (Object.keys(paths).length === 0 && !baseUrl) return undefined;
       return { baseUrl, paths };
     } catch {
-      continue;
+      continue; // no such file, or not JSON: the next candidate may say
     }
   }
   return undefined;
@@ -36,7 +36,7 @@ async function goModules(root: string, files: readonly string[]): Promise<Projec
       const m = /^module\s+(\S+)/m.exec(await readFile(join(root, file), 'utf8'));
       if (m) mods[posix.dirname(file) === '.' ? '' : posix.dirname(file)] = m[1]!;
     } catch {
-      continue;
+      continue; // no go.mod here: this folder names no module
     }
   }
   return Object.keys(mods).length > 0 ? mods : undefined;

@@ -13,6 +13,7 @@ import type { IndexedFile } from './resolve-names.js';
 import type { IndexJob, IndexResult, RunOptions } from './run-indexing.js';
 import type { LanguagePlugin, ProjectFacts } from './types.js';
 import { SKIPPED_DIRS, walkProject } from './walk-project.js';
+import { absent } from '../diagnostics/ignore-error.js';
 
 export interface ProjectIndexOptions {
   readonly root: string;
@@ -228,7 +229,7 @@ export async function openProjectIndex(opts: ProjectIndexOptions): Promise<Proje
       const plugin = plugins.forFile(rel);
       if (!plugin) return;
       const abs = join(root, rel);
-      const st = await stat(abs).catch(() => undefined);
+      const st = await stat(abs).catch(absent);
       if (!st?.isFile() || st.size > opts.maxFileBytes) {
         if (entries.delete(rel)) changed(rel);
         return;

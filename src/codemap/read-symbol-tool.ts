@@ -2,8 +2,8 @@
 import { join } from 'node:path';
 import type { ToolDefinition } from '../tools/types.js';
 import type { CodeGraph, ProjectSymbol } from './graph-types.js';
-import { lookupSymbol } from './symbol-lookup.js';
-import { describe, failure, fileLines, lookupFailure, numbered, parseArgs, gateRead, type SymbolSource } from './tool-support.js';
+import { failure } from '../tools/results.js';
+import { describe, fileLines, numbered, gateRead, SYMBOL_ARGS, symbolTool, type SymbolSource } from './tool-support.js';
 
 const MAX_SOURCE_LINES = 300;
 /** Containers longer than this are shown as an outline of their members. */
@@ -73,49 +73,26 @@ function sourceBlock(graph: CodeGraph, s: ProjectSymbol, lines: readonly string[
 }
 
 export function readSymbolTool(source: SymbolSource): ToolDefinition {
-  return {
+  return symbolTool(source, {
     name: 'read_symbol',
     description: 'Read one function, class, method, type or variable by name (from the code map) instead of its whole file: '
       + 'its source with line numbers, the symbols that use it, what it calls, and the types it references. '
       + 'Use "Class.method" or pass file when a name is ambiguous.',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        name: { type: 'string', description: 'Symbol name, e.g. "parseConfig" or "Session.save".' },
-        file: { type: 'string', description: 'Project-relative file to pick among same-named symbols.' },
-      },
-      required: ['name'],
+    args: SYMBOL_ARGS,
+    fresh: true,
+    async run(s, graph, _args, ctx) {
+      const refused = await gateRead(ctx, 'read_symbol', join(source.root, s.file));
+      if (refused) return refused;
+      const lines = await fileLines(source.root, s.file);
+      if (!lines) return failure(`${s.file} can no longer be read (deleted or moved?)`, `read_symbol ${s.qualified}: file missing`, 'not_found');
+      const parts = [
+        `${s.file}:${s.startLine}-${s.endLine} ${s.kind} ${s.qualified}${s.exported ? ' (exported)' : ''}`,
+        sourceBlock(graph, s, lines),
+        section('Used by', usedBy(graph, s.id)),
+        section('Calls', uniqueTargets(graph, s.id, (k) => k === 'calls').map((t) => describe(t, 120))),
+        section('Referenced types', uniqueTargets(graph, s.id, (k) => TYPE_KINDS.has(k)).map(typeEntry)),
+      ];
+      return { ok: true, content: parts.join('\n\n'), summary: `${s.qualified} (${s.file}:${s.startLine}-${s.endLine})` };
     },
-    kind: 'read',
-    bulk: true,
-    async run(args, ctx) {
-      try {
-        const parsed = parseArgs(args, 'read_symbol', false);
-        if (typeof parsed === 'string') return failure(parsed, 'read_symbol: bad arguments');
-        await source.prepare?.();
-        let found = lookupSymbol(source.graph(), parsed.name, parsed.file);
-        if (found.kind === 'found') {
-          await source.ensureFresh(found.symbol.file);
-          found = lookupSymbol(source.graph(), parsed.name, parsed.file);
-        }
-        const graph = source.graph();
-        if (found.kind !== 'found') return lookupFailure(graph, 'read_symbol', parsed.name, found);
-        const s = found.symbol;
-        const refused = await gateRead(ctx, 'read_symbol', join(source.root, s.file));
-        if (refused) return refused;
-        const lines = await fileLines(source.root, s.file);
-        if (!lines) return failure(`${s.file} can no longer be read (deleted or moved?)`, `read_symbol ${s.qualified}: file missing`);
-        const parts = [
-          `${s.file}:${s.startLine}-${s.endLine} ${s.kind} ${s.qualified}${s.exported ? ' (exported)' : ''}`,
-          sourceBlock(graph, s, lines),
-          section('Used by', usedBy(graph, s.id)),
-          section('Calls', uniqueTargets(graph, s.id, (k) => k === 'calls').map((t) => describe(t, 120))),
-          section('Referenced types', uniqueTargets(graph, s.id, (k) => TYPE_KINDS.has(k)).map(typeEntry)),
-        ];
-        return { ok: true, content: parts.join('\n\n'), summary: `${s.qualified} (${s.file}:${s.startLine}-${s.endLine})` };
-      } catch (err) {
-        return failure(`read_symbol failed: ${(err as Error).message}`, 'read_symbol: error');
-      }
-    },
-  };
+  });
 }

@@ -68,7 +68,7 @@ export function createNameResolver(input: ResolverInput): NameResolver {
       try {
         hit = plugin?.resolveImport ? plugin.resolveImport(file, source, ctx) : relativeImport(file, source, ctx);
       } catch {
-        hit = [];
+        hit = []; // a plugin that fails on one import leaves it unresolved, not the graph unbuilt
       }
       hit = hit.filter((f) => files.has(f));
       importTargets.set(key, hit);

@@ -2,9 +2,12 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { accessPath, displayPath, gatePath } from '../tools/path-access.js';
-import type { ToolContext, ToolResult } from '../tools/types.js';
+import { arg, optional, type ArgSpecs, type ParsedArgs } from '../tools/args.js';
+import { defineTool } from '../tools/define-tool.js';
+import { failure } from '../tools/results.js';
+import type { ToolContext, ToolDefinition, ToolResult } from '../tools/types.js';
 import type { CodeGraph, ProjectSymbol } from './graph-types.js';
-import { suggestNames, type Lookup } from './symbol-lookup.js';
+import { lookupSymbol, suggestNames, type Lookup } from './symbol-lookup.js';
 
 export interface SymbolSource {
   readonly root: string;
@@ -15,28 +18,59 @@ export interface SymbolSource {
   ensureFresh(rel: string): Promise<void>;
 }
 
-export interface SymbolArgs {
-  readonly name: string;
-  readonly file?: string;
-  readonly depth?: number;
+/** The arguments every symbol tool takes (get_dependencies adds depth). */
+export const SYMBOL_ARGS = {
+  name: arg.string('Symbol name, e.g. "parseConfig" or "Session.save".', {
+    nonEmpty: true,
+    trim: true,
+    expects: 'a non-empty string (a symbol name such as "parseConfig" or "Session.save")',
+  }),
+  file: optional(arg.string('Project-relative file to pick among same-named symbols.', { trim: true, expects: 'a string path' })),
+};
+
+/** The file to look in: none when empty. */
+function fileArg(file: string | undefined): string | undefined {
+  return file === undefined || file === '' ? undefined : file;
 }
 
-export function failure(content: string, summary: string): ToolResult {
-  return { ok: false, content, summary };
-}
+type SymbolArgSpecs = typeof SYMBOL_ARGS & ArgSpecs;
 
-export function parseArgs(args: unknown, tool: string, withDepth: boolean): SymbolArgs | string {
-  if (!args || typeof args !== 'object') return `${tool} needs an object argument like {"name": "parseConfig"}`;
-  const a = args as Record<string, unknown>;
-  if (typeof a['name'] !== 'string' || !a['name'].trim()) return `${tool}: "name" must be a non-empty string (a symbol name such as "parseConfig" or "Session.save")`;
-  if (a['file'] !== undefined && a['file'] !== null && typeof a['file'] !== 'string') return `${tool}: "file" must be a string path`;
-  let depth: number | undefined;
-  if (withDepth && a['depth'] !== undefined && a['depth'] !== null) {
-    if (typeof a['depth'] !== 'number' || !Number.isInteger(a['depth']) || a['depth'] < 1) return `${tool}: "depth" must be a positive integer`;
-    depth = Math.min(a['depth'], 10);
-  }
-  const file = typeof a['file'] === 'string' && a['file'].trim() ? a['file'].trim() : undefined;
-  return { name: a['name'].trim(), ...(file ? { file } : {}), ...(depth ? { depth } : {}) };
+/**
+ * A code-map tool: the symbol arguments (and any of its own), read-only, offloadable, and the
+ * lookup every one starts with — the name found in the graph, or the answer that it is ambiguous
+ * or unknown. `fresh` re-indexes the symbol's file first when it changed on disk since.
+ */
+export function symbolTool<S extends SymbolArgSpecs>(
+  source: SymbolSource,
+  spec: {
+    readonly name: string;
+    readonly description: string;
+    readonly args: S;
+    readonly fresh?: boolean;
+    run(found: ProjectSymbol, graph: CodeGraph, args: ParsedArgs<S>, ctx: ToolContext): Promise<ToolResult>;
+  },
+): ToolDefinition {
+  return defineTool({
+    name: spec.name,
+    description: spec.description,
+    args: spec.args,
+    closed: false,
+    kind: 'read',
+    bulk: true,
+    async run(args, ctx) {
+      const name = args.name as string;
+      const file = fileArg(args.file as string | undefined);
+      await source.prepare?.();
+      let found = lookupSymbol(source.graph(), name, file);
+      if (spec.fresh && found.kind === 'found') {
+        await source.ensureFresh(found.symbol.file);
+        found = lookupSymbol(source.graph(), name, file);
+      }
+      const graph = source.graph();
+      if (found.kind !== 'found') return lookupFailure(graph, spec.name, name, found);
+      return spec.run(found.symbol, graph, args, ctx);
+    },
+  });
 }
 
 /**
@@ -57,7 +91,7 @@ export async function quietlyReadable(ctx: ToolContext, abs: string): Promise<bo
     return level === 'allow' || (level === 'confirm' && !access.decision.alwaysAsk && access.resolved.inside
       && (ctx.preApproved.has('read') || ctx.sessionGrants.has('read')));
   } catch {
-    return false;
+    return false; // a path that cannot be resolved is not quoted silently
   }
 }
 
@@ -65,7 +99,7 @@ export async function fileLines(root: string, rel: string): Promise<string[] | u
   try {
     return (await readFile(join(root, rel), 'utf8')).split(/\r?\n/);
   } catch {
-    return undefined;
+    return undefined; // deleted or unreadable since it was indexed: the caller says so
   }
 }
 
@@ -87,9 +121,9 @@ export function lookupFailure(graph: CodeGraph, tool: string, name: string, foun
   if (found.kind === 'ambiguous') {
     const list = found.candidates.slice(0, 40).map((s) => `  ${describe(s, 120)}`).join('\n');
     return failure(`"${name}" is ambiguous: ${found.candidates.length} symbols match. Call ${tool} again with "file" `
-      + `(or a qualified name like Class.method):\n${list}`, `${name}: ambiguous`);
+      + `(or a qualified name like Class.method):\n${list}`, `${name}: ambiguous`, 'invalid_args');
   }
   const near = found.suggestions.length > 0 ? found.suggestions : suggestNames(graph, name);
   const hint = near.length > 0 ? ` Nearest names:\n${near.map((n) => `  ${n}`).join('\n')}` : ' Try grep to search the text.';
-  return failure(`No symbol named "${name}" in the code map.${hint}`, `${name}: not found`);
+  return failure(`No symbol named "${name}" in the code map.${hint}`, `${name}: not found`, 'not_found');
 }

@@ -46,7 +46,7 @@ async function readIgnore(dir: string): Promise<Ignore | undefined> {
   try {
     return ignore().add(await readFile(join(dir, '.gitignore'), 'utf8'));
   } catch {
-    return undefined;
+    return undefined; // no .gitignore here (or unreadable): nothing ignored by it
   }
 }
 
@@ -100,7 +100,7 @@ export async function walkProject(root: string, opts: WalkOptions): Promise<Walk
     try {
       entries = readdirSync(abs, { withFileTypes: true });
     } catch {
-      continue;
+      continue; // a folder gone or closed to us since it was listed: skipped
     }
     await pause(1 + entries.length / 8);
     // Only a directory that lists a .gitignore pays for reading one.
@@ -122,7 +122,7 @@ export async function walkProject(root: string, opts: WalkOptions): Promise<Walk
         try {
           st = statSync(childAbs, { throwIfNoEntry: false });
         } catch {
-          continue;
+          continue; // a name that vanished or cannot be stat-ed: skipped
         }
         if (st?.isFile() && st.size <= opts.maxFileBytes) out.push({ rel: childRel, abs: childAbs, size: st.size, mtimeMs: st.mtimeMs });
       }

@@ -4,9 +4,11 @@
  * holds whatever the agent read. Kept while the session is saved; otherwise removed at exit, or
  * swept after a week when a crash skipped the exit.
  */
-import { chmod, lstat, mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { removeStaleTemps, writeFileAtomic } from '../io/atomic-write.js';
 import type { OffloadStore } from './types.js';
+import { absent, noEntries, orderOnly } from '../diagnostics/ignore-error.js';
 
 const REF_PATTERN = /^off_(\d{4,})$/;
 const FILE_SUFFIX = '.txt';
@@ -54,6 +56,8 @@ export function createOffloadStore(opts: { dir: string; sessionId: string }): Di
       if (name.endsWith(FILE_SUFFIX) && m) highest = Math.max(highest, Number(m[1]));
     }
     next = highest + 1;
+    // Each snapshot has a name of its own, so no later write of it would clean a crashed one's temp.
+    await removeStaleTemps(sessionDir);
   }
 
   async function writeSnapshot(content: string): Promise<string> {
@@ -61,19 +65,10 @@ export function createOffloadStore(opts: { dir: string; sessionId: string }): Di
     await ready;
     const ref = formatRef(next!);
     next! += 1;
-    const file = join(sessionDir, ref + FILE_SUFFIX);
-    const temp = `${file}.${process.pid}.tmp`;
-    // 'wx' refuses to follow a planted symlink or overwrite anything.
-    try {
-      await writeFile(temp, content, { encoding: 'utf8', mode: 0o600, flag: 'wx' });
-      await chmod(temp, 0o600);
-      await rename(temp, file);
-    } catch (err) {
-      // A kept session's folder must not collect half-written snapshots nothing points at (a full
-      // disk), nor keep a stale one of a crashed process with our pid.
-      await rm(temp, { force: true });
-      throw err;
-    }
+    // A kept session's folder must not collect half-written snapshots nothing points at (a full
+    // disk): the write removes its temp file when it fails. Not synced: snapshots come several a
+    // turn, and a sync each would stall the turn on a busy disk; a kill still leaves them whole.
+    await writeFileAtomic(join(sessionDir, ref + FILE_SUFFIX), content, { durable: false, sweep: false });
     return ref;
   }
 
@@ -81,7 +76,7 @@ export function createOffloadStore(opts: { dir: string; sessionId: string }): Di
     path: sessionDir,
     put(_tool: string, content: string): Promise<string> {
       const result = queue.then(() => writeSnapshot(content));
-      queue = result.catch(() => undefined);
+      queue = result.catch(orderOnly);
       return result;
     },
     async read(ref: string): Promise<string | undefined> {
@@ -142,7 +137,7 @@ export async function sweepOrphanedOffloads(opts: {
   for (const name of names) {
     const path = join(opts.dir, name);
     // lstat: a symlink planted here is not ours to follow, let alone to delete through.
-    const s = await lstat(path).catch(() => undefined);
+    const s = await lstat(path).catch(absent);
     if (!s?.isDirectory() || !SESSION_ID_PATTERN.test(name)) continue;
     if (newestMtime(s.mtimeMs, await childMtimes(path)) > cutoff) continue;
     if (await opts.isSaved(name)) continue;
@@ -153,10 +148,10 @@ export async function sweepOrphanedOffloads(opts: {
 }
 
 async function childMtimes(dir: string): Promise<number[]> {
-  const names = await readdir(dir).catch(() => [] as string[]);
+  const names = await readdir(dir).catch(noEntries);
   const times: number[] = [];
   for (const n of names) {
-    const s = await stat(join(dir, n)).catch(() => undefined);
+    const s = await stat(join(dir, n)).catch(absent);
     if (s) times.push(s.mtimeMs);
   }
   return times;

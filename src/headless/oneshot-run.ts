@@ -15,6 +15,7 @@ import { createOneShotApprover } from './oneshot-approver.js';
 import { createOneShotOutput } from './oneshot-output.js';
 import { createStreamJsonInput, type StreamJsonInput, type UserTurn } from './stream-json-input.js';
 import { oneShotDetail } from './oneshot-printer.js';
+import { absent, ignoreError } from '../diagnostics/ignore-error.js';
 
 export { jsonResult } from './json-result.js';
 
@@ -175,7 +176,7 @@ export async function runOneShotWith(cli: CliOptions, open: OpenEngine, io: OneS
     removeHandler();
     approvals.close();
     input?.close();
-    await engine?.dispose().catch(() => undefined);
+    await engine?.dispose().catch(ignoreError('close the session'));
   }
 }
 
@@ -229,10 +230,10 @@ async function writeOut(path: string, outcome: TurnOutcome, json: boolean, io: O
 /** Why `path` cannot take the answer, or undefined when it looks writable. */
 async function checkOutPath(path: string): Promise<string | undefined> {
   const full = resolve(path);
-  const existing = await stat(full).catch(() => undefined);
+  const existing = await stat(full).catch(absent);
   if (existing?.isDirectory()) return 'it is a directory; give a file name';
   const dir = dirname(full);
-  const parent = await stat(dir).catch(() => undefined);
+  const parent = await stat(dir).catch(absent);
   if (!parent) return `no directory ${dir}; create it first`;
   if (!parent.isDirectory()) return `${dir} is not a directory`;
   try {

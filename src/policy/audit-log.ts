@@ -4,6 +4,7 @@
  */
 import { appendFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { redactEnvValues } from '../secrets/redact.js';
 import { expandHome } from './resolve-path.js';
 
 export interface AuditEntry {
@@ -30,18 +31,9 @@ function clip(value: string | undefined): string | undefined {
 /** Chains writes per file so lines never interleave or reorder. */
 const queues = new Map<string, Promise<void>>();
 
-/**
- * A command can carry a key the model found and pasted; the values of the key variables are
- * replaced before anything reaches the log.
- */
-export function redactSecrets(text: string | undefined, secretNames: readonly string[], env: NodeJS.ProcessEnv = process.env): string | undefined {
-  if (text === undefined) return undefined;
-  let out = text;
-  for (const name of secretNames) {
-    const value = env[name];
-    if (value !== undefined && value.length >= 8) out = out.split(value).join(`[${name} redacted]`);
-  }
-  return out;
+/** A command can carry a key the model found and pasted: the key variables' values never reach the log. */
+function redacted(text: string | undefined, secretNames: readonly string[]): string | undefined {
+  return text === undefined ? undefined : redactEnvValues(text, secretNames);
 }
 
 export function writeAudit(setting: string | undefined, entry: AuditEntry, secretNames: readonly string[] = []): Promise<void> {
@@ -52,10 +44,10 @@ export function writeAudit(setting: string | undefined, entry: AuditEntry, secre
     session: entry.session,
     tool: entry.tool,
     event: entry.event,
-    target: clip(redactSecrets(entry.target, secretNames)),
+    target: clip(redacted(entry.target, secretNames)),
     decision: entry.decision,
     answer: entry.answer,
-    reason: clip(redactSecrets(entry.reason, secretNames)),
+    reason: clip(redacted(entry.reason, secretNames)),
     status: entry.status,
   }) + '\n';
   const previous = queues.get(file) ?? Promise.resolve();

@@ -29,7 +29,7 @@ function statOf(p: string): BigIntStats | undefined {
   try {
     return lstatSync(p, { bigint: true });
   } catch {
-    return undefined;
+    return undefined; // nothing there: the caller probes the next spelling
   }
 }
 

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { PathKind, PolicySettings, ToolKind } from '../config/types.js';
 import type { ToolContext, ToolResult } from '../tools/types.js';
 import type { ApprovalDecision, Decision } from './types.js';
+import { secretEnvNames } from '../secrets/secret-names.js';
 import { writeAudit } from './audit-log.js';
 import { escapeFileName, escapeForDisplay } from './escape.js';
 import { decidePathWithFloor } from './path-policy.js';
@@ -23,18 +24,13 @@ export interface GateRequest {
   readonly summary: string;
 }
 
-export type GateResult = { readonly ok: true } | { readonly ok: false; readonly result: ToolResult };
-
-/** Per-call notes the registry reads back for the audit outcome line. */
-const callTargets = new WeakMap<object, string>();
-export function auditTarget(ctx: object): string | undefined {
-  return callTargets.get(ctx);
-}
-
-/** Every variable that may hold a provider key, for redaction. */
-export function secretNames(ctx: ToolContext): string[] {
-  return [...ctx.config.secretEnvNames, ...ctx.config.presets.flatMap((p) => p.apiKeyEnv)];
-}
+/**
+ * Go ahead, or the result to hand the model. Either way it says what it judged (the real path or
+ * the escaped command) for the audit log's outcome line; it also notes it on the call's context.
+ */
+export type GateResult =
+  | { readonly ok: true; readonly target?: string }
+  | { readonly ok: false; readonly result: ToolResult; readonly target?: string };
 
 /** Rules with their paths made real, like the path they are matched against. */
 function withRealRules(settings: PolicySettings, root: string): PolicySettings {
@@ -51,15 +47,16 @@ export function decideForPath(ctx: ToolContext, kind: PathKind, resolved: Resolv
   });
 }
 
-function denied(tool: string, message: string): GateResult {
-  return { ok: false, result: { ok: false, content: message, summary: `denied: ${tool}` } };
+function denied(tool: string, message: string, target: string | undefined): GateResult {
+  return { ok: false, target, result: { ok: false, failure: 'denied', content: message, summary: `denied: ${tool}`, ...(target !== undefined ? { target } : {}) } };
 }
 
 const WRITING_KINDS: ReadonlySet<ToolKind> = new Set(['write', 'delete', 'bash']);
 
 export async function authorize(ctx: ToolContext, req: GateRequest): Promise<GateResult> {
   const target = req.path?.realPath ?? (req.command !== undefined ? escapeForDisplay(req.command) : undefined);
-  if (target !== undefined) callTargets.set(ctx, target);
+  if (target !== undefined && ctx.audit) ctx.audit.target = target;
+  const allowed: GateResult = { ok: true, ...(target !== undefined ? { target } : {}) };
   const log = (decision: string, extra: { answer?: ApprovalDecision; reason?: string } = {}) =>
     writeAudit(ctx.config.auditLog, {
       session: ctx.sessionId,
@@ -69,32 +66,32 @@ export async function authorize(ctx: ToolContext, req: GateRequest): Promise<Gat
       decision,
       answer: extra.answer,
       reason: extra.reason ?? req.decision.reason,
-    }, secretNames(ctx));
+    }, secretEnvNames(ctx.config));
 
   if (ctx.readOnly && WRITING_KINDS.has(req.kind)) {
     await log('deny', { reason: 'read-only mode' });
-    return denied(req.tool, `Denied: lindwyrm is running with --read-only, so ${req.tool} is not available.`);
+    return denied(req.tool, `Denied: lindwyrm is running with --read-only, so ${req.tool} is not available.`, target);
   }
   const { level, reason } = req.decision;
   if (level === 'deny') {
     await log('deny');
     const what = req.path !== undefined ? escapeFileName(req.path.realPath) : 'this command';
-    return denied(req.tool, `Denied by policy (${escapeForDisplay(reason)}): ${req.kind} of ${what} is not allowed.`);
+    return denied(req.tool, `Denied by policy (${escapeForDisplay(reason)}): ${req.kind} of ${what} is not allowed.`, target);
   }
   if (level === 'allow') {
     await log('allow');
-    return { ok: true };
+    return allowed;
   }
   // confirm: --allow and [a]lways cover the project only (bash has no path; they cover it whole).
   const inside = req.path === undefined ? true : req.path.inside && !req.path.multiLinked;
   if (!req.decision.alwaysAsk && inside) {
     if (ctx.preApproved.has(req.kind)) {
       await log('allow', { reason: `${reason}; --allow ${req.kind}` });
-      return { ok: true };
+      return allowed;
     }
     if (ctx.sessionGrants.has(req.kind)) {
       await log('allow', { reason: `${reason}; [a]lways ${req.kind} this session` });
-      return { ok: true };
+      return allowed;
     }
   }
   let answer: ApprovalDecision;
@@ -113,19 +110,20 @@ export async function authorize(ctx: ToolContext, req: GateRequest): Promise<Gat
     });
   } catch (error) {
     await log('confirm', { reason: `${reason}; approval failed` });
-    return denied(req.tool, `Not run: the approval could not be asked (${error instanceof Error ? error.message : String(error)}).`);
+    return denied(req.tool, `Not run: the approval could not be asked (${error instanceof Error ? error.message : String(error)}).`, target);
   }
   await log('confirm', { answer });
-  if (answer === 'yes') return { ok: true };
+  if (answer === 'yes') return allowed;
   if (answer === 'always') {
     if (inside) ctx.sessionGrants.add(req.kind);
-    return { ok: true };
+    return allowed;
   }
   if (answer === 'quit') {
     return {
       ok: false,
-      result: { ok: false, content: 'The user stopped the turn at the approval prompt; nothing was done.', summary: 'stopped', interrupted: true, quit: true },
+      target,
+      result: { ok: false, failure: 'interrupted', content: 'The user stopped the turn at the approval prompt; nothing was done.', summary: 'stopped', interrupted: true, quit: true },
     };
   }
-  return denied(req.tool, `The user declined this ${req.kind}; nothing was done. Ask or try another approach.`);
+  return denied(req.tool, `The user declined this ${req.kind}; nothing was done. Ask or try another approach.`, target);
 }

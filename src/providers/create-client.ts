@@ -11,8 +11,8 @@ import type { ModelClient } from './types.js';
 
 export interface ModelClientOptions {
   readonly apiKey?: string;
-  /** --proxy: overrides every other proxy setting (loopback stays direct). */
-  readonly proxy?: string;
+  /** --proxy (or /proxy): overrides every other proxy setting (loopback stays direct); false: direct. */
+  readonly proxy?: string | false;
   readonly noProxy: readonly string[];
   readonly globalProxy: ProxySetting;
   readonly maxRetries: number;

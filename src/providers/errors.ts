@@ -3,6 +3,7 @@
  * provider's own error text where it gave one.
  */
 import type { Preset } from '../config/types.js';
+import { redactKeys } from '../secrets/redact.js';
 import { rejectedFieldHint } from './rejected-field.js';
 import type { SseMessage } from './sse-reader.js';
 import { ProviderError, type AssistantMessage } from './types.js';
@@ -21,17 +22,6 @@ export function providerErrorText(body: string): string {
     // not JSON: fall through to the raw text
   }
   return clip(trimmed, MAX_QUOTED);
-}
-
-/**
- * `text` with each secret replaced: some servers quote the key they refused ("invalid key
- * sk-…"), and the message reaches stderr, CI logs and bug reports.
- */
-export function redactSecrets(text: string, secrets: readonly string[] = []): string {
-  let out = text;
-  // Short values would blank out ordinary words; keys are long.
-  for (const secret of secrets) if (secret.length >= 8) out = out.split(secret).join('[redacted]');
-  return out;
 }
 
 /**
@@ -97,7 +87,7 @@ export function httpError(
     secrets?: readonly string[];
   },
 ): ProviderError {
-  const text = providerErrorText(redactSecrets(body, ctx.secrets));
+  const text = providerErrorText(redactKeys(body, ctx.secrets));
   const said = text ? `: ${text}` : '';
   const where = `preset "${ctx.preset.name}"`;
   if (status === 401 || status === 403) {

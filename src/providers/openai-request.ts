@@ -19,7 +19,7 @@ function isOpenAiItself(baseUrl: string): boolean {
   try {
     return new URL(baseUrl).hostname === 'api.openai.com';
   } catch {
-    return false;
+    return false; // a malformed base_url fails at request time with its own message
   }
 }
 

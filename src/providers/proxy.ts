@@ -17,7 +17,8 @@ export type ProxyChoice =
 
 export interface ProxyInput {
   readonly target: string;
-  readonly cliProxy?: string;
+  /** --proxy or /proxy; false (/proxy off) means direct whatever the presets say. */
+  readonly cliProxy?: string | false;
   readonly presetProxy: ProxySetting;
   readonly globalProxy: ProxySetting;
   readonly noProxy: readonly string[];
@@ -30,6 +31,7 @@ export function chooseProxy(input: ProxyInput): ProxyChoice {
   const target = new URL(input.target);
   const host = bareHost(target.hostname);
   if (isLoopback(host)) return { kind: 'direct', why: 'loopback is always reached directly' };
+  if (input.cliProxy === false) return { kind: 'direct', why: 'the proxy was turned off with /proxy off' };
 
   let setting: ProxySetting;
   let source: string;
@@ -84,7 +86,8 @@ export function redactProxyUrl(url: string): string {
   }
 }
 
-function validateProxyUrl(url: string, source: string): void {
+/** Throws a clear error unless `url` is an http, https or SOCKS5 proxy URL; `source` names where it was set. */
+export function validateProxyUrl(url: string, source: string): void {
   let parsed: URL;
   try {
     parsed = new URL(url);

@@ -76,7 +76,7 @@ export function rejectedFieldHint(errorBody: string, sentBody: string | undefine
   try {
     sent = JSON.parse(sentBody);
   } catch {
-    return undefined;
+    return undefined; // a body we did not send as JSON has no field to point at
   }
   if (typeof sent !== 'object' || sent === null) return undefined;
   const body = sent as Record<string, unknown>;

@@ -10,7 +10,8 @@ import type { Dispatcher } from 'undici';
 import { request } from './undici-parts.js';
 import type { Preset } from '../config/types.js';
 import { bodyText, contentEncodings, decodeBody, isDecodeError, UnsupportedEncodingError } from './body-decoding.js';
-import { errorCode, htmlPage, httpError, messageOf, midAnswerError, networkError, redactSecrets } from './errors.js';
+import { redactKeys } from '../secrets/redact.js';
+import { errorCode, htmlPage, httpError, messageOf, midAnswerError, networkError } from './errors.js';
 import { isLoopback } from './proxy.js';
 import { isRetryableStatus, retryDelayMs, sleep, type HeaderBag } from './retry.js';
 import { NdjsonParser } from './ndjson-reader.js';
@@ -195,7 +196,7 @@ async function* attempt1(call: StreamCall, opts: RunnerOptions, delivered: { con
     const ndjson = call.framing === 'ndjson';
     if (!(ndjson ? type === '' || /ndjson|application\/json/.test(type) : type.includes('text/event-stream'))) {
       const text = await bodyText(decoded);
-      const said = messageOf(safeJson(redactSecrets(text, sentSecrets(call.headers))));
+      const said = messageOf(safeJson(redactKeys(text, sentSecrets(call.headers))));
       const page = said ? '' : htmlPage(text);
       throw new ProviderError(
         said ? 'server' : 'malformed',
@@ -290,6 +291,6 @@ function safeJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    return undefined;
+    return undefined; // not JSON: the caller falls back to the text itself
   }
 }

@@ -15,6 +15,7 @@ import { hashOf } from './blob-store.js';
 import { mapPool, stampOf } from './baseline.js';
 import type { PathState } from './types.js';
 import { sameState } from './types.js';
+import { absent, ignoreError, noEntries } from '../diagnostics/ignore-error.js';
 
 export interface RestoreOp {
   readonly path: string;
@@ -75,7 +76,7 @@ export async function removeLeftovers(root: string, ops: readonly RestoreOp[], p
     byDir.set(dirname(abs), names);
   }
   for (const [dir, names] of byDir) {
-    const entries = await readdir(dir).catch(() => [] as string[]);
+    const entries = await readdir(dir).catch(noEntries);
     for (const entry of entries) {
       const m = /^\.(.+)\.lwyrm-rewind-(\d+)-[0-9a-f]{8}\.tmp$/.exec(entry);
       if (!m || Number(m[2]) !== pid || !names.has(m[1] ?? '')) continue;
@@ -116,7 +117,7 @@ async function check(root: string, op: RestoreOp): Promise<Checked> {
   const now = await diskState(abs);
   if (sameState(now, op.to)) return { op, outcome: 'already' };
   // Changed again since the plan looked (an edit while the preview was open): not ours to overwrite.
-  if (!holds(now, op.from, await lstat(abs).catch(() => undefined))) {
+  if (!holds(now, op.from, await lstat(abs).catch(absent))) {
     return { op, outcome: 'kept', detail: 'it changed again after the restore was planned' };
   }
   return { abs, now };
@@ -206,8 +207,8 @@ export async function applyOps(root: string, ops: readonly RestoreOp[], blobs: B
   // the files it must lose or take first; its own mode is set at the end.
   for (const op of folders) {
     const abs = absoluteOf(root, op.path);
-    const info = await lstat(abs).catch(() => undefined);
-    if (info?.isDirectory() && (info.mode & 0o700) !== 0o700) await chmod(abs, (info.mode & 0o7777) | 0o700).catch(() => undefined);
+    const info = await lstat(abs).catch(absent);
+    if (info?.isDirectory() && (info.mode & 0o700) !== 0o700) await chmod(abs, (info.mode & 0o7777) | 0o700).catch(ignoreError(`open ${abs} for the restore`));
     if (info?.isDirectory() && op.to?.kind === 'dir') deferredModes.set(abs, op.to.mode);
   }
   // Files and links go first, many at a time; then folders, deepest first, once they are empty.
@@ -240,7 +241,7 @@ export async function applyOps(root: string, ops: readonly RestoreOp[], blobs: B
     })),
   );
   const deepestFirst = [...deferredModes].sort((a, b) => depth(b[0]) - depth(a[0]));
-  for (const [abs, mode] of deepestFirst) await chmod(abs, mode).catch(() => undefined);
+  for (const [abs, mode] of deepestFirst) await chmod(abs, mode).catch(ignoreError(`restore the mode of ${abs}`));
   const touched = new Set(ops.map((op) => dirname(absoluteOf(root, op.path))));
   await mapPool([...touched], POOL, fsyncDir);
   return results;

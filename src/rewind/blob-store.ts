@@ -11,6 +11,7 @@ import { lstat, mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } 
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
+import { absent, ignoreError } from '../diagnostics/ignore-error.js';
 
 const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
@@ -71,7 +72,7 @@ export function createBlobStore(dir: string): BlobStore {
   /** Blobs this process wrote or touched, with the mtime it left them with. */
   const mine = new Map<string, number>();
   const remember = async (hash: string, path: string): Promise<void> => {
-    const info = await stat(path).catch(() => undefined);
+    const info = await stat(path).catch(absent);
     if (info) mine.set(hash, info.mtimeMs);
   };
 
@@ -81,7 +82,7 @@ export function createBlobStore(dir: string): BlobStore {
     if (existsSync(target)) {
       // Named again: fresh enough that another process's collection leaves it alone.
       const now = new Date();
-      await utimes(target, now, now).catch(() => undefined);
+      await utimes(target, now, now).catch(ignoreError('refresh the time of a stored blob'));
       if (mine.has(hash)) await remember(hash, target);
       return { hash, added: false };
     }
@@ -173,7 +174,7 @@ async function listBlobs(objects: string): Promise<ListedBlob[]> {
     }
     for (const name of names) {
       const path = join(objects, folder, name);
-      const info = await lstat(path).catch(() => undefined);
+      const info = await lstat(path).catch(absent);
       if (!info?.isFile()) continue;
       out.push({ hash: folder + name, name, path, size: info.size, mtimeMs: info.mtimeMs });
     }

@@ -5,6 +5,7 @@
  * pass straight through and cost nothing.
  */
 import type { ToolRunner } from '../agent/ports.js';
+import type { ToolDefinition } from '../tools/types.js';
 import type { PathTarget } from './session-checkpoints.js';
 
 /** The tools that change exactly the path they are given, and whether they follow a final symlink. */
@@ -21,15 +22,25 @@ function pathArgument(args: unknown): string | undefined {
   return typeof path === 'string' && path !== '' ? path : undefined;
 }
 
+/**
+ * Whether a tool's calls may change files: its own say when it has one, else anything but a
+ * read-only kind — a protocol server's or a skill's tool ('other') may write anywhere, so it is
+ * scanned around like a command.
+ */
+function mayChange(def: ToolDefinition): boolean {
+  return def.changes ?? (def.kind !== 'read' && def.kind !== 'none');
+}
+
 export function withCheckpoints(runner: ToolRunner, around: () => CheckpointWrappers | undefined): ToolRunner {
   return {
     schemas: () => runner.schemas(),
     get: (name) => runner.get(name),
+    ...(runner.describe ? { describe: (name: string, input: unknown) => runner.describe!(name, input) } : {}),
     async run(name, args, ctx) {
       const wrappers = around();
       const def = runner.get(name);
       // Unknown tools and read-only calls change nothing; --read-only withholds the changing ones.
-      if (!wrappers || !def || def.kind === 'read' || def.kind === 'none' || ctx.readOnly) return runner.run(name, args, ctx);
+      if (!wrappers || !def || !mayChange(def) || ctx.readOnly) return runner.run(name, args, ctx);
       const follow = PATH_TOOLS[name];
       const path = pathArgument(args);
       if (follow !== undefined && path !== undefined) {

@@ -15,6 +15,20 @@ export interface ConversationState {
   readonly turns: number;
 }
 
+/** The conversation of a session runtime as a checkpoint keeps it. */
+export function conversationOf(rt: {
+  readonly session: { readonly history: readonly Message[]; readonly turns: number };
+  readonly system: string;
+  readonly codeMapText?: string;
+}): ConversationState {
+  return {
+    history: rt.session.history,
+    system: rt.system,
+    ...(rt.codeMapText !== undefined ? { codeMapText: rt.codeMapText } : {}),
+    turns: rt.session.turns,
+  };
+}
+
 /** Message objects already stored, by identity: history keeps its objects from turn to turn. */
 const stored = new WeakMap<object, string>();
 

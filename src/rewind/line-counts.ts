@@ -6,6 +6,7 @@ import { unifiedDiff } from '../tools/apply-change.js';
 import { decodeText, looksBinary } from '../tools/text-file.js';
 import type { BlobStore } from './blob-store.js';
 import type { PathState } from './types.js';
+import { absent } from '../diagnostics/ignore-error.js';
 
 /** Past this the count is not worth reading the contents for. */
 const MAX_COUNTED_BYTES = 2 << 20;
@@ -26,7 +27,7 @@ export function createLineCounter(blobs: BlobStore) {
   async function textOf(state: PathState): Promise<string | null | undefined> {
     if (state === null || state.kind === 'dir' || state.kind === 'link') return null; // no lines
     if (state.kind === 'unkept' || state.size > MAX_COUNTED_BYTES) return undefined;
-    const bytes = await blobs.get(state.hash).catch(() => undefined);
+    const bytes = await blobs.get(state.hash).catch(absent);
     if (!bytes || looksBinary(bytes)) return undefined;
     return decodeText(bytes);
   }

@@ -19,6 +19,7 @@ import { readBaselineFile, writeBaselineFile } from './baseline-file.js';
 import { createBlobStore, DIR_MODE, type BlobStore } from './blob-store.js';
 import { ChangeWatch } from './change-watch.js';
 import type { PathState } from './types.js';
+import { ignoreError, orderOnly } from '../diagnostics/ignore-error.js';
 
 /** A session started in ~ must not make the scan walk the whole disk. */
 export const MAX_TRACKED_PATHS = 100_000;
@@ -107,7 +108,7 @@ export class ProjectStore {
   exclusive<T>(task: () => Promise<T>): Promise<T> {
     if (this.holder.getStore()) return task();
     const run = this.queue.then(() => this.holder.run(true, task));
-    this.queue = run.catch(() => undefined);
+    this.queue = run.catch(orderOnly);
     return run;
   }
 
@@ -208,6 +209,6 @@ export class ProjectStore {
     await this.queue;
     this.watch.stop();
     if (this.temporary) await rm(this.dir, { recursive: true, force: true });
-    else await this.saveBaseline().catch(() => undefined);
+    else await this.saveBaseline().catch(ignoreError('save the rewind baseline'));
   }
 }

@@ -13,6 +13,7 @@ import { readCheckpointLog, CheckpointLog } from './checkpoint-log.js';
 import { conversationHashes } from './conversation-snapshot.js';
 import type { ProjectStore } from './project-store.js';
 import type { Checkpoint } from './types.js';
+import { absent, noEntries } from '../diagnostics/ignore-error.js';
 
 /** A blob younger than this may be about to be named by another process's log: never collected. */
 export const COLLECT_MIN_AGE_MS = 3_600_000;
@@ -45,7 +46,7 @@ interface Loaded {
 
 async function loadAll(project: ProjectStore, open: readonly OpenSession[]): Promise<Loaded[]> {
   const dir = join(project.dir, 'sessions');
-  const names = await readdir(dir).catch(() => [] as string[]);
+  const names = await readdir(dir).catch(noEntries);
   const out: Loaded[] = open.map((s) => ({ id: s.sessionId, checkpoints: s.list(), open: s }));
   for (const name of names) {
     if (!name.endsWith('.jsonl')) continue;
@@ -60,7 +61,7 @@ async function blobSizes(project: ProjectStore, hashes: Iterable<string>): Promi
   const sizes = new Map<string, number>();
   for (const hash of hashes) {
     if (sizes.has(hash)) continue;
-    const info = await stat(join(project.blobs.dir, 'objects', hash.slice(0, 2), hash.slice(2))).catch(() => undefined);
+    const info = await stat(join(project.blobs.dir, 'objects', hash.slice(0, 2), hash.slice(2))).catch(absent);
     sizes.set(hash, info?.size ?? 0);
   }
   return sizes;

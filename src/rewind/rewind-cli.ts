@@ -17,6 +17,7 @@ import { describeRecovery, formatReport, oneLine } from './format.js';
 import { ProjectStore, rewindDirFor } from './project-store.js';
 import { recoverRestore, rewindTo } from './rewind-restore.js';
 import { SessionCheckpoints } from './session-checkpoints.js';
+import { ignoreError, noEntries } from '../diagnostics/ignore-error.js';
 
 export interface RewindCliOptions {
   /** The checkpoint; undefined for the last turn. */
@@ -46,7 +47,7 @@ class CliFailure extends Error {
 /** Session ids with checkpoints here, the most recently changed log first. */
 async function sessionIds(project: ProjectStore): Promise<string[]> {
   const dir = join(project.dir, 'sessions');
-  const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.jsonl'));
+  const names = (await readdir(dir).catch(noEntries)).filter((n) => n.endsWith('.jsonl'));
   const dated = await Promise.all(names.map(async (n) => ({ id: n.slice(0, -6), at: (await stat(join(dir, n))).mtimeMs })));
   return dated.sort((a, b) => b.at - a.at).map((d) => d.id);
 }
@@ -118,7 +119,7 @@ export async function runRewindCli(opts: RewindCliOptions, config: Pick<Config, 
     }
     throw error;
   } finally {
-    if (lock) await releaseLock(lock).catch(() => undefined);
+    if (lock) await releaseLock(lock).catch(ignoreError('release the session lock'));
     await project.close();
   }
 }

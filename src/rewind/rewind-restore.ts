@@ -14,6 +14,7 @@ import { itemsToApply } from './restore-plan.js';
 import type { SessionCheckpoints } from './session-checkpoints.js';
 import { CheckpointLog } from './checkpoint-log.js';
 import type { Checkpoint, PathState, PlannedRestore, RestorePlan } from './types.js';
+import { ignoreError } from '../diagnostics/ignore-error.js';
 
 export type RewindPart = 'code' | 'conversation' | 'both';
 
@@ -130,6 +131,6 @@ export async function recoverRestore(project: ProjectStore): Promise<RecoveredRe
   );
   await log.sync();
   await removeJournal(project.dir);
-  await project.saveBaseline().catch(() => undefined);
+  await project.saveBaseline().catch(ignoreError('save the rewind baseline'));
   return { session: journal.session, checkpoint: journal.checkpoint, target: journal.target, results };
 }

@@ -18,6 +18,8 @@ import { recoverRestore, rewindTo, type RewindPart, type RewindReport, type Rewi
 import { SessionCheckpoints } from './session-checkpoints.js';
 import { previewOf, summarize, type CheckpointSummary, type RewindPreview } from './summaries.js';
 import { describeRecovery } from './format.js';
+import { ignoreError } from '../diagnostics/ignore-error.js';
+import { unreadable } from './types.js';
 
 export interface RewindOptions {
   /** The data dir; undefined keeps the store in a temp folder removed at close (--no-save). */
@@ -133,7 +135,7 @@ export async function openRewind(opts: RewindOptions): Promise<Rewind> {
     },
     wrapTools: (runner) => withCheckpoints(runner, () => wrappers),
     checkpoints: () =>
-      project.exclusive(() => summarize({ checkpoints: session.list(), current: (p) => project.currentState(p).catch(() => null), count })),
+      project.exclusive(() => summarize({ checkpoints: session.list(), current: (p) => project.currentState(p).catch(unreadable), count })),
     async preview(id, part, historyLength) {
       const cp = session.get(id);
       if (!cp) return undefined;
@@ -177,5 +179,5 @@ export async function removeRewindSession(dataDir: string, realRoot: string, id:
   const dir = rewindDirFor(dataDir, realRoot);
   if (!existsSync(dir)) return;
   await rm(join(dir, 'sessions', `${id}.jsonl`), { force: true });
-  await writeFile(join(dir, COLLECT_MARK), '', { mode: FILE_MODE }).catch(() => undefined);
+  await writeFile(join(dir, COLLECT_MARK), '', { mode: FILE_MODE }).catch(ignoreError('mark the rewind store for collection'));
 }

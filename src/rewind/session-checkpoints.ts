@@ -18,6 +18,8 @@ import { MAX_TRACKED_PATHS, type ProjectStore } from './project-store.js';
 import { planRestore } from './restore-plan.js';
 import type { Change, Checkpoint, CheckpointKind, PathState, RestorePlan } from './types.js';
 import { sameState } from './types.js';
+import { absent, noEntries } from '../diagnostics/ignore-error.js';
+import { unreadable } from './types.js';
 
 export interface PathTarget {
   /** As the tool was given it (relative to the project root, absolute, or ~/…). */
@@ -120,14 +122,14 @@ export class SessionCheckpoints {
     const cp = await this.current(by);
     const closeImplicit = this.implicit;
     const result = await this.project.exclusive(async () => {
-      const keys = await this.keysFor(targets).catch(() => [] as string[]);
+      const keys = await this.keysFor(targets).catch(noEntries);
       const before = new Map<string, PathState>();
-      for (const key of keys) before.set(key, await this.project.currentState(key).catch(() => null));
+      for (const key of keys) before.set(key, await this.project.currentState(key).catch(unreadable));
       try {
         return await run();
       } finally {
         const changes = [];
-        for (const key of keys) changes.push({ path: key, before: before.get(key) ?? null, after: await this.project.noteChanged(key).catch(() => null) });
+        for (const key of keys) changes.push({ path: key, before: before.get(key) ?? null, after: await this.project.noteChanged(key).catch(unreadable) });
         await this.record(cp, changes, by).catch((error: unknown) => this.onLog?.(`rewind: ${(error as Error).message}`));
       }
     });
@@ -139,7 +141,7 @@ export class SessionCheckpoints {
   private async keysFor(targets: readonly PathTarget[]): Promise<string[]> {
     const keys: string[] = [];
     for (const t of targets) {
-      const resolved = await resolvePath(t.path, this.project.root, { followFinal: t.followFinal }).catch(() => undefined);
+      const resolved = await resolvePath(t.path, this.project.root, { followFinal: t.followFinal }).catch(absent);
       if (!resolved) continue;
       const key = this.project.keyOf(resolved.realPath);
       keys.push(key);
@@ -212,7 +214,7 @@ export class SessionCheckpoints {
       planRestore({
         checkpoints: this.all,
         id,
-        current: (path) => this.project.currentState(path).catch(() => null),
+        current: (path) => this.project.currentState(path).catch(unreadable),
         hasBlob: (hash) => this.project.blobs.has(hash),
       }),
     );
@@ -221,7 +223,7 @@ export class SessionCheckpoints {
   async conversationAt(id: number): Promise<ConversationState | undefined> {
     const ref = this.get(id)?.conversation;
     if (!ref) return undefined;
-    return loadConversation(this.project.blobs, ref).catch(() => undefined);
+    return loadConversation(this.project.blobs, ref).catch(absent);
   }
 
   /** For restore.ts: the open log, to record a rewind checkpoint into. */

@@ -17,6 +17,11 @@ export type Entry =
 
 export type PathState = Entry | null;
 
+/** A `.catch` for reading a path's state: one that cannot be read counts as nothing there. */
+export function unreadable(): PathState {
+  return null;
+}
+
 /**
  * What one checkpoint did to one path. `path` is project-relative with '/' separators, or absolute
  * (starting with '/') for a file outside the project a file tool was allowed to change.

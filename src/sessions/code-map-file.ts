@@ -5,7 +5,7 @@
  * save that was cut short is never taken for the current one.
  */
 import { createHash } from 'node:crypto';
-import { writeFileAtomic } from './atomic-write.js';
+import { writeFileAtomic } from '../io/atomic-write.js';
 import { readPrivateFileSync } from './permissions.js';
 
 export interface CodeMapPointer {
@@ -40,6 +40,6 @@ export function readCodeMapFile(path: string, pointer: unknown): string | undefi
     const value = JSON.parse(data.toString('utf8')) as { text?: unknown } | null;
     return typeof value?.text === 'string' ? value.text : undefined;
   } catch {
-    return undefined;
+    return undefined; // derived data: anything odd means the session rebuilds it
   }
 }

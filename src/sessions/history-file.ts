@@ -5,7 +5,7 @@
  */
 import { open } from 'node:fs/promises';
 import type { Message } from '../providers/types.js';
-import { FILE_MODE, writeDurably } from './atomic-write.js';
+import { FILE_MODE, writeDurably } from '../io/atomic-write.js';
 import { SessionFileError } from './errors.js';
 import { readPrivateFileSync } from './permissions.js';
 

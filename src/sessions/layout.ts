@@ -9,11 +9,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { isTempName } from '../io/atomic-write.js';
 
 const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 const META_SUFFIX = '.meta.json';
 const HISTORY_PATTERN = /^([A-Za-z0-9][A-Za-z0-9_-]{0,63})\.(\d{1,9})\.jsonl$/;
-const TEMP_MARK = '.tmp-';
+const LEGACY_TEMP_MARK = '.tmp-';
 
 export function isValidId(id: string): boolean {
   return ID_PATTERN.test(id);
@@ -61,10 +62,10 @@ export function parseHistoryName(name: string): { id: string; gen: number } | un
   return m ? { id: m[1]!, gen: Number(m[2]) } : undefined;
 }
 
-export function tempNameFor(target: string): string {
-  return `.${target}${TEMP_MARK}${process.pid}-${randomBytes(4).toString('hex')}`;
-}
-
-export function isTempName(name: string): boolean {
-  return name.startsWith('.') && name.includes(TEMP_MARK);
+/**
+ * A temp file of an interrupted write: today's (src/io/atomic-write.ts names them) or one of the
+ * `.<name>.tmp-<pid>-<rand>` files sessions wrote before, which nothing else would ever remove.
+ */
+export function isLeftoverTemp(name: string): boolean {
+  return isTempName(name) || (name.startsWith('.') && name.includes(LEGACY_TEMP_MARK));
 }

@@ -6,9 +6,8 @@ import { readFileSync } from 'node:fs';
 import { link, readFile, rename, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { fsyncDir, writeDurably } from './atomic-write.js';
+import { fsyncDir, tempNameFor, writeDurably } from '../io/atomic-write.js';
 import { SessionLockedError } from './errors.js';
-import { tempNameFor } from './layout.js';
 
 interface LockOwner {
   readonly pid: number;
@@ -87,7 +86,7 @@ async function tryLinkBack(from: string, to: string): Promise<boolean> {
     await rm(from, { force: true });
     return true;
   } catch {
-    return false;
+    return false; // a lock appeared meanwhile: the caller retries
   }
 }
 
@@ -95,7 +94,7 @@ async function readRaw(path: string): Promise<string | undefined> {
   try {
     return await readFile(path, 'utf8');
   } catch {
-    return undefined;
+    return undefined; // no lock file: nobody holds it
   }
 }
 
@@ -130,6 +129,6 @@ function processStart(pid: number): string | null {
     const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return rest[19] ?? null;
   } catch {
-    return null;
+    return null; // not Linux, or the process is gone: no start time to compare
   }
 }

@@ -10,11 +10,12 @@ import { codeMapName, idFromMetaName, isValidId, lockName, metaName, parseHistor
 import { acquireLock, liveOtherOwner, releaseLock } from './lock.js';
 import { readMeta, summaryOf } from './meta-file.js';
 import { ensurePrivateDir, repairTree } from './permissions.js';
-import { secretMatcher } from './secret-guard.js';
+import { secretMatcher } from '../secrets/redact.js';
 import { describeError, listNames, readSession, scanProject } from './session-reader.js';
 import { sweepProject } from './sweep.js';
 import { writeSession, type Committed } from './session-writer.js';
 import type { SessionList, SessionRecord, SessionStore, SessionStoreOptions, SessionSummary, SweepResult } from './types.js';
+import { orderOnly } from '../diagnostics/ignore-error.js';
 
 export function createSessionStore(opts: SessionStoreOptions): SessionStore {
   const projectRoot = realProjectRoot(opts.projectRoot);
@@ -41,7 +42,7 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
   let queue: Promise<unknown> = Promise.resolve();
   const serial = <T>(task: () => Promise<T>): Promise<T> => {
     const run = queue.then(task);
-    queue = run.catch(() => undefined);
+    queue = run.catch(orderOnly);
     return run;
   };
 

@@ -7,12 +7,12 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Message } from '../providers/types.js';
-import { writeFileAtomic } from './atomic-write.js';
+import { writeFileAtomic } from '../io/atomic-write.js';
 import { writeCodeMapFile, type CodeMapPointer } from './code-map-file.js';
 import { appendHistory, writeHistory } from './history-file.js';
 import { codeMapName, historyName, metaName } from './layout.js';
 import { buildMeta } from './meta-file.js';
-import { redactJson, type SecretMatcher } from './secret-guard.js';
+import { redactJson, type SecretMatcher } from '../secrets/redact.js';
 import type { SessionRecord } from './types.js';
 
 /** What is on disk for a session, as this process last wrote or read it. */

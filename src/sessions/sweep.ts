@@ -7,11 +7,12 @@
  */
 import { lstat, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { idFromCodeMapName, isTempName, lockName, metaName, parseHistoryName } from './layout.js';
+import { idFromCodeMapName, isLeftoverTemp, lockName, metaName, parseHistoryName } from './layout.js';
 import { acquireLock, releaseLock } from './lock.js';
 import { readMeta } from './meta-file.js';
 import { scanProject } from './session-reader.js';
 import type { SweepResult } from './types.js';
+import { absent } from '../diagnostics/ignore-error.js';
 
 const DAY_MS = 86_400_000;
 const LEFTOVER_AGE_MS = 3_600_000;
@@ -54,7 +55,7 @@ export async function sweepProject(ctx: SweepContext): Promise<SweepResult> {
     // A map file whose index is gone (a removal cut short): nothing names it any more.
     const mapOf = idFromCodeMapName(name);
     const leftover =
-      isTempName(name) ||
+      isLeftoverTemp(name) ||
       (history !== undefined && !scan.bad.has(history.id) && live.get(history.id) !== history.gen && !removed.includes(history.id)) ||
       (mapOf !== undefined && !scan.bad.has(mapOf) && !live.has(mapOf));
     if (!leftover) continue;
@@ -80,7 +81,7 @@ async function lockIfStillIdle(ctx: SweepContext, id: string, cutoff: number): P
   } catch {
     return false; // a live owner, or a lock we cannot take: not ours to remove
   }
-  const meta = await readMeta(join(ctx.projectDir, metaName(id)), id, ctx.projectRoot).catch(() => undefined);
+  const meta = await readMeta(join(ctx.projectDir, metaName(id)), id, ctx.projectRoot).catch(absent);
   if (meta && Date.parse(meta.record.updatedAt) < cutoff) return true;
   await releaseLock(lock);
   return false;

@@ -6,10 +6,11 @@ import { createPatch } from 'diff';
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { escapeFileName } from '../policy/escape.js';
-import { atomicWrite } from './atomic-write.js';
+import { writeFileAtomic } from '../io/atomic-write.js';
 import { displayPath, gatePath, recheckPath, type PathAccess } from './path-access.js';
 import { failure, success } from './results.js';
 import type { ToolContext, ToolResult } from './types.js';
+import { absent } from '../diagnostics/ignore-error.js';
 
 export interface PlannedChange {
   readonly tool: 'write_file' | 'edit_file';
@@ -81,7 +82,7 @@ function countLines(text: string): number {
 /** The nearest existing ancestor of `dir` when it is not a folder (a file in the way), else undefined. */
 async function fileInTheWay(dir: string): Promise<string | undefined> {
   for (let at = dir; ; at = path.dirname(at)) {
-    const info = await stat(at).catch(() => undefined);
+    const info = await stat(at).catch(absent);
     if (info !== undefined) return info.isDirectory() ? undefined : at;
     if (path.dirname(at) === at) return undefined;
   }
@@ -110,7 +111,8 @@ export async function applyChange(ctx: ToolContext, change: PlannedChange): Prom
   if (refusal !== undefined) return failure(`${tool}: ${refusal}`, `refused: ${shown} changed`);
   const target = access.resolved.realPath;
   if (change.before !== undefined) {
-    const now = await (ctx.files ? ctx.files.readText(target) : readFile(target, 'utf8')).catch(() => undefined);
+    // Unreadable now counts as changed: nothing is written over what cannot be compared.
+    const now = await (ctx.files ? ctx.files.readText(target) : readFile(target, 'utf8')).catch(absent);
     if (now !== change.before) {
       return failure(`${tool}: ${shown} changed on disk while the change was waiting; nothing was written. Read it again and redo the change.`);
     }
@@ -118,8 +120,9 @@ export async function applyChange(ctx: ToolContext, change: PlannedChange): Prom
   if (access.resolved.inside) {
     await mkdir(parent, { recursive: true });
   }
+  // The user's file keeps its mode; a new one gets the umask's, as any editor's would.
   if (ctx.files) await ctx.files.writeText(target, change.after);
-  else await atomicWrite(target, change.after);
+  else await writeFileAtomic(target, change.after, { mode: 'keep' });
   ctx.onFileChanged?.(target);
   if (isNew) return success(`Created ${shown} (${countLines(change.after)} lines).`, `Created ${shown}`);
   const what = tool === 'edit_file' ? 'Edited' : 'Wrote';

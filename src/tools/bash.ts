@@ -5,12 +5,14 @@ import { escapeForDisplay } from '../policy/escape.js';
 import { neutralGitEnv } from '../policy/git-env.js';
 import { resolvePath } from '../policy/resolve-path.js';
 import type { Config } from '../config/types.js';
-import { asObject, optionalInteger, requireString } from './args.js';
+import { secretEnvNames } from '../secrets/secret-names.js';
+import { arg, optional } from './args.js';
+import { defineTool, stringField } from './define-tool.js';
 import { findOnPath } from './find-on-path.js';
 import { OutputCapture } from './output-capture.js';
 import { runInGroup } from './process-group.js';
-import { failure, guarded } from './results.js';
-import type { ToolDefinition } from './types.js';
+import { failure } from './results.js';
+import { absent } from '../diagnostics/ignore-error.js';
 
 /**
  * The environment for a command: the user's, minus every variable that may hold a provider key,
@@ -20,9 +22,7 @@ import type { ToolDefinition } from './types.js';
  */
 export function commandEnv(config: Config): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
-  const secret = new Set<string>(config.secretEnvNames);
-  for (const preset of config.presets) for (const name of preset.apiKeyEnv) secret.add(name);
-  for (const name of secret) delete env[name];
+  for (const name of secretEnvNames(config)) delete env[name];
   for (const name of FORCED_COLOUR) delete env[name];
   env['NO_COLOR'] = '1';
   return env;
@@ -47,7 +47,7 @@ async function checkLinkedArguments(command: string, decision: BashDecision, pro
   for (const word of command.trim().split(/[ \t]+/).slice(1)) {
     const value = word.startsWith('-') ? word.slice(word.indexOf('=') + 1) : word;
     if (value === '' || value.startsWith('-')) continue;
-    const resolved = await resolvePath(value, projectRoot).catch(() => undefined);
+    const resolved = await resolvePath(value, projectRoot).catch(absent);
     // Not only existing names: `touch docs/more/x` through a link out would create a file outside.
     if (resolved === undefined || (resolved.inside && !resolved.multiLinked)) continue;
     const why = resolved.multiLinked ? 'is hard-linked (it may be a file outside the project)' : `leads outside the project, to ${resolved.realPath}`;
@@ -89,74 +89,69 @@ export function lineSplitter(emit: (lines: string) => void) {
   };
 }
 
-export const bashTool: ToolDefinition = {
+export const bashTool = defineTool({
   name: 'bash',
   description:
     'Run a shell command (bash) in the project root. stdin is closed. Output is stdout and stderr interleaved, with the exit code. Default timeout 120000 ms; the whole process tree is killed when it runs out.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      command: { type: 'string', description: 'The command line to run.' },
-      timeout_ms: { type: 'integer', minimum: 1, description: 'Time limit in milliseconds (default from config, 120000).' },
-    },
-    required: ['command'],
-    additionalProperties: false,
+  args: {
+    command: arg.string('The command line to run.', { nonEmpty: true }),
+    // Node's timers overflow past 2^31-1 ms and then fire at once: a "longer" limit would kill at once.
+    timeout_ms: optional(arg.integer('Time limit in milliseconds (default from config, 120000).', { min: 1, max: MAX_TIMEOUT_MS })),
   },
   kind: 'bash',
   bulk: true,
-  run(input, ctx) {
-    return guarded('bash', () => 'command', async () => {
-      const args = asObject(input);
-      const command = requireString(args, 'command', { nonEmpty: true });
-      // A process argument cannot hold NUL: refuse it before asking, not after the user said yes.
-      if (command.includes('\0')) return failure('bash: argument "command" contains a NUL character, which no command line can carry.');
-      // Node's timers overflow past 2^31-1 ms and then fire at once: a "longer" limit would kill at once.
-      const timeoutMs = optionalInteger(args, 'timeout_ms', 1, MAX_TIMEOUT_MS) ?? Math.min(ctx.config.bashTimeoutMs, MAX_TIMEOUT_MS);
-      const decision = await checkLinkedArguments(command, decideBashWithFloor(command, ctx.config.policy, ctx.config.policyFloor), ctx.projectRoot);
-      const firstLine = command.split('\n', 1)[0] ?? command;
-      const gate = await authorize(ctx, {
-        kind: 'bash',
-        tool: 'bash',
-        decision,
-        command,
-        summary: `run ${firstLine.length > 80 ? `${firstLine.slice(0, 77)}...` : firstLine}`,
-      });
-      if (!gate.ok) return gate.result;
-
-      const env = commandEnv(ctx.config);
-      if (decision.allowlisted !== undefined && /^\s*(\S*\/)?git(\s|$)/.test(command)) {
-        Object.assign(env, await neutralGitEnv(ctx.projectRoot));
-      }
-      const capture = new OutputCapture(ctx.config.maxToolOutputChars);
-      const live = lineSplitter((lines) => ctx.onOutput?.(escapeForDisplay(lines)));
-      const runner = ctx.commands ?? { run: runInGroup };
-      const outcome = await runner.run({
-        shell: await shellPath(),
-        command,
-        cwd: ctx.projectRoot,
-        env,
-        timeoutMs,
-        signal: ctx.signal,
-        onData: (text) => {
-          capture.push(text);
-          live.push(text);
-        },
-      });
-      live.flush();
-      const output = capture.text();
-      let status: string;
-      if (outcome.interrupted) status = '[interrupted: the command and its child processes were stopped]';
-      else if (outcome.timedOut) status = `[timed out after ${timeoutMs} ms: the command and its child processes were killed]`;
-      else if (outcome.exitCode !== null) status = `[exit code ${outcome.exitCode}]`;
-      else status = `[killed by ${outcome.exitSignal ?? 'a signal'}]`;
-      const body = output === '' ? '(no output)' : output.endsWith('\n') ? output.slice(0, -1) : output;
-      const ok = !outcome.interrupted && !outcome.timedOut && outcome.exitCode === 0;
-      const summary = outcome.interrupted
-        ? 'interrupted'
-        : outcome.timedOut
-          ? `timed out after ${Math.round(timeoutMs / 1000)} s`
-          : `exit ${outcome.exitCode ?? outcome.exitSignal}, ${capture.lines} lines`;
-      return { ok, content: `${body}\n${status}`, summary, interrupted: outcome.interrupted || undefined };
+  title: (input) => stringField(input, 'command'),
+  subject: () => 'command',
+  async run(args, ctx) {
+    const command = args.command;
+    // A process argument cannot hold NUL: refuse it before asking, not after the user said yes.
+    if (command.includes('\0')) return failure('bash: argument "command" contains a NUL character, which no command line can carry.', undefined, 'invalid_args');
+    const timeoutMs = args.timeout_ms ?? Math.min(ctx.config.bashTimeoutMs, MAX_TIMEOUT_MS);
+    const decision = await checkLinkedArguments(command, decideBashWithFloor(command, ctx.config.policy, ctx.config.policyFloor), ctx.projectRoot);
+    const firstLine = command.split('\n', 1)[0] ?? command;
+    const gate = await authorize(ctx, {
+      kind: 'bash',
+      tool: 'bash',
+      decision,
+      command,
+      summary: `run ${firstLine.length > 80 ? `${firstLine.slice(0, 77)}...` : firstLine}`,
     });
+    if (!gate.ok) return gate.result;
+
+    const env = commandEnv(ctx.config);
+    if (decision.allowlisted !== undefined && /^\s*(\S*\/)?git(\s|$)/.test(command)) {
+      Object.assign(env, await neutralGitEnv(ctx.projectRoot));
+    }
+    const capture = new OutputCapture(ctx.config.maxToolOutputChars);
+    const live = lineSplitter((lines) => ctx.onOutput?.(escapeForDisplay(lines)));
+    const runner = ctx.commands ?? { run: runInGroup };
+    const outcome = await runner.run({
+      shell: await shellPath(),
+      command,
+      cwd: ctx.projectRoot,
+      env,
+      timeoutMs,
+      signal: ctx.signal,
+      onData: (text) => {
+        capture.push(text);
+        live.push(text);
+      },
+    });
+    live.flush();
+    const output = capture.text();
+    let status: string;
+    if (outcome.interrupted) status = '[interrupted: the command and its child processes were stopped]';
+    else if (outcome.timedOut) status = `[timed out after ${timeoutMs} ms: the command and its child processes were killed]`;
+    else if (outcome.exitCode !== null) status = `[exit code ${outcome.exitCode}]`;
+    else status = `[killed by ${outcome.exitSignal ?? 'a signal'}]`;
+    const body = output === '' ? '(no output)' : output.endsWith('\n') ? output.slice(0, -1) : output;
+    const ok = !outcome.interrupted && !outcome.timedOut && outcome.exitCode === 0;
+    const summary = outcome.interrupted
+      ? 'interrupted'
+      : outcome.timedOut
+        ? `timed out after ${Math.round(timeoutMs / 1000)} s`
+        : `exit ${outcome.exitCode ?? outcome.exitSignal}, ${capture.lines} lines`;
+    const failed = outcome.interrupted ? 'interrupted' : outcome.timedOut ? 'timeout' : 'failed';
+    return { ok, ...(ok ? {} : { failure: failed }), content: `${body}\n${status}`, summary, interrupted: outcome.interrupted || undefined };
   },
-};
+});

@@ -1,40 +1,28 @@
 /** delete_file: removes one file (or a symlink itself, never what it points at). */
 import { unlink } from 'node:fs/promises';
-import { asObject, requireString } from './args.js';
-import { accessPath, displayPath, gatePath, recheckPath } from './path-access.js';
-import { failure, guarded, success } from './results.js';
-import type { ToolDefinition } from './types.js';
+import { defineTool } from './define-tool.js';
+import { accessPath, displayPath, FILE_PATH_ARG, gatePath, recheckPath } from './path-access.js';
+import { failure, success } from './results.js';
 
-export const deleteFileTool: ToolDefinition = {
+export const deleteFileTool = defineTool({
   name: 'delete_file',
   description: 'Delete one file. Folders are not deleted. A symlink is removed itself, not its target.',
-  inputSchema: {
-    type: 'object',
-    properties: { path: { type: 'string', description: 'File path, relative to the project root or absolute.' } },
-    required: ['path'],
-    additionalProperties: false,
-  },
+  args: { path: FILE_PATH_ARG },
   kind: 'delete',
-  bulk: false,
-  run(input, ctx) {
-    let typed = '';
-    return guarded('delete_file', () => typed, async () => {
-      const args = asObject(input);
-      typed = requireString(args, 'path', { nonEmpty: true });
-      const access = await accessPath(ctx, 'delete', typed, { followFinal: false });
-      const shown = displayPath(access.resolved);
-      if (!access.resolved.exists) return failure(`delete_file: ${shown} does not exist.`);
-      if (access.resolved.isDirectory && !access.resolved.isSymlink) {
-        return failure(`delete_file: ${shown} is a folder; delete_file removes single files only.`);
-      }
-      const what = access.resolved.isSymlink ? 'symlink' : 'file';
-      const gate = await gatePath(ctx, 'delete_file', 'delete', access, `delete ${what} ${shown}`);
-      if (!gate.ok) return gate.result;
-      const refusal = await recheckPath(ctx, typed, access.resolved, { followFinal: false });
-      if (refusal !== undefined) return failure(`delete_file: ${refusal.replace('nothing was written', 'nothing was deleted')}`);
-      await unlink(access.resolved.realPath);
-      ctx.onFileChanged?.(access.resolved.realPath);
-      return success(`Deleted ${shown}.`, `Deleted ${shown}`);
-    });
+  async run({ path: typed }, ctx) {
+    const access = await accessPath(ctx, 'delete', typed, { followFinal: false });
+    const shown = displayPath(access.resolved);
+    if (!access.resolved.exists) return failure(`delete_file: ${shown} does not exist.`, undefined, 'not_found');
+    if (access.resolved.isDirectory && !access.resolved.isSymlink) {
+      return failure(`delete_file: ${shown} is a folder; delete_file removes single files only.`);
+    }
+    const what = access.resolved.isSymlink ? 'symlink' : 'file';
+    const gate = await gatePath(ctx, 'delete_file', 'delete', access, `delete ${what} ${shown}`);
+    if (!gate.ok) return gate.result;
+    const refusal = await recheckPath(ctx, typed, access.resolved, { followFinal: false });
+    if (refusal !== undefined) return failure(`delete_file: ${refusal.replace('nothing was written', 'nothing was deleted')}`);
+    await unlink(access.resolved.realPath);
+    ctx.onFileChanged?.(access.resolved.realPath);
+    return success(`Deleted ${shown}.`, `Deleted ${shown}`);
   },
-};
+});

@@ -1,13 +1,11 @@
 /** One short, escaped line naming a tool call for the transcript: 'edit_file prices.py'. */
 import { escapeForDisplay } from '../policy/escape.js';
+import { asObject, type Args } from './args.js';
+import { BUILTIN_TOOLS } from './builtin-tools.js';
+import { defaultTitle } from './define-tool.js';
+import type { ToolDefinition } from './types.js';
 
 const MAX = 80;
-
-function field(input: unknown, name: string): string | undefined {
-  if (typeof input !== 'object' || input === null) return undefined;
-  const value = (input as Record<string, unknown>)[name];
-  return typeof value === 'string' && value !== '' ? value : undefined;
-}
 
 function clip(text: string): string {
   const line = text.split('\n', 1)[0] ?? text;
@@ -15,27 +13,24 @@ function clip(text: string): string {
   return line.length > MAX ? `${line.slice(0, MAX - 1)}…` : line + more;
 }
 
-export function describeToolCall(name: string, input: unknown): string {
-  let detail: string | undefined;
-  switch (name) {
-    case 'bash':
-      detail = field(input, 'command');
-      break;
-    case 'glob':
-    case 'grep': {
-      const pattern = field(input, 'pattern');
-      const where = field(input, 'path');
-      detail = pattern === undefined ? where : where === undefined ? pattern : `${pattern} in ${where}`;
-      break;
-    }
-    case 'read_offloaded':
-      detail = field(input, 'ref');
-      break;
-    case 'list_dir':
-      detail = field(input, 'path') ?? '.';
-      break;
-    default:
-      detail = field(input, 'path') ?? field(input, 'name') ?? field(input, 'file');
+function inputOf(input: unknown): Args {
+  try {
+    return asObject(input);
+  } catch {
+    return {}; // not an object (broken arguments): the title is the tool's name alone
   }
+}
+
+/** The call's title from the tool's own `title` (its path, name or file when it has none). */
+export function titleOfCall(tool: Pick<ToolDefinition, 'title'> | undefined, name: string, input: unknown): string {
+  const args = inputOf(input);
+  const detail = tool?.title ? tool.title(args) : defaultTitle(args);
   return escapeForDisplay(detail === undefined ? name : `${name} ${clip(detail)}`);
+}
+
+const builtins = new Map(BUILTIN_TOOLS.map((t) => [t.name, t]));
+
+/** For a call by name alone (a saved history, a test's runner): the built-in tool's title, else the default. */
+export function describeToolCall(name: string, input: unknown): string {
+  return titleOfCall(builtins.get(name), name, input);
 }

@@ -2,10 +2,10 @@
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { escapeFileName } from '../policy/escape.js';
-import { asObject, optionalString, requireString } from './args.js';
-import { guarded, success, failure } from './results.js';
-import { cappedNote, isScope, openSearch } from './search-scope.js';
-import type { ToolDefinition } from './types.js';
+import { arg, optional } from './args.js';
+import { defineTool } from './define-tool.js';
+import { success, failure } from './results.js';
+import { cappedNote, isScope, openSearch, SEARCH_TOOL } from './search-scope.js';
 import { walkFiles } from './walk-files.js';
 
 export const MAX_GLOB_RESULTS = 500;
@@ -22,62 +22,52 @@ const BINARY_EXTENSIONS = new Set([
   '.sqlite', '.db', '.node', '.pdb', '.idx', '.pack',
 ]);
 
-export const globTool: ToolDefinition = {
+export const globTool = defineTool({
   name: 'glob',
   description:
     'Find files whose path matches a glob pattern (e.g. "**/*.ts", "src/**/test_*.py"), relative to path (default: the project root). Use **/ to look in subfolders. Respects .gitignore; skips .git, node_modules and other vendored folders.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      pattern: { type: 'string', description: 'Glob pattern, matched against paths relative to path.' },
-      path: { type: 'string', description: 'Folder to search in; defaults to the project root.' },
-    },
-    required: ['pattern'],
-    additionalProperties: false,
+  args: {
+    pattern: arg.string('Glob pattern, matched against paths relative to path.', { nonEmpty: true }),
+    path: optional(arg.string('Folder to search in; defaults to the project root.')),
   },
-  kind: 'read',
-  bulk: true,
-  run(input, ctx) {
-    let typed = '';
-    return guarded('glob', () => typed, async () => {
-      const args = asObject(input);
-      let pattern = requireString(args, 'pattern', { nonEmpty: true });
-      const typedPath = optionalString(args, 'path');
-      typed = typedPath ?? '.';
-      // Patterns match paths below `path`, so "/etc/*.conf" or "../x/*.ts" would never match:
-      // their fixed leading folders become the path instead.
-      if (typedPath === undefined && /^(\/|~\/|\.\.(\/|$))/.test(pattern)) {
-        const { base, glob } = picomatch.scan(pattern);
-        typed = glob === '' ? path.dirname(base) : base;
-        pattern = glob === '' ? path.basename(base) : glob;
-      }
-      const scope = await openSearch(ctx, 'glob', typed, `glob ${pattern}`);
-      if (!isScope(scope)) return scope;
-      if (!scope.access.resolved.isDirectory) return failure(`glob: ${typed} is not a folder.`);
-      const matches = picomatch(pattern.replace(/^\.\//, ''), { dot: true });
-      const found: string[] = [];
-      const named = pattern.toLowerCase();
-      let binaries = 0;
-      await walkFiles({
-        root: scope.access.resolved.root,
-        base: scope.base,
-        excluded: scope.excluded,
-        signal: ctx.signal,
-        onFile: (_abs, rel) => {
-          if (!matches(rel)) return;
-          const ext = path.extname(rel).toLowerCase();
-          if (BINARY_EXTENSIONS.has(ext) && !named.includes(ext)) binaries++;
-          else found.push(rel);
-        },
-      });
-      const binaryNote = binaries > 0 ? `\n[${binaries} binary files left out; name the extension in the pattern to list them]` : '';
-      if (found.length === 0) return success(`No files match ${pattern} in ${scope.prefix || '.'}${binaryNote}`, 'no matches');
-      found.sort();
-      // Names come from the disk (a cloned repo is untrusted): no raw escape sequence or bidi
-      // override reaches the model, the session file or a terminal that prints either.
-      const shown = found.slice(0, MAX_GLOB_RESULTS).map((rel) => escapeFileName(scope.prefix + rel));
-      const note = cappedNote(shown.length, found.length, 'files', 'narrow the pattern or path');
-      return success(shown.join('\n') + note + binaryNote, `${found.length} files`);
+  ...SEARCH_TOOL,
+  async run(args, ctx) {
+    let pattern = args.pattern;
+    const typedPath = args.path;
+    let typed = typedPath ?? '.';
+    // Patterns match paths below `path`, so "/etc/*.conf" or "../x/*.ts" would never match:
+    // their fixed leading folders become the path instead.
+    if (typedPath === undefined && /^(\/|~\/|\.\.(\/|$))/.test(pattern)) {
+      const { base, glob } = picomatch.scan(pattern);
+      typed = glob === '' ? path.dirname(base) : base;
+      pattern = glob === '' ? path.basename(base) : glob;
+    }
+    const scope = await openSearch(ctx, 'glob', typed, `glob ${pattern}`);
+    if (!isScope(scope)) return scope;
+    if (!scope.access.resolved.isDirectory) return failure(`glob: ${typed} is not a folder.`);
+    const matches = picomatch(pattern.replace(/^\.\//, ''), { dot: true });
+    const found: string[] = [];
+    const named = pattern.toLowerCase();
+    let binaries = 0;
+    await walkFiles({
+      root: scope.access.resolved.root,
+      base: scope.base,
+      excluded: scope.excluded,
+      signal: ctx.signal,
+      onFile: (_abs, rel) => {
+        if (!matches(rel)) return;
+        const ext = path.extname(rel).toLowerCase();
+        if (BINARY_EXTENSIONS.has(ext) && !named.includes(ext)) binaries++;
+        else found.push(rel);
+      },
     });
+    const binaryNote = binaries > 0 ? `\n[${binaries} binary files left out; name the extension in the pattern to list them]` : '';
+    if (found.length === 0) return success(`No files match ${pattern} in ${scope.prefix || '.'}${binaryNote}`, 'no matches');
+    found.sort();
+    // Names come from the disk (a cloned repo is untrusted): no raw escape sequence or bidi
+    // override reaches the model, the session file or a terminal that prints either.
+    const shown = found.slice(0, MAX_GLOB_RESULTS).map((rel) => escapeFileName(scope.prefix + rel));
+    const note = cappedNote(shown.length, found.length, 'files', 'narrow the pattern or path');
+    return success(shown.join('\n') + note + binaryNote, `${found.length} files`);
   },
-};
+});

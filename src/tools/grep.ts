@@ -2,11 +2,12 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { escapeFileName } from '../policy/escape.js';
-import { asObject, optionalBoolean, optionalString, requireString } from './args.js';
+import { arg, optional } from './args.js';
+import { defineTool } from './define-tool.js';
 import { grepInProcess, grepWithRipgrep, ripgrepPath, type GrepHit, type GrepQuery } from './grep-engines.js';
-import { failure, guarded, success } from './results.js';
-import { cappedNote, isScope, openSearch } from './search-scope.js';
-import type { ToolDefinition } from './types.js';
+import { failure, success } from './results.js';
+import { cappedNote, isScope, openSearch, SEARCH_TOOL } from './search-scope.js';
+import { absent } from '../diagnostics/ignore-error.js';
 
 export const MAX_GREP_LINES = 250;
 
@@ -24,63 +25,53 @@ async function withoutHardLinked(hits: GrepHit[], base: string): Promise<{ hits:
   const linked = new Set<string>();
   await Promise.all(
     [...new Set(hits.map((h) => h.file))].map(async (file) => {
-      const info = await stat(path.join(base, file)).catch(() => undefined);
+      const info = await stat(path.join(base, file)).catch(absent);
       if (info !== undefined && info.isFile() && info.nlink > 1) linked.add(file);
     }),
   );
   return linked.size === 0 ? { hits, linked: 0 } : { hits: hits.filter((h) => !linked.has(h.file)), linked: linked.size };
 }
 
-export const grepTool: ToolDefinition = {
+export const grepTool = defineTool({
   name: 'grep',
   description:
     'Search file contents with a regular expression. Prints path:line:text for each matching line. path narrows to a folder or file; glob filters file names (e.g. "*.py"). Respects .gitignore; skips binaries, .git, node_modules and other vendored folders.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      pattern: { type: 'string', description: 'Regular expression.' },
-      path: { type: 'string', description: 'Folder or file to search; defaults to the project root.' },
-      glob: { type: 'string', description: 'Only files matching this glob, e.g. "*.ts" or "src/**/*.go".' },
-      ignore_case: { type: 'boolean', description: 'Case-insensitive match.' },
-    },
-    required: ['pattern'],
-    additionalProperties: false,
+  args: {
+    pattern: arg.string('Regular expression.', { nonEmpty: true }),
+    path: optional(arg.string('Folder or file to search; defaults to the project root.')),
+    glob: optional(arg.string('Only files matching this glob, e.g. "*.ts" or "src/**/*.go".')),
+    ignore_case: optional(arg.boolean('Case-insensitive match.')),
   },
-  kind: 'read',
-  bulk: true,
-  run(input, ctx) {
-    let typed = '';
-    return guarded('grep', () => typed, async () => {
-      const args = asObject(input);
-      const pattern = requireString(args, 'pattern', { nonEmpty: true });
-      typed = optionalString(args, 'path') ?? '.';
-      const glob = optionalString(args, 'glob');
-      const ignoreCase = optionalBoolean(args, 'ignore_case') ?? false;
-      const scope = await openSearch(ctx, 'grep', typed, `grep ${pattern}`);
-      if (!isScope(scope)) return scope;
-      const query: GrepQuery = {
-        root: scope.access.resolved.root,
-        base: scope.base,
-        baseIsDir: scope.access.resolved.isDirectory,
-        pattern,
-        glob: glob === '' ? undefined : glob,
-        ignoreCase,
-        excluded: scope.excluded,
-        signal: ctx.signal,
-      };
-      const rg = await ripgrepPath();
-      const outcome = rg !== undefined ? await grepWithRipgrep(rg, query) : await grepInProcess(query);
-      if (outcome.error !== undefined) return failure(`grep: ${outcome.error}`);
-      const { hits, linked } = query.baseIsDir ? await withoutHardLinked(outcome.hits, scope.base) : { hits: outcome.hits, linked: 0 };
-      const linkedNote = linked > 0 ? `\n[${linked} hard-linked files left out: each may be a file outside the project; read_file asks before reading one]` : '';
-      if (hits.length === 0) return success(`No matches for ${pattern} in ${scope.prefix || '.'}${linkedNote}`, 'no matches');
-      const lines = formatHits(hits, scope.prefix);
-      const shown = lines.slice(0, MAX_GREP_LINES);
-      const total = hits.length;
-      let note = cappedNote(shown.length, total, 'matching lines', 'narrow with path or glob, or a more specific pattern') + linkedNote;
-      if (outcome.truncated) note += `\n[the search stopped after ${total} matches; there are more]`;
-      const files = new Set(hits.map((h) => h.file)).size;
-      return success(shown.join('\n') + note, `${total}${outcome.truncated ? '+' : ''} matches in ${files} files`);
-    });
+  ...SEARCH_TOOL,
+  async run(args, ctx) {
+    const pattern = args.pattern;
+    const typed = args.path ?? '.';
+    const glob = args.glob;
+    const ignoreCase = args.ignore_case ?? false;
+    const scope = await openSearch(ctx, 'grep', typed, `grep ${pattern}`);
+    if (!isScope(scope)) return scope;
+    const query: GrepQuery = {
+      root: scope.access.resolved.root,
+      base: scope.base,
+      baseIsDir: scope.access.resolved.isDirectory,
+      pattern,
+      glob: glob === '' ? undefined : glob,
+      ignoreCase,
+      excluded: scope.excluded,
+      signal: ctx.signal,
+    };
+    const rg = await ripgrepPath();
+    const outcome = rg !== undefined ? await grepWithRipgrep(rg, query) : await grepInProcess(query);
+    if (outcome.error !== undefined) return failure(`grep: ${outcome.error}`);
+    const { hits, linked } = query.baseIsDir ? await withoutHardLinked(outcome.hits, scope.base) : { hits: outcome.hits, linked: 0 };
+    const linkedNote = linked > 0 ? `\n[${linked} hard-linked files left out: each may be a file outside the project; read_file asks before reading one]` : '';
+    if (hits.length === 0) return success(`No matches for ${pattern} in ${scope.prefix || '.'}${linkedNote}`, 'no matches');
+    const lines = formatHits(hits, scope.prefix);
+    const shown = lines.slice(0, MAX_GREP_LINES);
+    const total = hits.length;
+    let note = cappedNote(shown.length, total, 'matching lines', 'narrow with path or glob, or a more specific pattern') + linkedNote;
+    if (outcome.truncated) note += `\n[the search stopped after ${total} matches; there are more]`;
+    const files = new Set(hits.map((h) => h.file)).size;
+    return success(shown.join('\n') + note, `${total}${outcome.truncated ? '+' : ''} matches in ${files} files`);
   },
-};
+});

@@ -5,7 +5,12 @@ import { authorize, decideForPath, type GateResult } from '../policy/gate.js';
 import { escapeFileName, unescapeFileName } from '../policy/escape.js';
 import { resolvePath, type ResolvedPath } from '../policy/resolve-path.js';
 import type { Decision } from '../policy/types.js';
-import type { ToolContext } from './types.js';
+import { arg } from './args.js';
+import { failure } from './results.js';
+import type { ToolContext, ToolResult } from './types.js';
+
+/** The `path` argument of the file tools. */
+export const FILE_PATH_ARG = arg.string('File path, relative to the project root or absolute.', { nonEmpty: true });
 
 export interface PathAccess {
   readonly resolved: ResolvedPath;
@@ -63,6 +68,38 @@ export function gatePath(
   const escaped = escapeFileName(shown);
   const line = escaped === shown ? summary : summary.split(shown).join(escaped);
   return authorize(ctx, { kind, tool, decision: access.decision, path: access.resolved, summary: line, diff });
+}
+
+export interface OpenOptions {
+  readonly kind: PathKind;
+  /** The approval's one line for the path as shown: (shown) => `read ${shown}`. */
+  readonly summary: (shown: string) => string;
+  /** What must be there: a file (not a folder), a folder, or anything that exists. */
+  readonly want: 'file' | 'folder' | 'any';
+  /** Added after "<tool>: <path> does not exist." ('Use glob or list_dir to find the right path.'). */
+  readonly missingHint?: string;
+  /** The rest of the sentence when it is the other type ('is a directory; use list_dir …'). */
+  readonly wrongType?: string;
+}
+
+export type Opened = { readonly ok: true; readonly access: PathAccess; readonly shown: string } | { readonly ok: false; readonly result: ToolResult };
+
+/**
+ * The steps every path tool starts with, in this order: resolve, ask the policy (and the user),
+ * then check that what is there is what the tool can open. A refusal is the result to return.
+ */
+export async function openGated(ctx: ToolContext, tool: string, typed: string, opts: OpenOptions): Promise<Opened> {
+  const access = await accessPath(ctx, opts.kind, typed);
+  const shown = displayPath(access.resolved);
+  const gate = await gatePath(ctx, tool, opts.kind, access, opts.summary(shown));
+  if (!gate.ok) return gate;
+  const refuse = (content: string, kind: 'not_found' | 'failed' = 'failed'): Opened => ({ ok: false, result: failure(content, undefined, kind) });
+  if (!access.resolved.exists) return refuse(`${tool}: ${shown} does not exist.${opts.missingHint ? ` ${opts.missingHint}` : ''}`, 'not_found');
+  if (opts.want === 'file' && access.resolved.isDirectory) return refuse(`${tool}: ${shown} ${opts.wrongType ?? 'is a directory.'}`);
+  if (opts.want === 'folder' && !access.resolved.isDirectory) return refuse(`${tool}: ${shown} ${opts.wrongType ?? 'is not a folder.'}`);
+  const special = specialFileError(tool, access.resolved);
+  if (special !== undefined) return refuse(special);
+  return { ok: true, access, shown };
 }
 
 /**

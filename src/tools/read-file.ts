@@ -2,11 +2,12 @@
 import { createReadStream } from 'node:fs';
 import { open, readFile, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import { asObject, optionalInteger, requireString } from './args.js';
-import { accessPath, displayPath, gatePath, specialFileError } from './path-access.js';
-import { failure, guarded, success } from './results.js';
+import { arg, optional } from './args.js';
+import { defineTool } from './define-tool.js';
+import { FILE_PATH_ARG, openGated } from './path-access.js';
+import { failure, success } from './results.js';
 import { decodeText, formatBytes, looksBinary } from './text-file.js';
-import type { ToolDefinition, ToolResult } from './types.js';
+import type { ToolResult } from './types.js';
 
 const MAX_LINE_CHARS = 2000;
 
@@ -64,7 +65,7 @@ async function headBytes(file: string): Promise<Uint8Array> {
 
 function windowResult(shown: string, lines: string[], first: number, total: number | undefined, partial: boolean): ToolResult {
   if (total === 0) return success(`${shown} is empty (0 lines).`, 'empty file');
-  if (lines.length === 0) return failure(`read_file: offset ${first} is past the end of ${shown}, which has ${total ?? 'fewer'} lines.`);
+  if (lines.length === 0) return failure(`read_file: offset ${first} is past the end of ${shown}, which has ${total ?? 'fewer'} lines.`, undefined, 'invalid_args');
   const last = first + lines.length - 1;
   const more = total === undefined || last < total;
   const of = total === undefined ? 'of more' : `of ${total}`;
@@ -75,58 +76,47 @@ function windowResult(shown: string, lines: string[], first: number, total: numb
   return success(body, partial || more || first > 1 ? `lines ${first}-${last} ${of}` : `${total} lines`);
 }
 
-export const readFileTool: ToolDefinition = {
+export const readFileTool = defineTool({
   name: 'read_file',
   description:
     'Read a text file. Returns numbered lines (number, tab, text). Use offset (first line, 1-based) and limit (number of lines) to read part of a large file.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      path: { type: 'string', description: 'File path, relative to the project root or absolute.' },
-      offset: { type: 'integer', minimum: 1, description: 'First line to return, 1-based.' },
-      limit: { type: 'integer', minimum: 1, description: 'Number of lines to return.' },
-    },
-    required: ['path'],
-    additionalProperties: false,
+  args: {
+    path: FILE_PATH_ARG,
+    offset: optional(arg.integer('First line to return, 1-based.', { min: 1 })),
+    limit: optional(arg.integer('Number of lines to return.', { min: 1 })),
   },
   kind: 'read',
   bulk: true,
-  run(input, ctx) {
-    let typed = '';
-    return guarded('read_file', () => typed, async () => {
-      const args = asObject(input);
-      typed = requireString(args, 'path', { nonEmpty: true });
-      const offset = optionalInteger(args, 'offset', 1);
-      const limit = optionalInteger(args, 'limit', 1);
-      const access = await accessPath(ctx, 'read', typed);
-      const shown = displayPath(access.resolved);
-      const gate = await gatePath(ctx, 'read_file', 'read', access, `read ${shown}`);
-      if (!gate.ok) return gate.result;
-      if (!access.resolved.exists) return failure(`read_file: ${shown} does not exist. Use glob or list_dir to find the right path.`);
-      if (access.resolved.isDirectory) return failure(`read_file: ${shown} is a directory; use list_dir to see what is in it.`);
-      const special = specialFileError('read_file', access.resolved);
-      if (special !== undefined) return failure(special);
-      const file = access.resolved.realPath;
-      const size = (await stat(file)).size;
-      const max = ctx.config.maxFileSizeBytes;
-      if (looksBinary(await headBytes(file))) {
-        return failure(`read_file: ${shown} is a binary file (${formatBytes(size)}); its contents are not shown.`, `binary file ${shown}`);
-      }
-      const first = offset ?? 1;
-      if (size > max) {
-        if (offset === undefined && limit === undefined) {
-          return failure(
-            `read_file: ${shown} is ${formatBytes(size)}, over the ${formatBytes(max)} limit (max_file_size_bytes). ` +
-              'Read part of it with offset and limit, or search it with grep.',
-            `too large: ${shown}`,
-          );
-        }
-        const { lines, total } = await streamWindow(file, first, limit ?? 2000, ctx.signal);
-        return windowResult(shown, lines, first, total, true);
-      }
-      const all = splitLines(ctx.files ? await ctx.files.readText(file) : decodeText(await readFile(file)));
-      const lines = all.slice(first - 1, limit === undefined ? undefined : first - 1 + limit);
-      return windowResult(shown, lines, first, all.length, offset !== undefined || limit !== undefined);
+  async run({ path: typed, offset, limit }, ctx) {
+    const opened = await openGated(ctx, 'read_file', typed, {
+      kind: 'read',
+      summary: (shown) => `read ${shown}`,
+      want: 'file',
+      missingHint: 'Use glob or list_dir to find the right path.',
+      wrongType: 'is a directory; use list_dir to see what is in it.',
     });
+    if (!opened.ok) return opened.result;
+    const { access, shown } = opened;
+    const file = access.resolved.realPath;
+    const size = (await stat(file)).size;
+    const max = ctx.config.maxFileSizeBytes;
+    if (looksBinary(await headBytes(file))) {
+      return failure(`read_file: ${shown} is a binary file (${formatBytes(size)}); its contents are not shown.`, `binary file ${shown}`);
+    }
+    const first = offset ?? 1;
+    if (size > max) {
+      if (offset === undefined && limit === undefined) {
+        return failure(
+          `read_file: ${shown} is ${formatBytes(size)}, over the ${formatBytes(max)} limit (max_file_size_bytes). ` +
+            'Read part of it with offset and limit, or search it with grep.',
+          `too large: ${shown}`,
+        );
+      }
+      const { lines, total } = await streamWindow(file, first, limit ?? 2000, ctx.signal);
+      return windowResult(shown, lines, first, total, true);
+    }
+    const all = splitLines(ctx.files ? await ctx.files.readText(file) : decodeText(await readFile(file)));
+    const lines = all.slice(first - 1, limit === undefined ? undefined : first - 1 + limit);
+    return windowResult(shown, lines, first, all.length, offset !== undefined || limit !== undefined);
   },
-};
+});

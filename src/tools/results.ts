@@ -1,45 +1,53 @@
-/** ToolResult builders and the wrapper that turns any thrown error into a result. */
+/** ToolResult builders, and what a result says about how the call went. */
 import { escapeForDisplay } from '../policy/escape.js';
-import { ArgumentError } from './args.js';
-import type { ToolResult } from './types.js';
+import type { FailureKind, ToolResult } from './types.js';
 
 export function success(content: string, summary: string, extra: Partial<ToolResult> = {}): ToolResult {
   return { ok: true, content, summary: escapeForDisplay(summary), ...extra };
 }
 
-export function failure(content: string, summary?: string): ToolResult {
+/** A failed call: `content` for the model, a one-line summary (default: its first line), and why. */
+export function failure(content: string, summary?: string, kind: FailureKind = 'failed'): ToolResult {
   const firstLine = content.split('\n', 1)[0] ?? content;
-  return { ok: false, content, summary: escapeForDisplay(summary ?? (firstLine.length > 100 ? `${firstLine.slice(0, 97)}...` : firstLine)) };
+  return {
+    ok: false,
+    failure: kind,
+    content,
+    summary: escapeForDisplay(summary ?? (firstLine.length > 100 ? `${firstLine.slice(0, 97)}...` : firstLine)),
+  };
 }
 
-function errnoMessage(error: NodeJS.ErrnoException, subject: string): string | undefined {
+/** The same, with the summary taken from the content. */
+export function failed(kind: FailureKind, content: string): ToolResult {
+  return failure(content, undefined, kind);
+}
+
+/**
+ * How a call went, for everything downstream (transcript, audit, one-shot, hooks): undefined when
+ * it succeeded. Results of tools that predate the field count by their flags.
+ */
+export function failureOf(result: ToolResult): FailureKind | undefined {
+  if (result.interrupted === true || result.quit === true) return 'interrupted';
+  if (result.ok) return undefined;
+  return result.failure ?? 'failed';
+}
+
+export function errnoFailure(error: NodeJS.ErrnoException, subject: string): { message: string; kind: FailureKind } | undefined {
   switch (error.code) {
     case 'ENOENT':
-      return `${subject}: no such file or directory`;
+      return { message: `${subject}: no such file or directory`, kind: 'not_found' };
     case 'EACCES':
     case 'EPERM':
-      return `${subject}: permission denied by the operating system`;
+      return { message: `${subject}: permission denied by the operating system`, kind: 'failed' };
     case 'EISDIR':
-      return `${subject} is a directory`;
+      return { message: `${subject} is a directory`, kind: 'failed' };
     case 'ENOTDIR':
-      return `${subject}: a parent is not a directory`;
+      return { message: `${subject}: a parent is not a directory`, kind: 'not_found' };
     case 'ENOSPC':
-      return `${subject}: no space left on device`;
+      return { message: `${subject}: no space left on device`, kind: 'failed' };
     case 'EROFS':
-      return `${subject}: read-only file system`;
+      return { message: `${subject}: read-only file system`, kind: 'failed' };
     default:
       return undefined;
-  }
-}
-
-/** Runs a tool body; anything it throws becomes a clear failed result. */
-export async function guarded(tool: string, subject: () => string, body: () => Promise<ToolResult>): Promise<ToolResult> {
-  try {
-    return await body();
-  } catch (error) {
-    if (error instanceof ArgumentError) return failure(`${tool}: ${error.message}`, `bad arguments: ${error.message}`);
-    const err = error as NodeJS.ErrnoException;
-    const known = typeof err?.code === 'string' ? errnoMessage(err, subject()) : undefined;
-    return failure(`${tool} failed: ${known ?? (err instanceof Error ? err.message : String(error))}`);
   }
 }

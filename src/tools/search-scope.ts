@@ -2,8 +2,9 @@
 import { isWithinFolded, onDiskSpelling, withRootSpelling } from '../policy/case-fold.js';
 import { isWithin, realRulePath } from '../policy/resolve-path.js';
 import type { ToolResult, ToolContext } from './types.js';
-import { accessPath, displayPath, gatePath, specialFileError, type PathAccess } from './path-access.js';
-import { failure } from './results.js';
+import type { Args } from './args.js';
+import { stringField } from './define-tool.js';
+import { openGated, type PathAccess } from './path-access.js';
 
 export interface SearchScope {
   readonly access: PathAccess;
@@ -41,13 +42,9 @@ export async function openSearch(
   typed: string | undefined,
   what: string,
 ): Promise<SearchScope | ToolResult> {
-  const access = await accessPath(ctx, 'read', typed ?? '.');
-  const shown = displayPath(access.resolved);
-  const gate = await gatePath(ctx, tool, 'read', access, `${what} in ${shown}`);
-  if (!gate.ok) return gate.result;
-  if (!access.resolved.exists) return failure(`${tool}: ${shown} does not exist.`);
-  const special = specialFileError(tool, access.resolved);
-  if (special !== undefined) return failure(special);
+  const opened = await openGated(ctx, tool, typed ?? '.', { kind: 'read', summary: (shown) => `${what} in ${shown}`, want: 'any' });
+  if (!opened.ok) return opened.result;
+  const { access, shown } = opened;
   const base = access.resolved.realPath;
   const prefix = shown === '.' ? '' : access.resolved.isDirectory ? `${shown}/` : shown;
   return { access, base, prefix, excluded: policyExclusions(ctx, base, access.resolved.caseInsensitive === true) };
@@ -60,4 +57,19 @@ export function isScope(value: SearchScope | ToolResult): value is SearchScope {
 export function cappedNote(shown: number, total: number, noun: string, hint: string): string {
   if (total <= shown) return '';
   return `\n[${total - shown} more ${noun} not shown (${total} in all); ${hint}]`;
+}
+
+/** What glob and grep declare alike: they read, their results may be offloaded, their title and I/O subject. */
+export const SEARCH_TOOL = {
+  kind: 'read',
+  bulk: true,
+  title: searchTitle,
+  subject: (args: { readonly path?: string | undefined }) => args.path ?? '.',
+} as const;
+
+/** glob's and grep's call title: '*.ts in lib' (the pattern, and where when given). */
+export function searchTitle(input: Args): string | undefined {
+  const pattern = stringField(input, 'pattern');
+  const where = stringField(input, 'path');
+  return pattern === undefined ? where : where === undefined ? pattern : `${pattern} in ${where}`;
 }

@@ -2,10 +2,36 @@
 import type { Config, ToolKind } from '../config/types.js';
 import type { ImageData, JsonSchemaObject } from '../providers/types.js';
 import type { Approver } from '../policy/types.js';
+import type { Args } from './args.js';
+import type { RunOptions, RunOutcome } from './process-group.js';
+
+/**
+ * Why a call failed, as data: other code (the transcript's status, the audit log, one-shot's
+ * summary, hooks) reads this, never the result's text.
+ * - denied: the policy, --read-only or the user said no
+ * - invalid_args: the arguments were missing, mistyped or named nothing unique
+ * - not_found: the file, folder, ref, symbol or tool does not exist
+ * - timeout: the call ran out of time
+ * - interrupted: the user stopped it (an interrupt, [q]uit at a prompt)
+ * - unavailable: the tool cannot work right now (the code map could not be built)
+ * - failed: anything else (a command's non-zero exit, an I/O error, a bug in a plugin)
+ */
+export type FailureKind = 'denied' | 'invalid_args' | 'not_found' | 'timeout' | 'interrupted' | 'unavailable' | 'failed';
+
+/**
+ * What a tool needs the policy to allow, and so whether it is audited and withheld under
+ * --read-only: read, write, delete and bash are the policy's kinds; 'other' is audited but not
+ * path-gated (a protocol tool, a skill); 'none' touches nothing (read_offloaded).
+ */
+export type ToolCallKind = ToolKind | 'other' | 'none';
 
 export interface ToolResult {
   /** False for any failure: bad arguments, denial, missing file, timeout, non-zero exit. */
   readonly ok: boolean;
+  /** Why it failed (absent when ok; a failure without one counts as 'failed'). */
+  readonly failure?: FailureKind;
+  /** The resolved path or escaped command the call acted on, for the audit log. */
+  readonly target?: string;
   /** What the model sees. */
   readonly content: string;
   readonly images?: readonly ImageData[];
@@ -40,12 +66,21 @@ export interface ToolContext {
   readonly onFileChanged?: (absolutePath: string) => void;
   readonly vision: boolean;
   /**
+   * This call's note for the audit log: the gate writes the target it judged here (the registry
+   * makes one per call). Tests that call a tool directly may leave it out.
+   */
+  readonly audit?: AuditNote;
+  /**
    * Where file text is read and written when someone else owns the files (an editor over ACP,
    * which has unsaved buffers). The policy has already judged the resolved path; absent: the disk.
    */
   readonly files?: FileAccess;
   /** Where bash commands run when someone else owns the terminal (ACP); absent: a local process group. */
   readonly commands?: CommandRunner;
+}
+
+export interface AuditNote {
+  target?: string;
 }
 
 export interface FileAccess {
@@ -55,16 +90,9 @@ export interface FileAccess {
   writeText(absolutePath: string, content: string): Promise<void>;
 }
 
+/** Runs a command somewhere else than a local process group, with the same options and outcome. */
 export interface CommandRunner {
-  run(opts: {
-    readonly shell: string;
-    readonly command: string;
-    readonly cwd: string;
-    readonly env: NodeJS.ProcessEnv;
-    readonly timeoutMs: number;
-    readonly signal: AbortSignal;
-    readonly onData: (text: string) => void;
-  }): Promise<{ exitCode: number | null; exitSignal: NodeJS.Signals | string | null; timedOut: boolean; interrupted: boolean }>;
+  run(opts: Omit<RunOptions, 'graceMs'>): Promise<Omit<RunOutcome, 'pid' | 'exitSignal'> & { readonly exitSignal: NodeJS.Signals | string | null }>;
 }
 
 export interface ToolDefinition {
@@ -72,9 +100,15 @@ export interface ToolDefinition {
   readonly description: string;
   readonly inputSchema: JsonSchemaObject;
   /** The permission kind it needs; 'none' for tools that touch nothing (read_offloaded). */
-  readonly kind: ToolKind | 'none';
+  readonly kind: ToolCallKind;
   /** Eligible for offloading on arrival (read_file, bash, grep, glob, list_dir). */
   readonly bulk: boolean;
+  /** Whether calls may change something; default: from `kind` (write, delete, bash do). */
+  readonly changes?: boolean;
+  /** The call's detail for the transcript ('src/a.ts' → "edit_file src/a.ts"), from its raw input. */
+  title?(input: Args): string | undefined;
+  /** Whether a session offers it at all (view_image needs a model that can see). Default yes. */
+  offered?(session: { readonly vision: boolean }): boolean;
   /** Never throws: every failure is a ToolResult with ok = false. */
   run(args: unknown, ctx: ToolContext): Promise<ToolResult>;
 }

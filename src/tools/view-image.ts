@@ -1,11 +1,11 @@
 /** view_image: shows an image to a model that can see; the type comes from the bytes, not the name. */
 import { open, stat } from 'node:fs/promises';
 import type { ImageData } from '../providers/types.js';
-import { asObject, requireString } from './args.js';
-import { accessPath, displayPath, gatePath, specialFileError } from './path-access.js';
-import { failure, guarded, success } from './results.js';
+import { arg } from './args.js';
+import { defineTool } from './define-tool.js';
+import { openGated } from './path-access.js';
+import { failure, success } from './results.js';
 import { formatBytes } from './text-file.js';
-import type { ToolDefinition } from './types.js';
 
 /** Providers refuse larger images (Anthropic: 5 MB per image). */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
@@ -20,47 +20,32 @@ export function sniffImage(bytes: Uint8Array): ImageData['mediaType'] | undefine
   return undefined;
 }
 
-export const viewImageTool: ToolDefinition = {
+export const viewImageTool = defineTool({
   name: 'view_image',
   description: 'Look at an image file (PNG, JPEG, GIF or WebP): a screenshot, diagram or chart.',
-  inputSchema: {
-    type: 'object',
-    properties: { path: { type: 'string', description: 'Image path, relative to the project root or absolute.' } },
-    required: ['path'],
-    additionalProperties: false,
-  },
+  args: { path: arg.string('Image path, relative to the project root or absolute.', { nonEmpty: true }) },
   kind: 'read',
-  bulk: false,
-  run(input, ctx) {
-    let typed = '';
-    return guarded('view_image', () => typed, async () => {
-      if (!ctx.vision) return failure('view_image: the current model cannot see images (set vision = true on a preset whose model can).');
-      const args = asObject(input);
-      typed = requireString(args, 'path', { nonEmpty: true });
-      const access = await accessPath(ctx, 'read', typed);
-      const shown = displayPath(access.resolved);
-      const gate = await gatePath(ctx, 'view_image', 'read', access, `view image ${shown}`);
-      if (!gate.ok) return gate.result;
-      if (!access.resolved.exists) return failure(`view_image: ${shown} does not exist.`);
-      if (access.resolved.isDirectory) return failure(`view_image: ${shown} is a folder.`);
-      const special = specialFileError('view_image', access.resolved);
-      if (special !== undefined) return failure(special);
-      const size = (await stat(access.resolved.realPath)).size;
-      if (size > MAX_IMAGE_BYTES) {
-        return failure(`view_image: ${shown} is ${formatBytes(size)}; the limit is ${formatBytes(MAX_IMAGE_BYTES)}. Scale it down first.`);
-      }
-      const handle = await open(access.resolved.realPath, 'r');
-      let bytes: Buffer;
-      try {
-        bytes = await handle.readFile();
-      } finally {
-        await handle.close();
-      }
-      const mediaType = sniffImage(bytes);
-      if (mediaType === undefined) return failure(`view_image: ${shown} is not a PNG, JPEG, GIF or WebP image (judged from its contents).`);
-      return success(`Image ${shown} (${mediaType}, ${formatBytes(size)}).`, `image ${shown}`, {
-        images: [{ mediaType, base64: bytes.toString('base64') }],
-      });
+  offered: (session) => session.vision,
+  async run(args, ctx) {
+    if (!ctx.vision) return failure('view_image: the current model cannot see images (set vision = true on a preset whose model can).', undefined, 'unavailable');
+    const opened = await openGated(ctx, 'view_image', args.path, { kind: 'read', summary: (shown) => `view image ${shown}`, want: 'file', wrongType: 'is a folder.' });
+    if (!opened.ok) return opened.result;
+    const { access, shown } = opened;
+    const size = (await stat(access.resolved.realPath)).size;
+    if (size > MAX_IMAGE_BYTES) {
+      return failure(`view_image: ${shown} is ${formatBytes(size)}; the limit is ${formatBytes(MAX_IMAGE_BYTES)}. Scale it down first.`);
+    }
+    const handle = await open(access.resolved.realPath, 'r');
+    let bytes: Buffer;
+    try {
+      bytes = await handle.readFile();
+    } finally {
+      await handle.close();
+    }
+    const mediaType = sniffImage(bytes);
+    if (mediaType === undefined) return failure(`view_image: ${shown} is not a PNG, JPEG, GIF or WebP image (judged from its contents).`);
+    return success(`Image ${shown} (${mediaType}, ${formatBytes(size)}).`, `image ${shown}`, {
+      images: [{ mediaType, base64: bytes.toString('base64') }],
     });
   },
-};
+});

@@ -237,6 +237,37 @@ describe.each(formats)('engine over %s', (format) => {
     expect(turnOf(fake.requests.length - 1).messages.map((m) => m.role)).toEqual(['user']);
   });
 
+  it('is idle the moment it says a turn ended: a prompt sent then is taken, not refused', async () => {
+    const { engine } = await setup([{ text: 'first done' }, { text: 'second done' }]);
+    let next: Promise<{ status: string; detail?: string }> | undefined;
+    let busyThen: boolean[] = [];
+    const off = engine.store.onEvent((event) => {
+      if (event.type !== 'turn.end' || next) return;
+      busyThen = [engine.busy(), engine.store.current().busy];
+      next = engine.submit('second');
+    });
+    expect((await engine.submit('first')).status).toBe('finished');
+    off();
+    expect(busyThen).toEqual([false, false]);
+    expect(await next).toMatchObject({ status: 'finished' });
+  });
+
+  it('shows a call as denied because its result says so, whatever its text', async () => {
+    const tools = [
+      { ...noteTool, name: 'refuses', run: async () => ({ ok: false, failure: 'denied' as const, content: 'no.', summary: 'no' }) },
+      { ...noteTool, name: 'mentions', run: async () => ({ ok: false, failure: 'failed' as const, content: 'denied: the database said so', summary: 'denied by the server' }) },
+    ];
+    fake = await startFakeProvider({ format, replies: [{ toolCalls: [{ name: 'refuses', input: {} }, { name: 'mentions', input: {} }] }, { text: 'ok' }] });
+    sandbox = await makeSandbox(format, fake.baseUrl);
+    engine = await startEngine(sandbox, tools);
+    await engine.submit('go');
+    const blocks = engine.store.current().blocks.flatMap((b) => (b.kind === 'tool' ? [[b.status, b.failure]] : []));
+    expect(blocks).toEqual([
+      ['denied', 'denied'],
+      ['error', 'failed'],
+    ]);
+  });
+
   it('waits for the view to answer an approval, keyed by id', async () => {
     const { engine } = await setup([
       { toolCalls: [{ name: 'needs_ok', input: { path: 'a.txt' } }, { name: 'needs_ok', input: { path: 'b.txt' } }] },

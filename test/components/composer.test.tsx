@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { KEYS, renderApp, settle } from './render-app.js';
 import { toKeyCommands } from '../../components/keys/key-commands.js';
-import { completeSlash } from '../../components/composer/slash-commands.js';
+import { completeSlash as completeWith } from '../../components/composer/slash-commands.js';
+import { BUILTIN_SLASH_INFO } from '../../src/slash/builtin-info.js';
+
+/** Completion over the built-in commands, as the view gets them from the engine. */
+const completeSlash = (text: string): string | undefined => completeWith(text, BUILTIN_SLASH_INFO);
 
 const noKey = {
   upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false, home: false, end: false,
@@ -78,11 +82,15 @@ describe('composer', () => {
     r.engine.submit = (text) => {
       r.engine.submitted.push(text);
       r.engine.emit({ type: 'turn.start', blockId: r.engine.id('u'), text });
-      // The store reports the end before the engine's promise settles (it is still saving).
-      return new Promise((resolve) => (release = () => resolve({ status: 'finished', result: '', steps: 1 })));
+      // The engine says the turn ended once it has let go of it (saved it, taken its hands off):
+      // until then the view holds what is typed. (That the real engine takes a prompt sent the
+      // moment it says so is test/agent/engine.test.ts's.)
+      return new Promise((resolve) => (release = () => {
+        r.engine.emit({ type: 'turn.end', blockId: 'e1', status: 'finished' });
+        resolve({ status: 'finished', result: '', steps: 1 });
+      }));
     };
     await r.type('first', KEYS.enter);
-    r.engine.emit({ type: 'turn.end', blockId: 'e1', status: 'finished' });
     await r.type('second', KEYS.enter);
     expect(r.engine.submitted).toEqual(['first']);
     expect(r.frame()).toContain('queued (sent when this turn ends): second');

@@ -1,6 +1,6 @@
 /** "Press Ctrl+C again to leave" is only on screen while a second Ctrl+C would leave. */
 import { afterEach, expect, it, vi } from 'vitest';
-import { DOUBLE_CTRL_C_MS } from '../../components/app-keys.js';
+import { DOUBLE_CTRL_C_MS } from '../../components/keys/app-keys.js';
 import { KEYS, renderApp, settle } from './render-app.js';
 
 afterEach(() => vi.useRealTimers());

@@ -1,7 +1,7 @@
 /** PgDn in the modal and in panels moves by what is visible, so no line is skipped on a small screen. */
 import { describe, expect, it } from 'vitest';
 import type { ApprovalRequest } from '../../src/policy/types.js';
-import { SLASH_COMMANDS } from '../../components/composer/slash-commands.js';
+import { BUILTIN_SLASH_INFO as SLASH_COMMANDS } from '../../src/slash/builtin-info.js';
 import { KEYS, renderApp, settle } from './render-app.js';
 
 const diff = ['--- big.txt', '+++ big.txt', '@@ -0,0 +1,40 @@', ...Array.from({ length: 40 }, (_, i) => `+line ${i}`)].join('\n');

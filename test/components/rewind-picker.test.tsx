@@ -23,15 +23,15 @@ function preview(id: number, changedOutside: number): RewindPreview {
 
 function scripted(engine: FakeEngine): void {
   engine.slashReply = (cmd): SlashReply => {
-    if (cmd === '/rewind') return { output: 'list', rewind: { kind: 'list', checkpoints, lines } };
+    if (cmd === '/rewind') return { kind: 'rewind', output: 'list', rewind: { kind: 'list', checkpoints, lines } };
     const m = /^\/rewind (\d+) (\w+)( confirm)?( overwrite)?$/.exec(cmd);
     if (!m) return { output: `unexpected ${cmd}`, error: true };
     const id = Number(m[1]);
     if (!m[3]) {
       const p = preview(id, id === 2 ? 1 : 0);
-      return { output: 'preview', rewind: { kind: 'preview', part: m[2] as 'both', preview: p, text: `Going back to before ${id}:\n  restore  src/parser.ts (+1 −3)${id === 2 ? '  ⚠ changed outside lindwyrm since' : ''}` } };
+      return { kind: 'rewind', output: 'preview', rewind: { kind: 'preview', part: m[2] as 'both', preview: p, text: `Going back to before ${id}:\n  restore  src/parser.ts (+1 −3)${id === 2 ? '  ⚠ changed outside lindwyrm since' : ''}` } };
     }
-    return { output: `Rewound to before ${id}: 1 path(s) restored.\nThis rewind is checkpoint 3: going back to it undoes the rewind.`, input: id === 1 ? 'fix the parser' : 'add tests' };
+    return { kind: 'rewound', output: `Rewound to before ${id}: 1 path(s) restored.\nThis rewind is checkpoint 3: going back to it undoes the rewind.`, input: id === 1 ? 'fix the parser' : 'add tests' };
   };
 }
 

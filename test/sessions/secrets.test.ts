@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSessionStore } from '../../src/sessions/session-store.js';
-import { REDACTED } from '../../src/sessions/secret-guard.js';
+import { REDACTED } from '../../src/secrets/redact.js';
 import { makeRecord, richTurn, userText } from './support/records.js';
 import { tempSetup, type TempSetup } from './support/temp.js';
 

@@ -74,7 +74,7 @@ export const approvalTool: ToolDefinition = {
     const path = String((args as { path?: unknown }).path);
     const decision = await ctx.approve({ id: 'w1', kind: 'write', tool: 'needs_ok', path, summary: `write ${path}`, reason: 'default write=confirm' });
     if (decision === 'yes' || decision === 'always') return { ok: true, content: `wrote ${path}`, summary: `Wrote ${path}` };
-    return { ok: false, content: `Denied: the user did not allow writing ${path}.`, summary: 'denied' };
+    return { ok: false, failure: 'denied', content: `Denied: the user did not allow writing ${path}.`, summary: 'denied' };
   },
 };
 

@@ -4,18 +4,20 @@
  * consumes a key wins, so an open modal owns the keyboard.
  */
 import { useRef, type Dispatch, type SetStateAction } from 'react';
-import type { ApprovalRequest, ApprovalDecision } from '../src/policy/types.js';
-import type { SessionSummary } from '../src/sessions/types.js';
-import type { KeyLayer } from '../hooks/use-key-router.js';
-import type { CommandEffect } from '../hooks/use-commands.js';
-import { clearText, composerKey, takeText, type ComposerState } from './composer/composer-state.js';
-import type { Flash } from './composer/composer-area.js';
-import { FOLLOW, scrollBy, scrollHome, type ScrollMetrics, type ScrollState } from './transcript/transcript-window.js';
+import type { ApprovalRequest, ApprovalDecision } from '../../src/policy/types.js';
+import type { SessionSummary } from '../../src/sessions/types.js';
+import type { KeyLayer } from './use-key-router.js';
+import type { CommandEffect } from '../../hooks/use-commands.js';
+import type { SlashCommandInfo } from '../../src/slash/types.js';
+import { clearText, composerKey, takeText, type ComposerState } from '../composer/composer-state.js';
+import { helpText } from '../composer/slash-commands.js';
+import type { Flash } from '../composer/composer-area.js';
+import { FOLLOW, scrollBy, scrollHome, type ScrollMetrics, type ScrollState } from '../transcript/transcript-window.js';
 import { approvalLayer, sessionsLayer, SCROLL_STEP } from './overlay-keys.js';
-import { useTypingGuard } from './keys/typing-guard.js';
-import { rewindLayer } from './keys/rewind-keys.js';
-import type { RewindPanelState } from './panels/rewind-panel.js';
-import { bufferOf } from './composer/edit-buffer.js';
+import { useTypingGuard } from './typing-guard.js';
+import { rewindLayer } from './rewind-keys.js';
+import type { RewindPanelState } from '../panels/rewind-panel.js';
+import { bufferOf } from '../composer/edit-buffer.js';
 
 export type Panel =
   | { readonly kind: 'text'; readonly title: string; readonly text: string; readonly scroll: number }
@@ -58,6 +60,8 @@ export interface AppKeyDeps {
     interrupt(): void;
     answer(id: string, decision: ApprovalDecision): void;
   };
+  /** The engine's slash commands, for Tab completion. */
+  readonly slashCommands: readonly SlashCommandInfo[];
   readonly onExit: () => void;
 }
 
@@ -88,6 +92,12 @@ export function useAppKeys(d: AppKeyDeps): KeyLayer[] {
       case 'panel':
         d.setPanel({ kind: 'text', title: effect.title, text: effect.text, scroll: 0 });
         return;
+      case 'help':
+        d.setPanel({ kind: 'text', title: '/help', text: helpText(effect.commandList), scroll: 0 });
+        return;
+      case 'prompt':
+        send(effect.text);
+        return;
       case 'sessions':
         d.setPanel({ kind: 'sessions', sessions: effect.sessions, selected: 0, confirmDelete: false });
         return;
@@ -104,6 +114,17 @@ export function useAppKeys(d: AppKeyDeps): KeyLayer[] {
         const unhandled: never = effect;
         return unhandled;
       }
+    }
+  };
+  /** A prompt: sent now, or queued until the running turn ends. */
+  const send = (text: string): void => {
+    // A prompt's answer must not stream behind /help or /policy.
+    if (d.panel?.kind === 'text') d.setPanel(null);
+    if (d.busy) {
+      d.setQueued((q) => (q === null ? text : `${q}\n${text}`));
+    } else {
+      d.setScroll(FOLLOW);
+      d.commands.submit(text);
     }
   };
   const runSlash = (text: string): void => {
@@ -199,21 +220,11 @@ export function useAppKeys(d: AppKeyDeps): KeyLayer[] {
         if (text.trim() === '') return true;
         d.setComposer(state);
         d.setFlash(null);
-        if (text.trim().startsWith('/')) {
-          runSlash(text.trim());
-        } else {
-          // A prompt's answer must not stream behind /help or /policy.
-          if (d.panel?.kind === 'text') d.setPanel(null);
-          if (d.busy) {
-            d.setQueued((q) => (q === null ? text : `${q}\n${text}`));
-          } else {
-            d.setScroll(FOLLOW);
-            d.commands.submit(text);
-          }
-        }
+        if (text.trim().startsWith('/')) runSlash(text.trim());
+        else send(text);
         return true;
       }
-      const next = composerKey(d.composerRef.current, cmd);
+      const next = composerKey(d.composerRef.current, cmd, d.slashCommands);
       if (next === undefined) return false;
       if (next !== d.composerRef.current) d.setComposer(next);
       return true;

@@ -1,5 +1,5 @@
 /** The transcript as Markdown, for /export: nothing stays trapped in the alternate screen. Pure. */
-import type { SessionState, TranscriptBlock } from '../src/agent/state.js';
+import type { SessionState, TranscriptBlock } from '../agent/state.js';
 
 function fence(text: string): string {
   const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
@@ -40,14 +40,4 @@ export function transcriptMarkdown(state: SessionState): string {
     if (md !== undefined) parts.push(md);
   }
   return `${parts.join('\n\n')}\n`;
-}
-
-/** The final answer of the last turn: what is printed on the normal screen when leaving. */
-export function lastAnswer(blocks: readonly TranscriptBlock[]): string | undefined {
-  for (let i = blocks.length - 1; i >= 0; i--) {
-    const block = blocks[i]!;
-    if (block.kind === 'assistant' && block.text.trim() !== '') return block.text.trim();
-    if (block.kind === 'user') return undefined;
-  }
-  return undefined;
 }

@@ -1,6 +1,6 @@
 import { useCallback, useRef } from 'react';
 import { useInput } from 'ink';
-import { toKeyCommands, type KeyCommand } from '../components/keys/key-commands.js';
+import { toKeyCommands, type KeyCommand } from './key-commands.js';
 
 /**
  * One layer of key handling. Layers are asked in priority order (modal, then panels, then the

@@ -5,11 +5,10 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import type { Config } from '../config/types.js';
+import { PROXY_VARIABLES, secretEnvNames } from './secret-names.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-/** Proxy variables a `"system"` proxy setting honours; only their credentials matter here. */
-const PROXY_VARIABLES = ['HTTP_PROXY', 'HTTPS_PROXY', 'ALL_PROXY', 'http_proxy', 'https_proxy', 'all_proxy'];
 
 export interface SessionSecrets {
   /** Adds a value resolved later (the key of a preset switched to). */
@@ -42,7 +41,7 @@ export async function collectSessionSecrets(opts: { config: Config; env: Env; cl
   }
   // Every preset's key variables, not only the active one's: /model can switch to them, and a
   // tool's output could echo any of them.
-  for (const name of opts.config.secretEnvNames) add(opts.env[name]);
+  for (const name of secretEnvNames(opts.config)) add(opts.env[name]);
   for (const name of PROXY_VARIABLES) {
     const value = opts.env[name];
     if (value?.includes('@')) add(value);

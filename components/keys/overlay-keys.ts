@@ -1,10 +1,10 @@
 /** The overlays' key layers: the approval modal and the sessions panel each own the keyboard while open. */
-import type { ApprovalDecision } from '../src/policy/types.js';
-import type { KeyLayer } from '../hooks/use-key-router.js';
-import type { CommandEffect } from '../hooks/use-commands.js';
-import type { KeyCommand } from './keys/key-commands.js';
+import type { ApprovalDecision } from '../../src/policy/types.js';
+import type { KeyLayer } from './use-key-router.js';
+import type { CommandEffect } from '../../hooks/use-commands.js';
+import type { KeyCommand } from './key-commands.js';
 import type { AppKeyDeps } from './app-keys.js';
-import { FOLLOW } from './transcript/transcript-window.js';
+import { FOLLOW } from '../transcript/transcript-window.js';
 
 /** PgUp / PgDn in the modal's diff. */
 const MODAL_PAGE_ROWS = 8;

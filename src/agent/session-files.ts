@@ -1,0 +1,142 @@
+/**
+ * A session's files and their lifecycle, which follows the conversation rather than the process:
+ * the session store (which conversation to resume, its lock, its saves) and the offload store of
+ * the conversation in use. /clear and /sessions resume move to another conversation: its lock is
+ * taken first, then the old one's offloads are kept (it was saved) or removed, and its lock freed.
+ */
+import { randomBytes } from 'node:crypto';
+import type { CliOptions } from '../cli/options.js';
+import type { AppPaths } from '../config/paths.js';
+import type { Config } from '../config/types.js';
+import { createOffloadStore, sweepOrphanedOffloads, type DisposableOffloadStore } from '../context/offload-store.js';
+import { ignoreError } from '../diagnostics/ignore-error.js';
+import { SessionLockedError } from '../sessions/errors.js';
+import { savedSessionIds } from '../sessions/saved-ids.js';
+import { createSessionStore } from '../sessions/session-store.js';
+import type { SessionRecord, SessionStore } from '../sessions/types.js';
+import { removeRewindSession, type Rewind } from '../rewind/rewind-service.js';
+import { openSessionRewind } from '../rewind/session-rewind.js';
+import { redactJson as redactSecrets, secretMatcher } from '../secrets/redact.js';
+
+export interface SessionFiles {
+  readonly store?: SessionStore;
+  /** Whether turns are written to disk (false with --no-save). */
+  readonly saves: boolean;
+  /** The saved conversation this run resumes (-c, --resume), when it could be locked. */
+  readonly record?: SessionRecord;
+  /** The id of the conversation this run starts with. */
+  readonly firstId: string;
+  /** An id for a new conversation. */
+  newId(): string;
+  /** Sweeps old sessions and orphaned offloads, and opens the first conversation's offload store. */
+  prepare(notice: (text: string) => void): Promise<DisposableOffloadStore>;
+  /** Moves to another conversation (see the file comment); returns its offload store. */
+  switchTo(id: string, resumed: boolean): Promise<DisposableOffloadStore>;
+  /** Saves the conversation in use; `recordOf` gets the refs of its offloaded results. */
+  save(recordOf: (offloadRefs: readonly string[]) => SessionRecord): Promise<void>;
+  /** The checkpoints of the conversation in use (they follow it like its offloads). */
+  readonly rewind: Rewind;
+  close(): Promise<void>;
+}
+
+type Paths = Pick<AppPaths, 'sessionsDir' | 'offloadDir' | 'dataDir'>;
+
+/** Opens the store and finds the conversation to resume; `notice` gets what the user should know. */
+export async function openSessionFiles(opts: {
+  readonly cli: CliOptions;
+  readonly config: Config;
+  readonly paths: Paths;
+  readonly secrets: () => readonly string[];
+  readonly notice: (text: string) => void;
+  readonly log?: (line: string) => void;
+}): Promise<SessionFiles> {
+  const { cli, config, paths, notice, log } = opts;
+  const store: SessionStore | undefined =
+    cli.save || cli.resume || cli.continueLast
+      ? createSessionStore({
+          dir: paths.sessionsDir,
+          projectRoot: config.projectRoot,
+          offloadDir: paths.offloadDir,
+          secrets: opts.secrets,
+          onNotice: notice,
+          // A swept or deleted session's checkpoints go with it.
+          onRemoved: (id) => removeRewindSession(paths.dataDir, config.projectRoot, id),
+        })
+      : undefined;
+  const saves = Boolean(store && cli.save);
+  let record: SessionRecord | undefined;
+  if (store && cli.resume) record = await store.load(cli.resume);
+  else if (store && cli.continueLast) {
+    record = await store.latest();
+    if (!record) notice('No saved session in this project yet; starting a new one.');
+  }
+  if (record && saves && store) {
+    try {
+      await store.lock(record.id);
+    } catch (err) {
+      if (!(err instanceof SessionLockedError)) throw err;
+      notice(`${err.message}; starting a new session instead.`);
+      record = undefined;
+    }
+  }
+  const newId = (): string => store?.newId() ?? `tmp-${randomBytes(6).toString('hex')}`;
+  const firstId = record?.id ?? newId();
+  let current = firstId;
+  // Checkpoints live beside the sessions under the data dir; with --no-save in a temp folder.
+  const rewindNotices: string[] = [];
+  const redactJson = (json: string): string => redactSecrets(json, secretMatcher(opts.secrets())).text;
+  const rewind = await openSessionRewind({ ...(cli.save ? { dataDir: paths.dataDir } : {}), config, sessionId: firstId, redactJson, ...(log ? { log } : {}) }, rewindNotices);
+  rewindNotices.forEach(notice);
+  let offload: DisposableOffloadStore | undefined;
+  // Whether the conversation in use is on disk: its offloads stay when we leave it.
+  let saved = record !== undefined;
+  const leave = async (): Promise<void> => {
+    await offload?.dispose(saved && saves).catch(ignoreError(`tidy the offloads of session ${current}`, log));
+  };
+
+  return {
+    ...(store ? { store } : {}),
+    saves,
+    ...(record ? { record } : {}),
+    firstId,
+    newId,
+    async prepare(sweepNotice) {
+      if (store && saves) {
+        // A sweep that fails leaves old sessions for the next start; this one must still start.
+        await store.sweep(config.sessionRetentionDays, firstId).then((r) => r.problems.forEach(sweepNotice), ignoreError('sweep old sessions', log));
+      }
+      if (cli.save) {
+        // Offloads of sessions nothing saved (--no-save, a crash) go after a week; saved ones stay.
+        const savedIds = savedSessionIds(paths.sessionsDir);
+        await sweepOrphanedOffloads({ dir: paths.offloadDir, isSaved: async (id) => (await savedIds).has(id) || id === firstId }).catch(
+          ignoreError('sweep orphaned offloads', log),
+        );
+      }
+      offload = createOffloadStore({ dir: paths.offloadDir, sessionId: firstId });
+      return offload;
+    },
+    async switchTo(id, resumed) {
+      if (store && saves && resumed) await store.lock(id);
+      const old = current;
+      await leave();
+      if (store && saves) await store.unlock(old).catch(ignoreError(`unlock session ${old}`, log));
+      current = id;
+      saved = resumed;
+      await rewind.switchSession(id);
+      offload = createOffloadStore({ dir: paths.offloadDir, sessionId: id });
+      return offload;
+    },
+    async save(recordOf) {
+      if (!store || !saves || !offload) return;
+      const refs = (await offload.list()).map((o) => o.ref);
+      await store.save(recordOf(refs));
+      saved = true;
+    },
+    rewind,
+    async close() {
+      await rewind.close();
+      await store?.close().catch(ignoreError('close the session store', log));
+      await leave();
+    },
+  };
+}
