@@ -21,6 +21,7 @@ import { runTurn } from './turn-loop.js';
 import { formatUsage, subtractUsage } from './usage.js';
 import { ignoreError } from '../diagnostics/ignore-error.js';
 import { conversationOf, type ConversationState } from '../rewind/conversation-snapshot.js';
+import type { CheckpointWrappers } from '../rewind/checkpointed-tools.js';
 
 export type { SessionData, SessionRuntime } from './runtime.js';
 export { initialState, newSessionData, permissionSummary } from './runtime.js';
@@ -51,6 +52,8 @@ export interface EngineServices {
 export interface TurnCheckpoints {
   beginTurn(prompt: string, conversation: ConversationState): Promise<void>;
   endTurn(): Promise<void>;
+  /** The scan around anything that may change files (see LindwyrmEngine.aroundCommand). */
+  readonly wrappers: Pick<CheckpointWrappers, 'aroundCommand'>;
 }
 
 export interface ToolDelegates {
@@ -67,6 +70,11 @@ export interface LindwyrmEngine extends Engine {
   readonly slash: SlashRegistry;
   /** Whether a turn runs: the one answer, which the store's `busy` follows. */
   busy(): boolean;
+  /**
+   * Runs something that may change files outside the tools (a `!command`, a hook) inside the
+   * current checkpoint, or a checkpoint of its own between turns, so /rewind can undo it.
+   */
+  aroundCommand<T>(label: string, run: () => Promise<T>): Promise<T>;
 }
 
 /** The engine around the session `open` makes (it is handed the host it publishes through). */
@@ -223,6 +231,7 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
         ...(services.contextNotes ? { contextNotes: services.contextNotes } : {}),
       }),
     busy: () => running !== undefined,
+    aroundCommand: (label, run) => (services.checkpoints ? services.checkpoints.wrappers.aroundCommand(label, run) : run()),
     async dispose() {
       interrupt();
       // A turn reports its own failure in its outcome; what is left is to shut down.

@@ -5,6 +5,7 @@
  * it, and the checkpoints are still there after a resume.
  */
 import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { LindwyrmEngine } from '../../src/agent/engine.js';
@@ -107,6 +108,23 @@ describe.each<FakeFormat>(['anthropic', 'openai'])('conversation rewind over %s'
     expect(JSON.stringify(again.messages)).not.toMatch(/SUMMARY/);
     expect(again.system).toEqual(thirdStarted.system);
     expect(JSON.stringify(again.messages.slice(0, -1))).toBe(JSON.stringify(thirdStarted.messages.slice(0, -1)));
+  });
+
+  it('a command run between turns through aroundCommand (a !command, a hook) gets a checkpoint of its own', async () => {
+    fake = await startFakeProvider({ format, replies });
+    sandbox = await makeSandbox(format, fake.baseUrl);
+    const eng = await open();
+    await eng.submit('first');
+    const file = join(sandbox.project, 'by-hook.txt');
+    await eng.aroundCommand('!touch by-hook.txt', () => writeFile(file, 'made by a hook\n'));
+    const listed = await eng.runSlash('/rewind');
+    const newest = listed.rewind?.kind === 'list' ? listed.rewind.checkpoints[0] : undefined;
+    expect(newest).toMatchObject({ id: 2, prompt: '!touch by-hook.txt', files: 1, hasConversation: false });
+    const done = await eng.runSlash('/rewind 2 code confirm');
+    expect(done.output).toMatch(/deleted\s+by-hook\.txt/);
+    expect(existsSync(file)).toBe(false);
+    // It has no conversation to go back to: asking for one says so.
+    expect((await eng.runSlash('/rewind 2 conversation')).output).toMatch(/conversation: not kept for this checkpoint/);
   });
 
   it('the checkpoints survive a resume, and the rewind itself can be undone', async () => {
