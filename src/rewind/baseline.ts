@@ -170,6 +170,13 @@ export class Baseline {
       },
       skip: (path, why, detail) => skipped.push({ path, why, ...detail }),
     });
+    if (outcome.truncated && firstScan) {
+      // Too large to track by scanning: read nothing (the file tools still keep what they change).
+      this.map.clear();
+      this.keptBytes = 0;
+      this.ready = true;
+      return { changes: [], skipped, untrackedChanged: [], truncated: true, ignoredFiles: outcome.ignoredFiles };
+    }
     const changes: ObservedChange[] = [];
     const states = await mapPool(dirty, 8, async ([rel, info]) => {
       try {

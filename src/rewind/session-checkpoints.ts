@@ -17,9 +17,8 @@ import { loadConversation, snapshotConversation, type ConversationState } from '
 import { MAX_TRACKED_PATHS, type ProjectStore } from './project-store.js';
 import { planRestore } from './restore-plan.js';
 import type { Change, Checkpoint, CheckpointKind, PathState, RestorePlan } from './types.js';
-import { sameState } from './types.js';
+import { sameState, unreadable } from './types.js';
 import { absent, noEntries } from '../diagnostics/ignore-error.js';
-import { unreadable } from './types.js';
 
 export interface PathTarget {
   /** As the tool was given it (relative to the project root, absolute, or ~/…). */
@@ -121,20 +120,22 @@ export class SessionCheckpoints {
   async aroundPaths<T>(targets: readonly PathTarget[], by: string, run: () => Promise<T>): Promise<T> {
     const cp = await this.current(by);
     const closeImplicit = this.implicit;
-    const result = await this.project.exclusive(async () => {
-      const keys = await this.keysFor(targets).catch(noEntries);
-      const before = new Map<string, PathState>();
-      for (const key of keys) before.set(key, await this.project.currentState(key).catch(unreadable));
-      try {
-        return await run();
-      } finally {
-        const changes = [];
-        for (const key of keys) changes.push({ path: key, before: before.get(key) ?? null, after: await this.project.noteChanged(key).catch(unreadable) });
-        await this.record(cp, changes, by).catch((error: unknown) => this.onLog?.(`rewind: ${(error as Error).message}`));
-      }
-    });
-    if (closeImplicit) await this.end();
-    return result;
+    try {
+      return await this.project.exclusive(async () => {
+        const keys = await this.keysFor(targets).catch(noEntries);
+        const before = new Map<string, PathState>();
+        for (const key of keys) before.set(key, await this.project.currentState(key).catch(unreadable));
+        try {
+          return await run();
+        } finally {
+          const changes = [];
+          for (const key of keys) changes.push({ path: key, before: before.get(key) ?? null, after: await this.project.noteChanged(key).catch(unreadable) });
+          await this.record(cp, changes, by).catch((error: unknown) => this.onLog?.(`rewind: ${(error as Error).message}`));
+        }
+      });
+    } finally {
+      if (closeImplicit) await this.end();
+    }
   }
 
   /** The real paths a tool will touch, and the folders above them that do not exist yet (it may create them). */
@@ -161,6 +162,14 @@ export class SessionCheckpoints {
     const cp = await this.current(by);
     const closeImplicit = this.implicit;
     try {
+      return await this.scanAround(cp, by, run);
+    } finally {
+      if (closeImplicit) await this.end();
+    }
+  }
+
+  private async scanAround<T>(cp: MutableCheckpoint, by: string, run: () => Promise<T>): Promise<T> {
+    try {
       await this.project.ensureBaseline();
     } catch (error) {
       await this.note(cp, `changes by ${by} not tracked: ${(error as Error).message}`);
@@ -170,7 +179,7 @@ export class SessionCheckpoints {
       await this.note(cp, `the project has over ${MAX_TRACKED_PATHS} paths: changes by commands are not tracked`);
       return run();
     }
-    const result = await this.project.exclusive(async () => {
+    return this.project.exclusive(async () => {
       // Edits made outside lindwyrm since the last scan: into the baseline, not into this turn.
       const scanned = await this.project.refreshBeforeCommand().then(
         () => true,
@@ -185,8 +194,6 @@ export class SessionCheckpoints {
         if (scanned) await this.recordScan(cp, by).catch((error: unknown) => this.onLog?.(`rewind: ${(error as Error).message}`));
       }
     });
-    if (closeImplicit) await this.end();
-    return result;
   }
 
   private async recordScan(cp: MutableCheckpoint, by: string): Promise<void> {
