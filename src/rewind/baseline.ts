@@ -9,10 +9,10 @@
  * RACY_MS of the scan that recorded it may change again within the file system's timestamp
  * granularity without its stat moving, so it is read again at the next scan (git's "racy clean").
  */
-import { lstatSync, readlinkSync, type Stats } from 'node:fs';
+import { readlinkSync, type Stats } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { hashOf, type BlobStore } from './blob-store.js';
-import { scanProject, type RulesCache, type ScanOptions, type SkipReason } from './project-scan.js';
+import { lstatQuiet, scanProject, type RulesCache, type ScanOptions, type SkipReason } from './project-scan.js';
 import type { Entry, PathState } from './types.js';
 import { sameState } from './types.js';
 
@@ -92,7 +92,7 @@ export class Baseline {
 
   /** Reads one path's state now, storing a file's contents (the pre-image of a change about to happen). */
   async stateOf(abs: string, info?: Stats): Promise<PathState> {
-    const st = info ?? lstatSync(abs, { throwIfNoEntry: false });
+    const st = info ?? lstatQuiet(abs);
     if (!st) return null;
     const mode = st.mode & 0o7777;
     if (st.isDirectory()) return { kind: 'dir', mode };
@@ -120,7 +120,7 @@ export class Baseline {
 
   /** Records what a path is now, after a file tool changed it (or to seed it before). */
   async note(rel: string, abs: string): Promise<PathState> {
-    const info = lstatSync(abs, { throwIfNoEntry: false });
+    const info = lstatQuiet(abs);
     const state = await this.stateOf(abs, info ?? undefined);
     const old = this.map.get(rel);
     if (old?.state.kind === 'file') this.keptBytes -= old.state.size;
@@ -205,7 +205,8 @@ export class Baseline {
       for (const [rel, k] of this.map) {
         if (k.seen === gen) continue;
         // Not listed: gone, or only hidden now (newly ignored, under a new vendored folder).
-        const still = lstatSync(`${this.opts.root}/${rel}`, { throwIfNoEntry: false });
+        // A path that cannot be looked at (a folder above it made unreadable) is not taken for gone.
+        const still = stillThere(`${this.opts.root}/${rel}`);
         if (k.state.kind === 'file') this.keptBytes -= k.state.size;
         this.map.delete(rel);
         if (!still && !firstScan) changes.push({ path: rel, before: k.state, after: null });
@@ -233,6 +234,14 @@ export class Baseline {
 
   scanStart(): number {
     return this.lastScanStart;
+  }
+}
+
+function stillThere(abs: string): boolean {
+  try {
+    return lstatQuiet(abs) !== undefined;
+  } catch {
+    return true;
   }
 }
 

@@ -68,7 +68,7 @@ function cachedRules(abs: string, names: readonly string[], cache: RulesCache | 
   if (!cache) return readRules(abs, names);
   let stamp = '';
   for (const name of names) {
-    const info = lstatSync(`${abs}/${name}`, { throwIfNoEntry: false });
+    const info = lstatQuiet(`${abs}/${name}`);
     stamp += info ? `${info.size}:${info.mtimeMs}:${info.ino};` : '-;';
   }
   const hit = cache.get(abs);
@@ -161,7 +161,7 @@ export async function scanProject(opts: ScanOptions, visit: ScanVisitor): Promis
       }
       let info: Stats | undefined;
       try {
-        info = lstatSync(`${abs}/${name}`, { throwIfNoEntry: false });
+        info = lstatQuiet(`${abs}/${name}`);
       } catch {
         info = undefined;
       }
@@ -176,4 +176,17 @@ export async function scanProject(opts: ScanOptions, visit: ScanVisitor): Promis
     }
   }
   return { paths, truncated: false, ignoredFiles };
+}
+
+/**
+ * lstat that answers undefined for a path that is not there, including one whose parent has become
+ * a file since (ENOTDIR: a folder a command replaced with a file) — not a failure of the scan.
+ */
+export function lstatQuiet(abs: string): Stats | undefined {
+  try {
+    return lstatSync(abs, { throwIfNoEntry: false });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
+    throw error;
+  }
 }

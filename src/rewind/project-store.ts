@@ -10,11 +10,12 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
-import { lstatSync, type Stats } from 'node:fs';
+import type { Stats } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { Baseline, RACY_MS, type RefreshOutcome, type SkippedPath } from './baseline.js';
+import { lstatQuiet } from './project-scan.js';
 import { readBaselineFile, writeBaselineFile } from './baseline-file.js';
 import { createBlobStore, DIR_MODE, type BlobStore } from './blob-store.js';
 import { ChangeWatch } from './change-watch.js';
@@ -173,7 +174,7 @@ export class ProjectStore {
   /** A path's state now, taken from the baseline when its stat still matches (contents stored either way). */
   async currentState(key: string): Promise<PathState> {
     const abs = this.absOf(key);
-    const info: Stats | undefined = lstatSync(abs, { throwIfNoEntry: false });
+    const info: Stats | undefined = lstatQuiet(abs);
     if (!info) return null;
     const known = key.startsWith('/') ? undefined : this.baseline.map.get(key);
     const fresh = Math.max(info.mtimeMs, info.ctimeMs) >= Date.now() - RACY_MS;

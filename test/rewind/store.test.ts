@@ -66,6 +66,40 @@ rm link-a && ln -s old.txt link-a`,
     expect((await stat(join(dirs.project, 'run.sh'))).mode & 0o777).toBe(0o755);
   });
 
+  it('undoes a folder replaced by a file and the reverse, a folder renamed or re-moded, links retargeted, .git/config; git\'s own files untouched', async () => {
+    await sh(
+      dirs.project,
+      `git init -q . && git -c user.name=t -c user.email=t@t commit -q --allow-empty -m start
+mkdir -p tree/deep dir2file locked && echo q > dir2file/q && echo d > tree/deep/x && echo f > file2dir
+ln -s nowhere dangling && chmod 750 locked && touch empty && echo h > hard && ln hard hard2`,
+    );
+    const r = await open();
+    const before = await snapshotTree(dirs.project);
+    const gitBefore = await sh(dirs.project, 'git rev-parse HEAD && git status --porcelain');
+    await r.beginTurn('reshape', EMPTY);
+    await r.wrappers.aroundCommand('bash', () =>
+      sh(
+        dirs.project,
+        `rm -r dir2file && echo now-a-file > dir2file
+rm file2dir && mkdir file2dir && echo in > file2dir/in
+mv tree renamed-tree
+chmod 700 locked
+rm dangling && ln -s elsewhere dangling
+rm link-a && ln -s renamed-tree link-a
+echo filled > empty
+echo more >> hard
+git config user.name someone-else`,
+      ),
+    );
+    await r.endTurn();
+    const [summary] = await r.checkpoints();
+    expect(summary?.files).toBeGreaterThanOrEqual(12);
+    const report = await r.rewind({ id: 1, part: 'code', overwriteChanged: false, now: EMPTY });
+    expect(report.unrestorable).toEqual([]);
+    expect(await snapshotTree(dirs.project)).toEqual(before);
+    expect(await sh(dirs.project, 'git rev-parse HEAD && git status --porcelain')).toBe(gitBefore);
+  });
+
   it('a rewind is a checkpoint: going back to it redoes the changes', async () => {
     const r = await open();
     await r.beginTurn('edit', EMPTY);
