@@ -2,6 +2,9 @@ import { useCallback } from 'react';
 import type { SlashResult } from '../src/agent/state.js';
 import type { SessionSummary } from '../src/sessions/types.js';
 import type { RewindView } from '../src/rewind/rewind-command.js';
+
+/** How the rewind picker names the files it overwrites when only some are chosen. */
+export { overwriteWord } from '../src/rewind/rewind-command.js';
 import type { ApprovalDecision } from '../src/policy/types.js';
 import { BUILTIN_SLASH_INFO } from '../src/slash/builtin-info.js';
 import { formatCommandList } from '../src/slash/help.js';

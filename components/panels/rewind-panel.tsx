@@ -14,13 +14,22 @@ export interface RewindPanelState {
   readonly scroll: number;
   /** The separate question about files changed outside lindwyrm since is being asked. */
   readonly asking: boolean;
+  /** While asking: the files marked to be overwritten (the rest are kept), and the one under the cursor. */
+  readonly marked?: readonly string[];
+  readonly cursor?: number;
+}
+
+/** The preview's files changed outside lindwyrm since, in its order: what the question is about. */
+export function outsidePaths(p: RewindPanelState): string[] {
+  if (p.view.kind !== 'preview') return [];
+  return p.view.preview.items.filter((i) => i.changedOutside && i.unrestorable === undefined).map((i) => i.path);
 }
 
 const LIST_KEYS = '↑↓ choose · Enter code+conversation · c code only · v conversation only · Esc closes';
 
 function previewKeys(p: RewindPanelState): string {
   if (p.view.kind !== 'preview') return '';
-  if (p.asking) return `${p.view.preview.changedOutside} file(s) changed outside lindwyrm since: o overwrite them too · k keep them · Esc back`;
+  if (p.asking) return `${outsidePaths(p).length} file(s) changed outside lindwyrm since: o overwrite them too · k keep them · Space marks one · Enter: marked overwritten, the rest kept · Esc back`;
   const nothing = p.view.part === 'code' && p.view.preview.items.length === 0;
   return nothing ? 'Nothing to restore · Esc back' : 'Enter restores · ↑↓ scroll · Esc back';
 }
@@ -41,6 +50,21 @@ export const RewindPanel = memo(function RewindPanel({ state, width, height }: {
         {sanitizeForTerminal(line)}
       </Text>
     ));
+  } else if (state.asking) {
+    const paths = outsidePaths(state);
+    const cursor = state.cursor ?? 0;
+    const rows = bodyRows - 1;
+    const top = Math.min(Math.max(0, cursor - rows + 1), Math.max(0, paths.length - rows));
+    body = [
+      <Text key="ask" wrap="truncate-end">
+        Changed outside lindwyrm since the checkpoint. Overwrite [x], keep [ ]:
+      </Text>,
+      ...paths.slice(top, top + Math.max(0, rows)).map((path, i) => (
+        <Text key={path} inverse={top + i === cursor} wrap="truncate-end">
+          {`  ${state.marked?.includes(path) ? '[x]' : '[ ]'} ${sanitizeForTerminal(path)}`}
+        </Text>
+      )),
+    ];
   } else {
     const top = Math.min(Math.max(0, state.scroll), Math.max(0, previewRows.length - bodyRows));
     body = previewRows.slice(top, top + bodyRows).map((row, i) => <LineView key={top + i} line={row} />);

@@ -72,7 +72,17 @@ export async function planRestore(inputs: PlanInputs): Promise<RestorePlan> {
   return { checkpoint: inputs.id, items };
 }
 
+/**
+ * Which files changed outside lindwyrm the user confirmed overwriting: all of them (true), none
+ * (false), or the ones named (the picker asks file by file).
+ */
+export type OverwriteChoice = boolean | readonly string[];
+
+export function overwrites(choice: OverwriteChoice, path: string): boolean {
+  return typeof choice === 'boolean' ? choice : choice.includes(path);
+}
+
 /** The items a restore applies: never the unrestorable, and the changed-outside ones only when confirmed. */
-export function itemsToApply(plan: RestorePlan, overwriteChanged: boolean): PlannedRestore[] {
-  return plan.items.filter((i) => i.unrestorable === undefined && (overwriteChanged || !i.changedOutside));
+export function itemsToApply(plan: RestorePlan, overwriteChanged: OverwriteChoice): PlannedRestore[] {
+  return plan.items.filter((i) => i.unrestorable === undefined && (!i.changedOutside || overwrites(overwriteChanged, i.path)));
 }

@@ -3,13 +3,15 @@
  *   /rewind                              the checkpoints, newest first (the view opens its picker)
  *   /rewind N [code|conversation|both]   a preview of going back to before N (default both)
  *   /rewind N PART confirm [overwrite]   do it; `overwrite` is the separate confirmation for files
- *                                        changed outside lindwyrm since
+ *                                        changed outside lindwyrm since (all of them), and
+ *                                        `overwrite=PATH,PATH` for only these (each URI-encoded)
  * A conversation rewind truncates the history to before N's prompt and hands that prompt back for
  * the input; the next request then starts with exactly the messages the provider saw before it.
  */
 import type { ConversationState } from './conversation-snapshot.js';
 import { formatCheckpointLine, formatCheckpointList, formatPreview, formatReport } from './format.js';
 import type { RewindPart } from './rewind-restore.js';
+import type { OverwriteChoice } from './restore-plan.js';
 import { RewindError } from './rewind-restore.js';
 import type { Rewind } from './rewind-service.js';
 import type { CheckpointSummary, RewindPreview } from './summaries.js';
@@ -40,7 +42,24 @@ export interface RewindCommandResult {
 }
 
 const PARTS: readonly RewindPart[] = ['code', 'conversation', 'both'];
-export const REWIND_USAGE = 'Usage: /rewind [N [code|conversation|both] [confirm [overwrite]]]';
+export const REWIND_USAGE = 'Usage: /rewind [N [code|conversation|both] [confirm [overwrite|overwrite=PATH,…]]]';
+
+/** The word the picker sends to overwrite only some of the files changed outside lindwyrm. */
+export function overwriteWord(paths: readonly string[]): string {
+  return `overwrite=${paths.map(encodeURIComponent).join(',')}`;
+}
+
+/** 'overwrite' → all; 'overwrite=a,b' → those paths; anything else → undefined (a usage error). */
+function parseOverwrite(word: string): OverwriteChoice | undefined {
+  if (word === 'overwrite') return true;
+  const m = /^overwrite=(.+)$/.exec(word);
+  if (!m?.[1]) return undefined;
+  try {
+    return m[1].split(',').map((p) => decodeURIComponent(p));
+  } catch {
+    return undefined; // a malformed %-escape
+  }
+}
 
 function parsePart(word: string | undefined): RewindPart | undefined {
   if (word === undefined) return 'both';
@@ -59,8 +78,8 @@ export async function runRewindCommand(args: readonly string[], env: RewindComma
   const id = /^\d{1,9}$/.test(idWord ?? '') ? Number(idWord) : NaN;
   const part = parsePart(partWord);
   const confirmed = confirm === 'confirm';
-  const forced = overwrite === 'overwrite';
-  if (!Number.isInteger(id) || id < 1 || !part || (confirm !== undefined && !confirmed) || (overwrite !== undefined && !forced) || extra.length > 0) {
+  const forced = overwrite === undefined ? false : parseOverwrite(overwrite);
+  if (!Number.isInteger(id) || id < 1 || !part || (confirm !== undefined && !confirmed) || forced === undefined || (overwrite !== undefined && !confirmed) || extra.length > 0) {
     return { text: REWIND_USAGE, error: true };
   }
   const now = env.conversation();

@@ -10,7 +10,7 @@ import { mapPool } from './baseline.js';
 import type { ConversationState } from './conversation-snapshot.js';
 import type { ProjectStore } from './project-store.js';
 import { readJournal, removeJournal, writeJournal, writerAlive, type Journal } from './restore-journal.js';
-import { itemsToApply } from './restore-plan.js';
+import { itemsToApply, overwrites, type OverwriteChoice } from './restore-plan.js';
 import type { SessionCheckpoints } from './session-checkpoints.js';
 import { CheckpointLog } from './checkpoint-log.js';
 import type { Checkpoint, PathState, PlannedRestore, RestorePlan } from './types.js';
@@ -21,8 +21,8 @@ export type RewindPart = 'code' | 'conversation' | 'both';
 export interface RewindRequest {
   readonly id: number;
   readonly part: RewindPart;
-  /** The separate confirmation: overwrite files changed outside lindwyrm since the checkpoint. */
-  readonly overwriteChanged: boolean;
+  /** The separate confirmation: overwrite files changed outside lindwyrm since the checkpoint (all, or these paths). */
+  readonly overwriteChanged: OverwriteChoice;
   /** The conversation as it stands: the rewind checkpoint keeps it, so the rewind can be undone (absent from `--rewind`). */
   readonly now?: ConversationState;
 }
@@ -101,7 +101,7 @@ export async function rewindTo(session: SessionCheckpoints, req: RewindRequest):
     target,
     plan,
     results,
-    keptChanged: plan.items.filter((i) => i.changedOutside && !req.overwriteChanged && i.unrestorable === undefined),
+    keptChanged: plan.items.filter((i) => i.changedOutside && !overwrites(req.overwriteChanged, i.path) && i.unrestorable === undefined),
     unrestorable: plan.items.filter((i) => i.unrestorable !== undefined),
     ...(conversation ? { conversation } : {}),
   };

@@ -5,7 +5,7 @@
  * it, and the checkpoints are still there after a resume.
  */
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { LindwyrmEngine } from '../../src/agent/engine.js';
@@ -125,6 +125,27 @@ describe.each<FakeFormat>(['anthropic', 'openai'])('conversation rewind over %s'
     expect(existsSync(file)).toBe(false);
     // It has no conversation to go back to: asking for one says so.
     expect((await eng.runSlash('/rewind 2 conversation')).output).toMatch(/conversation: not kept for this checkpoint/);
+  });
+
+  it('overwrite=PATH,… overwrites only the files named among those changed outside lindwyrm; the rest are kept', async () => {
+    fake = await startFakeProvider({ format, replies });
+    sandbox = await makeSandbox(format, fake.baseUrl);
+    const eng = await open();
+    const a = join(sandbox.project, 'a b.txt');
+    const b = join(sandbox.project, 'b,c.txt');
+    await writeFile(a, 'a0\n');
+    await writeFile(b, 'b0\n');
+    await eng.aroundCommand('!change both', async () => {
+      await writeFile(a, 'a1\n');
+      await writeFile(b, 'b1\n');
+    });
+    await writeFile(a, 'a by hand\n');
+    await writeFile(b, 'b by hand\n');
+    expect((await eng.runSlash('/rewind 1 code confirm overwrite=%E0%A4%A')).output).toMatch(/^Usage: \/rewind/);
+    const done = await eng.runSlash(`/rewind 1 code confirm overwrite=${encodeURIComponent('b,c.txt')}`);
+    expect(done.output).toMatch(/kept\s+a b\.txt: changed outside lindwyrm since/);
+    expect(await readFile(a, 'utf8')).toBe('a by hand\n');
+    expect(await readFile(b, 'utf8')).toBe('b0\n');
   });
 
   it('the checkpoints survive a resume, and the rewind itself can be undone', async () => {

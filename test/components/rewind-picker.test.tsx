@@ -91,6 +91,37 @@ describe('the rewind picker', () => {
     expect(engine.slashes.at(-1)).toBe('/rewind 2 code confirm overwrite');
   });
 
+  it('files changed outside lindwyrm can be chosen one by one: Space marks one to overwrite, Enter keeps the rest', async () => {
+    const engine = new FakeEngine();
+    const outside = ['src/a b.ts', 'docs/notes,v2.md'];
+    const item = (path: string, changedOutside: boolean) => ({ path, action: 'restore' as const, added: 1, removed: 1, changedOutside, folder: false });
+    engine.slashReply = (cmd): SlashReply => {
+      if (cmd === '/rewind') return { kind: 'rewind', output: 'list', rewind: { kind: 'list', checkpoints, lines } };
+      if (cmd === '/rewind 2 code') {
+        const p: RewindPreview = { id: 2, prompt: 'add tests', items: [item('lib.ts', false), ...outside.map((o) => item(o, true))], changedOutside: 2, unrestorable: 0 };
+        return { kind: 'rewind', output: 'preview', rewind: { kind: 'preview', part: 'code', preview: p, text: 'Going back to before 2:' } };
+      }
+      return { kind: 'rewound', output: 'Rewound to before 2.' };
+    };
+    const r = renderApp({ engine, rows: 24, columns: 140 });
+    await r.type('/rewind', KEYS.enter);
+    await settle();
+    await r.type('c');
+    await settle();
+    await r.type(KEYS.enter);
+    expect(r.frame()).toContain('[ ] src/a b.ts');
+    expect(r.frame()).toContain('[ ] docs/notes,v2.md');
+    expect(r.frame()).not.toContain('[ ] lib.ts');
+    // Down to the second, mark it, mark and unmark the first: only the second is overwritten.
+    await r.type(KEYS.down, ' ', KEYS.up, ' ', ' ');
+    expect(r.frame()).toContain('[x] docs/notes,v2.md');
+    expect(r.frame()).toContain('[ ] src/a b.ts');
+    expect(engine.slashes.some((s) => s.includes('confirm'))).toBe(false);
+    await r.type(KEYS.enter);
+    await settle();
+    expect(engine.slashes.at(-1)).toBe(`/rewind 2 code confirm overwrite=${encodeURIComponent('docs/notes,v2.md')}`);
+  });
+
   it('one Esc, or Esc Esc with text in the input, does not open it', async () => {
     const engine = new FakeEngine();
     scripted(engine);

@@ -108,6 +108,25 @@ describe.skipIf(!hasTmux)('the rewind picker in a real terminal (tmux)', () => {
     expect(JSON.stringify(again.slice(0, -1))).toBe(JSON.stringify(secondTurnStart.slice(0, -1)));
     expect(JSON.stringify(again.at(-1))).toContain('change them differently');
 
+    // Undo the rewind (checkpoint 3) after a hand edit: the edited file gets its own question.
+    await writeFile(join(project, 'notes.txt'), 'by hand\n');
+    keys('Escape');
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    keys('Escape');
+    await until('the picker again', () => screen().includes('Rewind: go back to before a prompt (4)'));
+    expect(screen()).toMatch(/3 .*↶ rewind to 2: code and conversation\s+· 3 files .*⚠ 1 changed outside lindwyrm since/);
+    keys('Down');
+    type('c');
+    await until('the preview of undoing the rewind', () => screen().includes('Rewind to before 3: code'));
+    expect(screen()).toMatch(/restore\s+notes\.txt .*⚠ changed outside lindwyrm since/);
+    keys('Enter');
+    await until('the question', () => screen().includes('[ ] notes.txt'));
+    keys('Enter');
+    await until('out/ back', () => existsSync(join(project, 'out/result.txt')));
+    await until('the report', () => screen().includes('Rewound to before 3'));
+    expect(await readFile(join(project, 'notes.txt'), 'utf8')).toBe('by hand\n');
+    expect(screen()).toMatch(/kept\s+notes\.txt: changed outside lindwyrm since/);
+
     keys('C-c');
     keys('C-c');
     await until('the process to exit', () => screen().includes('__EXIT='));
