@@ -1,12 +1,13 @@
 import { memo, useMemo } from 'react';
 import { Box, Text } from 'ink';
-import type { ApprovalRequest } from '../../src/policy/types.js';
-import { LineView } from '../text/line-view.js';
+import type { PendingApproval } from '../../src/agent/state.js';
 import { alwaysLabel, approvalContent, isOutside } from './approval-rows.js';
 import { oneLine } from '../text/sanitize.js';
+import { LineView, borderColor, inkTextProps } from '../text/line-view.js';
+import { theme } from '../theme.js';
 
 /** Height the modal wants for this request, bounded by what the screen allows. */
-export function approvalHeight(req: ApprovalRequest, width: number, maxRows: number): number {
+export function approvalHeight(req: PendingApproval, width: number, maxRows: number): number {
   const { head, body } = approvalContent(req, width - 2);
   return Math.max(6, Math.min(maxRows, head.length + body.length + 3));
 }
@@ -24,7 +25,7 @@ export const ApprovalModal = memo(function ApprovalModal({
   pageRef,
   projectRoot,
 }: {
-  readonly request: ApprovalRequest;
+  readonly request: PendingApproval;
   /** To tell a path outside the project, where [a]lways cannot grant more than this once. */
   readonly projectRoot?: string;
   readonly width: number;
@@ -49,7 +50,7 @@ export const ApprovalModal = memo(function ApprovalModal({
   const more = body.length - (top + bodyRows);
   const visible = more > 0 ? body.slice(top, top + bodyRows - 1) : body.slice(top, top + bodyRows);
   return (
-    <Box flexDirection="column" height={height} width={width} borderStyle="round" borderColor="yellow" overflowY="hidden">
+    <Box flexDirection="column" height={height} width={width} borderStyle="round" {...borderColor(theme.warning)} overflowY="hidden">
       {head.slice(0, headRows).map((row, i) => (
         <LineView key={`h${i}`} line={row} />
       ))}
@@ -67,7 +68,7 @@ export const ApprovalModal = memo(function ApprovalModal({
 });
 
 /** The answer keys; shorter forms when the full line does not fit, so [q]uit is never cut off. */
-export function approvalKeysForm(request: ApprovalRequest, width: number, outside = false): 'full' | 'short' | 'letters' {
+export function approvalKeysForm(request: PendingApproval, width: number, outside = false): 'full' | 'short' | 'letters' {
   const full = `[y]es  [n]o  [a]${alwaysLabel(request, outside).slice(1)}  [q]uit turn`;
   if (full.length <= width) return 'full';
   return '[y]es [n]o [a]lways [q]uit'.length <= width ? 'short' : 'letters';
@@ -80,7 +81,7 @@ function ApprovalKeys({
   withSummary,
   outside,
 }: {
-  readonly request: ApprovalRequest;
+  readonly request: PendingApproval;
   readonly width: number;
   readonly above: number;
   readonly outside: boolean;
@@ -93,12 +94,12 @@ function ApprovalKeys({
     <Text wrap="truncate-end">
       {form === 'letters' ? (
         <>
-          <Text bold color="green">y</Text>/<Text bold color="red">n</Text>/<Text bold color="cyan">a</Text>/<Text bold color="yellow">q</Text>
+          <Text {...inkTextProps(theme.keyYes)}>y</Text>/<Text {...inkTextProps(theme.keyNo)}>n</Text>/<Text {...inkTextProps(theme.keyAlways)}>a</Text>/<Text {...inkTextProps(theme.keyQuit)}>q</Text>
         </>
       ) : (
         <>
-          <Text bold color="green">[y]</Text>es{gap}<Text bold color="red">[n]</Text>o{gap}<Text bold color="cyan">[a]</Text>
-          {form === 'full' ? alwaysLabel(request, outside).slice(1) : 'lways'}{gap}<Text bold color="yellow">[q]</Text>uit{form === 'full' ? ' turn' : ''}
+          <Text {...inkTextProps(theme.keyYes)}>[y]</Text>es{gap}<Text {...inkTextProps(theme.keyNo)}>[n]</Text>o{gap}<Text {...inkTextProps(theme.keyAlways)}>[a]</Text>
+          {form === 'full' ? alwaysLabel(request, outside).slice(1) : 'lways'}{gap}<Text {...inkTextProps(theme.keyQuit)}>[q]</Text>uit{form === 'full' ? ' turn' : ''}
         </>
       )}
       <Text dimColor>{above > 0 ? `  (${above} lines above)` : ''}</Text>

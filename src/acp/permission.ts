@@ -15,6 +15,7 @@ export interface PermissionPeer {
 /** What [a]lways grants, in the words the editor shows on its button. */
 export function alwaysLabel(request: ApprovalRequest): string {
   if (request.kind === 'bash') return 'Always allow commands like this in this session';
+  if (request.kind === 'mcp') return `Always allow ${request.tool} in this session`;
   return `Always allow ${request.kind === 'read' ? 'reading' : request.kind === 'delete' ? 'deleting' : 'writing'} files in this project for this session`;
 }
 

@@ -5,6 +5,7 @@
 import { createInterface, type Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type { ApprovalDecision, ApprovalRequest, Approver } from '../policy/types.js';
+import { numberedDiffLines, parseUnifiedDiff } from '../tools/numbered-diff.js';
 
 export interface OneShotApprover {
   readonly approver: Approver;
@@ -16,6 +17,7 @@ export interface OneShotApprover {
 
 export function describeAllowance(request: ApprovalRequest): string {
   if (request.kind === 'bash') return '--allow bash, or add the command to bash_allowlist in [policy]';
+  if (request.kind === 'mcp') return `an allow pattern for ${request.tool} in its [[mcp.servers]] entry (allow = ["TOOL"])`;
   const where = request.path ? ` for ${request.path}` : '';
   return `--allow ${request.kind}, or a [[policy.rules]] entry with ${request.kind} = "allow"${where}`;
 }
@@ -24,7 +26,8 @@ export function formatApproval(request: ApprovalRequest): string {
   const lines = [`  ${request.kind.toUpperCase()} requested: ${request.summary}`];
   if (request.path) lines.push(`    ${request.path}`);
   if (request.command) lines.push(...request.command.split('\n').map((l) => `    $ ${l}`));
-  if (request.diff) lines.push(...request.diff.replace(/\n$/, '').split('\n').map((l) => `    ${l}`));
+  // With old and new line numbers, as the full screen's modal shows it.
+  if (request.diff) lines.push(...numberedDiffLines(parseUnifiedDiff(request.diff)).map((l) => `    ${l}`));
   lines.push(`    (${request.reason})`);
   return `${lines.join('\n')}\n`;
 }
@@ -61,7 +64,7 @@ export function createOneShotApprover(io: { stdin: Readable; stderr: Writable; i
       };
       cancel = () => finish('quit');
       const prompt = (): void => {
-        io.stderr.write(`  Allow? [y]es / [n]o / [a]lways (${request.kind}) / [q]uit: `);
+        io.stderr.write(`  Allow? [y]es / [n]o / [a]lways (${request.kind === 'mcp' ? 'this tool' : request.kind}) / [q]uit: `);
       };
       rl.on('line', (line) => {
         const decision = ANSWERS[line.trim().toLowerCase()];

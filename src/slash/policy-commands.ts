@@ -34,11 +34,17 @@ export function permCommand({ session, args }: SlashContext): SlashReply {
   return { kind: 'text', text: `Rule for this session: ${rule.path} ${pairs.join(' ')}` };
 }
 
-export function policyCommand({ session }: SlashContext): SlashReply {
+export async function policyCommand({ session, toolContext }: SlashContext): Promise<SlashReply> {
   const rt = session.runtime;
   const lines = describePolicy(rt.config.policy);
   if (rt.readOnly) lines.unshift('read-only session: no writes, deletes or commands');
   if (rt.preApproved.size) lines.push(`pre-approved for this run (--allow): ${[...rt.preApproved].join(', ')}`);
   if (rt.sessionGrants.size) lines.push(`answered [a]lways this session: ${[...rt.sessionGrants].join(', ')}`);
+  const sandbox = toolContext().sandbox;
+  if (sandbox) {
+    // Shown as it is, not as "still being checked": the probe answers within seconds.
+    await sandbox.ready();
+    lines.push(...sandbox.describe());
+  }
   return { kind: 'panel', panel: 'policy', text: lines.join('\n') };
 }

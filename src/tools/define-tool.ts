@@ -34,6 +34,8 @@ interface ToolSpecBase {
   readonly title?: (input: Args) => string | undefined;
   /** Whether a session offers the tool at all; default always. */
   readonly offered?: (session: { readonly vision: boolean }) => boolean;
+  /** Callable but left out of the schemas (see ToolDefinition.hidden). */
+  readonly hidden?: boolean;
 }
 
 /** A tool whose arguments are declared with `arg` (src/tools/args.ts). */
@@ -86,6 +88,7 @@ export function defineTool<S extends ArgSpecs>(spec: DeclaredToolSpec<S> | Schem
     ...(spec.changes !== undefined ? { changes: spec.changes } : {}),
     title: spec.title ?? defaultTitle,
     ...(spec.offered ? { offered: spec.offered } : {}),
+    ...(spec.hidden ? { hidden: true } : {}),
     async run(input, ctx) {
       // One note per call: the gate records what it judged, and the result carries it out.
       const audit: AuditNote = ctx.audit ?? {};
