@@ -1,5 +1,5 @@
-import { useCallback, useRef } from 'react';
-import { useInput } from 'ink';
+import { useCallback, useEffect, useRef } from 'react';
+import { useInput, useStdin } from 'ink';
 import { toKeyCommands, type KeyCommand } from './key-commands.js';
 
 /**
@@ -32,6 +32,18 @@ export function useKeyRouter(layers: readonly KeyLayer[], isActive = true): void
   ref.current = layers;
   const pasting = useRef(false);
   const lastInputAt = useRef(0);
+  // Esc pressed twice while the app was busy reaches Ink as one "\x1b\x1b", which it reports as a
+  // single (Alt+)Esc; the raw event, seen first, tells the two presses apart (Esc Esc opens rewind).
+  const doubleEscape = useRef(false);
+  const { internal_eventEmitter: rawInput } = useStdin();
+  useEffect(() => {
+    // Registered before useInput's own listener (effects run in order), so it sees each event first.
+    const onRaw = (data: unknown): void => {
+      doubleEscape.current = data === '\x1b\x1b';
+    };
+    rawInput?.on('input', onRaw);
+    return () => void rawInput?.removeListener('input', onRaw);
+  }, [rawInput]);
   const onInput = useCallback((input: string, key: Parameters<Parameters<typeof useInput>[0]>[1]) => {
     const now = Date.now();
     // A paste arrives in one burst: if its end marker was lost, Enter must not stay a newline.
@@ -41,7 +53,9 @@ export function useKeyRouter(layers: readonly KeyLayer[], isActive = true): void
       pasting.current = input === PASTE_START;
       return;
     }
-    for (const parsed of toKeyCommands(input, key)) {
+    const parsedAll: KeyCommand[] = key.escape && doubleEscape.current ? [{ name: 'escape' }, { name: 'escape' }] : toKeyCommands(input, key);
+    doubleEscape.current = false;
+    for (const parsed of parsedAll) {
       const command: KeyCommand = pasting.current && parsed.name === 'submit' ? { name: 'newline' } : parsed;
       if (command.name === 'none') continue;
       for (const layer of ref.current) {

@@ -245,8 +245,10 @@ export function createSession(start: SessionStart, parts: SessionParts, files: S
     async restoreConversation(state) {
       const { codeMapText: _old, ...rest } = rt;
       const history = [...state.history];
-      const conversation = { ...rt.session, history, turns: state.turns, ...(history.length === 0 ? { firstPrompt: '' } : {}) };
-      swap({ ...rest, ...(state.codeMapText !== undefined ? { codeMapText: state.codeMapText } : {}), system: state.system, session: conversation }, 'conversation');
+      // An earlier state is a finished one: no turn of it to recover, and its transcript is its history.
+      const { unfinishedTurn: _none, ...now } = rt.session;
+      const conversation = { ...now, history, turns: state.turns, ...(history.length === 0 ? { firstPrompt: '' } : {}) };
+      swap({ ...rest, ...(state.codeMapText !== undefined ? { codeMapText: state.codeMapText } : {}), system: state.system, session: ready(conversation) }, 'conversation');
       await session.persist();
     },
     recordUsage(usage, side) {

@@ -122,6 +122,16 @@ describe('the rewind picker', () => {
     expect(engine.slashes.at(-1)).toBe(`/rewind 2 code confirm overwrite=${encodeURIComponent('docs/notes,v2.md')}`);
   });
 
+  it('Esc Esc that reaches the app as one read (it was busy) still opens it', async () => {
+    const engine = new FakeEngine();
+    scripted(engine);
+    const r = renderApp({ engine, rows: 24, columns: 110 });
+    await r.type(KEYS.escape + KEYS.escape);
+    await settle();
+    expect(engine.slashes).toEqual(['/rewind']);
+    expect(r.frame()).toContain('Rewind: go back to before a prompt (2)');
+  });
+
   it('one Esc, or Esc Esc with text in the input, does not open it', async () => {
     const engine = new FakeEngine();
     scripted(engine);
