@@ -12,7 +12,7 @@ import { buildMcpToolSet } from '../../src/mcp/tool-set.js';
 const dir = mkdtempSync(join(tmpdir(), 'lwyrm-schema-tax-'));
 const fixture = new URL('../../test/mcp/fixtures/flaky-server.mjs', import.meta.url).pathname;
 const manager = new McpManager(
-  [{ name: 'github', origin: 'user', command: process.execPath, args: [fixture], env: { MANY_TOOLS: '42' }, headers: {}, allow: [], deny: [], enabled: true, cwd: dir }],
+  [{ name: 'github', origin: 'user', command: process.execPath, args: [fixture], env: { MANY_TOOLS: '42' }, headers: {}, allow: [], deny: [], enabled: true, cwd: dir, sandbox: false }],
   { env: process.env, logDir: join(dir, 'logs'), tokenDir: join(dir, 'auth'), defaultTimeoutMs: 10_000, openUrl: () => undefined, onSecret: () => undefined },
 );
 await manager.start(15_000);

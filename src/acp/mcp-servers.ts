@@ -92,6 +92,8 @@ export function withEditorServers(config: Config, entries: readonly McpServerEnt
     added.push({
       name,
       origin: 'user',
+      // The editor's servers run in the sandbox like the config's (sandbox = false is a config choice).
+      sandbox: true,
       ...(e.command !== undefined ? { command: e.command } : {}),
       args: e.args ?? [],
       env: e.env ?? {},

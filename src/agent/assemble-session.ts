@@ -11,6 +11,7 @@ import { ignoreError, setVerboseLog } from '../diagnostics/ignore-error.js';
 import type { Approver } from '../policy/types.js';
 import type { ModelClientOptions } from '../providers/create-client.js';
 import { registerMcpCommands } from '../mcp/mcp-commands.js';
+import { sandboxedSpawn } from '../mcp/sandboxed-spawn.js';
 import { startSessionMcp, type McpOptions, type SessionMcp } from '../mcp/session-mcp.js';
 import { collectSessionSecrets } from '../secrets/session-secrets.js';
 import { createSandbox } from '../sandbox/create-sandbox.js';
@@ -144,6 +145,8 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
     notify: (text) => mcpNotice(text),
     onSecret: (value) => secrets.add(value),
     ...(log ? { log } : {}),
+    // stdio servers start through the command sandbox, as bash commands do (a test may swap it).
+    spawnServer: sandboxedSpawn(sandbox),
     ...deps.mcp,
   });
   // A cold index can take many seconds: the session starts without it, its prompt without the

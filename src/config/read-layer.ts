@@ -69,6 +69,7 @@ export function readLayer(table: Table, ctx: LayerContext, warnings: string[]): 
       home: ctx.home,
       origin: ctx.origin ?? 'user',
       warnUnknown: (t, known) => warnUnknown(t, warnings, known),
+      warn: (line) => warnings.push(line),
     }),
     mcpSchemaBudget: r.integer('mcp_schema_budget', 100),
     sandbox: r.oneOf('sandbox', ['auto', 'required', 'off'] as const),

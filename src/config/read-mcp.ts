@@ -17,7 +17,7 @@ const REFERENCE = /\$\{(?:file:[^}]+|[A-Za-z_][A-Za-z0-9_]*)\}/;
 export const KNOWN_MCP = ['servers'];
 export const KNOWN_MCP_SERVER = [
   'name', 'command', 'args', 'env', 'url', 'headers', 'allow', 'deny', 'timeout_ms', 'enabled',
-  'oauth_client_id', 'oauth_client_secret_env',
+  'oauth_client_id', 'oauth_client_secret_env', 'sandbox',
 ];
 
 export interface McpContext {
@@ -25,6 +25,7 @@ export interface McpContext {
   readonly home: string;
   readonly origin: 'user' | 'project';
   readonly warnUnknown: (r: TableReader, known: readonly string[]) => void;
+  readonly warn: (line: string) => void;
 }
 
 export function readMcp(r: TableReader | undefined, ctx: McpContext): McpServerConfig[] | undefined {
@@ -69,6 +70,11 @@ function readServer(s: TableReader, ctx: McpContext): McpServerConfig {
   };
   const secretEnv = s.nonEmptyString('oauth_client_secret_env');
   if (secretEnv !== undefined && !ENV_NAME.test(secretEnv)) s.fail('oauth_client_secret_env', 'the name of an environment variable', secretEnv);
+  let sandbox = s.boolean('sandbox') ?? true;
+  if (!sandbox && ctx.origin === 'project') {
+    ctx.warn(`${s.file}: MCP server "${name}": sandbox = false is honoured only in your user config; it runs in the sandbox`);
+    sandbox = true;
+  }
   const server: McpServerConfig = {
     name,
     origin: ctx.origin,
@@ -84,6 +90,7 @@ function readServer(s: TableReader, ctx: McpContext): McpServerConfig {
     ...(s.nonEmptyString('oauth_client_id') !== undefined ? { oauthClientId: s.nonEmptyString('oauth_client_id') } : {}),
     ...(secretEnv !== undefined ? { oauthClientSecretEnv: secretEnv } : {}),
     cwd: ctx.baseDir,
+    sandbox,
   };
   ctx.warnUnknown(s, KNOWN_MCP_SERVER);
   return server;

@@ -105,6 +105,11 @@ export interface McpServerConfig {
   /** Where a stdio server starts (the config file's base folder). */
   readonly cwd: string;
   /**
+   * A stdio server starts through the command sandbox (src/sandbox/) like a bash command. Only a
+   * user's own server may set sandbox = false; a project's server always runs inside.
+   */
+  readonly sandbox: boolean;
+  /**
    * env and header values are the values themselves, not references: an editor passed them over
    * ACP from its own settings. Values under secret-looking names are redacted like keys.
    */

@@ -3,7 +3,6 @@
  * fault (no start, crash, hang, garbage) marked failed and started again on the next call. A
  * server's error answer is not a fault: the connection stays.
  */
-import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { SECRET_NAME } from '../config/read-mcp.js';
 import type { McpServerConfig } from '../config/types.js';
@@ -13,7 +12,7 @@ import { createOAuth } from './oauth/oauth-client.js';
 import { createTokenStore } from './oauth/token-store.js';
 import { McpFault, type McpPrompt, type McpResource, type McpTool } from './protocol.js';
 import { fillAll, MissingSecretError, scrubbedEnv } from './secret-refs.js';
-import { createStdioTransport, spawnStdioServer, type StdioSpec } from './stdio-transport.js';
+import { createStdioTransport, spawnStdioServer, type SpawnServer, type StdioSpec } from './stdio-transport.js';
 import type { Transport } from './transport.js';
 import { ignoreError, noEntries } from '../diagnostics/ignore-error.js';
 
@@ -38,7 +37,7 @@ export interface ConnectionOptions {
   /** Each secret filled into env or headers, for redaction. */
   readonly onSecret: (value: string) => void;
   /** The stdio spawn; a sandbox wraps it. */
-  readonly spawnServer?: (spec: StdioSpec) => ChildProcess;
+  readonly spawnServer?: SpawnServer;
   readonly onElicit?: ElicitHandler;
   readonly fetch?: typeof fetch;
   readonly log?: (line: string) => void;
@@ -105,7 +104,7 @@ export class ServerConnection {
       return createHttpTransport({ url: c.url, headers, auth, ...(this.opts.fetch ? { fetch: this.opts.fetch } : {}) });
     }
     const env = { ...scrubbedEnv(this.opts.env), ...this.values(c.env) };
-    const spec: StdioSpec = { command: c.command ?? '', args: c.args, env, cwd: c.cwd, logFile: this.logFile };
+    const spec: StdioSpec = { name: c.name, command: c.command ?? '', args: c.args, env, cwd: c.cwd, logFile: this.logFile, sandboxed: c.sandbox };
     return createStdioTransport(spec, this.opts.spawnServer ?? spawnStdioServer);
   }
 

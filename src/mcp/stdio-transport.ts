@@ -10,6 +10,8 @@ import { McpFault, parseMessages, type RpcMessage } from './protocol.js';
 import type { Transport, TransportEvents } from './transport.js';
 
 export interface StdioSpec {
+  /** The server's name in the config (the sandbox's audit lines say "mcp:NAME"). */
+  readonly name: string;
   readonly command: string;
   readonly args: readonly string[];
   /** The complete environment of the child (already scrubbed and filled by the caller). */
@@ -17,7 +19,12 @@ export interface StdioSpec {
   readonly cwd: string;
   /** Where the server's stderr is appended. */
   readonly logFile: string;
+  /** Whether it starts through the command sandbox (false: a user's server with sandbox = false). */
+  readonly sandboxed: boolean;
 }
+
+/** Starts a server's process: directly, or through the command sandbox (sandboxed-spawn.ts). */
+export type SpawnServer = (spec: StdioSpec) => ChildProcess | Promise<ChildProcess>;
 
 /** One line of a server's stdout may not grow without bound. */
 const MAX_LINE_CHARS = 32 * 1024 * 1024;
@@ -61,7 +68,7 @@ function track(child: ChildProcess): void {
   });
 }
 
-export function createStdioTransport(spec: StdioSpec, spawnServer: (spec: StdioSpec) => ChildProcess = spawnStdioServer): Transport {
+export function createStdioTransport(spec: StdioSpec, spawnServer: SpawnServer = spawnStdioServer): Transport {
   let child: ChildProcess | undefined;
   let log: WriteStream | undefined;
   let events: TransportEvents | undefined;
@@ -120,7 +127,15 @@ export function createStdioTransport(spec: StdioSpec, spawnServer: (spec: StdioS
       log = createWriteStream(spec.logFile, { flags: 'a', mode: 0o600 });
       log.on('error', () => undefined);
       log.write(`[lindwyrm] ${new Date().toISOString()} starting ${spec.command} ${spec.args.join(' ')}\n`);
-      const proc = spawnServer(spec);
+      let proc: ChildProcess;
+      try {
+        proc = await spawnServer(spec);
+      } catch (error) {
+        // The sandbox refused (sandbox = "required" where it cannot start), or could not wrap it.
+        const fault = new McpFault('start', `could not start ${spec.command}: ${error instanceof Error ? error.message : String(error)}`);
+        end(fault);
+        throw fault;
+      }
       child = proc;
       track(proc);
       await new Promise<void>((resolve, reject) => {
@@ -137,7 +152,10 @@ export function createStdioTransport(spec: StdioSpec, spawnServer: (spec: StdioS
       proc.stdin?.on('error', () => undefined);
       proc.once('exit', (code, signal) => {
         log?.write(`[lindwyrm] server exited (${signal ?? `code ${code}`})\n`);
-        end(new McpFault('crash', `the server exited (${signal ?? `code ${code}`})`));
+        // Inside the sandbox a server may die of a write outside the project or a blocked host:
+        // say where it ran and where its own words are.
+        const where = spec.sandboxed ? ` in the command sandbox (its log: ${spec.logFile})` : '';
+        end(new McpFault('crash', `the server exited (${signal ?? `code ${code}`})${where}`));
       });
     },
     async send(message) {

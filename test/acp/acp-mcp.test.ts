@@ -46,9 +46,9 @@ describe("the editor's MCP servers over ACP", () => {
     fake = e = undefined;
   });
 
-  async function setup(replies: ScriptedReply[]): Promise<Sandbox> {
+  async function setup(replies: ScriptedReply[], configToml = ''): Promise<Sandbox> {
     fake = await startFakeProvider({ format: 'anthropic', replies });
-    e = await makeEnv('anthropic', fake.baseUrl);
+    e = await makeEnv('anthropic', fake.baseUrl, { configToml });
     return e;
   }
 
@@ -61,7 +61,10 @@ describe("the editor's MCP servers over ACP", () => {
         ],
       },
       { text: 'Both ran.' },
-    ]);
+    ],
+    // Off: the server's start marker is written outside the project, and its exit is watched by its
+    // host pid (test/mcp/sandboxed-server.test.ts runs servers inside the sandbox).
+    'sandbox = "off"');
     const marker = join(env.root, 'flaky-started');
     const editor = startEditor(cli(), env, { answers: ['allow_once'] });
     const stop = await editor.run(async (ctx) => {
@@ -108,7 +111,7 @@ describe("the editor's MCP servers over ACP", () => {
   it("takes the editor's entries as the user's own servers, under names lindwyrm accepts", async () => {
     const env = await setup([]);
     const base = await loadConfig({ cwd: env.project, env: env.env });
-    const configured = { ...base, mcpServers: [{ name: 'github', origin: 'user' as const, command: 'gh-mcp', args: [], env: {}, headers: {}, allow: ['get_*'], deny: [], enabled: true, cwd: env.project }] };
+    const configured = { ...base, mcpServers: [{ name: 'github', origin: 'user' as const, command: 'gh-mcp', args: [], env: {}, headers: {}, allow: ['get_*'], deny: [], enabled: true, cwd: env.project, sandbox: true }] };
     const entries = mcpEntriesFromClient([
       { name: 'GitHub MCP', command: '/bin/gh', args: ['serve'], env: [{ name: 'GITHUB_TOKEN', value: '${NOT_A_REFERENCE}' }] },
       { name: 'github', command: '/bin/other', args: [], env: [] },

@@ -28,7 +28,7 @@ afterAll(async () => {
 });
 
 const stdio = (args: string[], cwd = dir) =>
-  createStdioTransport({ command: process.execPath, args, env: { PATH: process.env['PATH'] ?? '' }, cwd, logFile: join(dir, 'logs', 'server.log') });
+  createStdioTransport({ name: 'everything', sandboxed: false, command: process.execPath, args, env: { PATH: process.env['PATH'] ?? '' }, cwd, logFile: join(dir, 'logs', 'server.log') });
 
 describe('server-everything over stdio', () => {
   it('negotiates down to 2025-11-25 and lists, calls, reads and gets a prompt', async () => {

@@ -124,7 +124,9 @@ describe('MCP servers in a session', () => {
         { toolCalls: [{ name: 'mcp__flaky__escape', input: {} }] },
         { text: 'survived' },
       ],
-      flaky('allow = ["*"]'),
+      // Outside the sandbox: a restart is told by the server's host pid (in its own PID namespace
+      // every start would be pid 2).
+      flaky('allow = ["*"]\nsandbox = false'),
     );
     const outcome = await e.submit('exercise the faults');
     expect(outcome.status).toBe('finished');

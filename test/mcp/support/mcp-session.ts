@@ -60,10 +60,14 @@ export interface McpSession {
   close(): Promise<void>;
 }
 
-export async function openMcpSession(replies: ScriptedReply[], userToml: string, opts: OpenOptions = {}): Promise<McpSession> {
+/** The user config's MCP part: text, or made from the sandbox (its HOME, files put in it first). */
+export type UserToml = string | ((sandbox: Sandbox) => string | Promise<string>);
+
+export async function openMcpSession(replies: ScriptedReply[], userTomlOf: UserToml, opts: OpenOptions = {}): Promise<McpSession> {
   const fake = await startFakeProvider({ format: 'anthropic', replies });
   const presetToml = typeof opts.presetToml === 'function' ? opts.presetToml(fake.baseUrl) : (opts.presetToml ?? '');
   const sandbox = await makeSandbox('anthropic', fake.baseUrl, '', presetToml);
+  const userToml = typeof userTomlOf === 'function' ? await userTomlOf(sandbox) : userTomlOf;
   const trust = opts.trusted ? `trusted_projects = [${q(sandbox.project)}]\n` : '';
   const base = await readFile(sandbox.configPath, 'utf8');
   // Top-level keys first, then the tables: TOML puts a key after a table header into that table.
