@@ -21,6 +21,7 @@ import { composerWithHistory, replaceText, type ComposerState } from './composer
 import type { TerminalControl } from './terminal/terminal-control.js';
 import { TextPanel } from './panels/text-panel.js';
 import { SessionsPanel } from './panels/sessions-panel.js';
+import { RewindPanel } from './panels/rewind-panel.js';
 import { useAppKeys, type Panel } from './keys/app-keys.js';
 
 const selectBlocks = (s: SessionState) => s.blocks;
@@ -195,6 +196,8 @@ export function App({ size, initialPrompt, onExit, terminal, history, mentionPat
       {layout.header > 0 ? <Header width={width} rows={layout.header} /> : null}
       {panel?.kind === 'text' ? (
         <TextPanel title={panel.title} text={panel.text} width={width} height={layout.transcript} scroll={panel.scroll} maxRef={panelMaxRef} pageRef={panelPageRef} />
+      ) : panel?.kind === 'rewind' ? (
+        <RewindPanel state={panel} width={width} height={layout.transcript} />
       ) : panel?.kind === 'sessions' ? (
         <SessionsPanel
           sessions={panel.sessions}

@@ -24,6 +24,7 @@ export const KEY_HELP: readonly (readonly [string, string])[] = [
   ['Ctrl+L / Ctrl+Z', 'redraw / suspend (fg to come back)'],
   ['Ctrl+C', 'stop what is running and clear the input (a queued message comes back); twice to leave'],
   ['Ctrl+D', 'leave, on an empty input'],
+  ['Esc Esc', 'on an empty input: the rewind picker (go back to before a prompt)'],
   ['y / n / a / q', 'in an approval: yes, no, always (this kind, inside the project), quit the turn'],
 ];
 

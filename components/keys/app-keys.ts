@@ -18,6 +18,9 @@ import type { Flash } from '../composer/composer-area.js';
 import { FOLLOW, scrollBy, scrollHome, type ScrollMetrics, type ScrollState } from '../transcript/transcript-window.js';
 import { approvalLayer, questionLayer, sessionsLayer, SCROLL_STEP } from './overlay-keys.js';
 import { useTypingGuard } from './typing-guard.js';
+import { rewindLayer } from './rewind-keys.js';
+import type { RewindPanelState } from '../panels/rewind-panel.js';
+import { bufferOf } from '../composer/edit-buffer.js';
 
 export type Panel =
   | { readonly kind: 'text'; readonly title: string; readonly text: string; readonly scroll: number }
@@ -26,10 +29,14 @@ export type Panel =
       readonly sessions: readonly SessionSummary[];
       readonly selected: number;
       readonly confirmDelete: boolean;
-    };
+    }
+  | ({ readonly kind: 'rewind' } & RewindPanelState);
 
 /** A second Ctrl+C within this long leaves. */
 export const DOUBLE_CTRL_C_MS = 2000;
+
+/** Esc twice within this long, on an empty input, opens the rewind picker. */
+export const DOUBLE_ESC_MS = 800;
 
 export interface AppKeyDeps {
   readonly approval: PendingApproval | null;
@@ -77,6 +84,7 @@ export interface AppKeyDeps {
 
 export function useAppKeys(d: AppKeyDeps): KeyLayer[] {
   const lastCtrlC = useRef(0);
+  const lastEsc = useRef(0);
   // The "press Ctrl+C again" flash, replaced once a second Ctrl+C would no longer leave.
   const ctrlCFlash = useRef<{ flash: Flash; after: Flash | null } | null>(null);
   const expireCtrlC = (flash: Flash): void => {
@@ -108,6 +116,15 @@ export function useAppKeys(d: AppKeyDeps): KeyLayer[] {
         return;
       case 'sessions':
         d.setPanel({ kind: 'sessions', sessions: effect.sessions, selected: 0, confirmDelete: false });
+        return;
+      case 'rewind':
+        d.setPanel({ kind: 'rewind', view: effect.view, selected: 0, scroll: 0, asking: false });
+        return;
+      case 'rewound':
+        d.setPanel({ kind: 'text', title: '/rewind', text: effect.text, scroll: 0 });
+        d.setScroll(FOLLOW);
+        // The prompt it went back before returns to the input, to send again or change.
+        if (effect.input !== undefined) d.setComposer({ ...d.composerRef.current, buffer: bufferOf(effect.input) });
         return;
       default: {
         const unhandled: never = effect;
@@ -144,6 +161,13 @@ export function useAppKeys(d: AppKeyDeps): KeyLayer[] {
   const modal = approvalLayer(d);
   const question = questionLayer(d);
   const sessions = sessionsLayer(d, apply, runSlash);
+  const rewindPanel = d.panel?.kind === 'rewind' ? d.panel : undefined;
+  const rewind = rewindLayer({
+    panel: rewindPanel,
+    setPanel: (next) => d.setPanel(next ? { kind: 'rewind', ...next } : null),
+    runSlash: (text) => d.commands.runSlash(text),
+    apply,
+  });
 
   const textPanel: KeyLayer = {
     name: 'text-panel',
@@ -216,6 +240,13 @@ export function useAppKeys(d: AppKeyDeps): KeyLayer[] {
       }
       if (cmd.name === 'escape' && !d.composerRef.current.search) {
         d.setFlash(null);
+        const now = Date.now();
+        if (d.composerRef.current.buffer.text === '' && !d.busy && d.panel === null && now - lastEsc.current < DOUBLE_ESC_MS) {
+          lastEsc.current = 0;
+          runSlash('/rewind');
+        } else {
+          lastEsc.current = now;
+        }
         return true;
       }
       if (cmd.name === 'redraw') {
@@ -230,6 +261,7 @@ export function useAppKeys(d: AppKeyDeps): KeyLayer[] {
         openEditor();
         return true;
       }
+      lastEsc.current = 0;
       return false;
     },
   };
@@ -290,5 +322,5 @@ export function useAppKeys(d: AppKeyDeps): KeyLayer[] {
     },
   };
 
-  return [typing.clock, typing.guard(modal, d.approval?.id), typing.guard(question, d.question?.id), sessions, textPanel, global, composer, transcript];
+  return [typing.clock, typing.guard(modal, d.approval?.id), typing.guard(question, d.question?.id), sessions, rewind, textPanel, global, composer, transcript];
 }

@@ -86,7 +86,10 @@ export function useKeyRouter(layers: readonly KeyLayer[], isActive = true): void
       raw.current = '';
       if (sequence === '\0taken') return;
       const special = rawKeyCommand(sequence);
-      const commands = special ? [special] : toKeyCommands(input, key);
+      // Esc pressed twice while the app was busy reaches Ink as one "\x1b\x1b", which it reports as
+      // a single (Alt+)Esc; the raw sequence tells the two presses apart (Esc Esc opens rewind).
+      const twoEscapes = key.escape && sequence === '\x1b\x1b';
+      const commands: KeyCommand[] = special ? [special] : twoEscapes ? [{ name: 'escape' }, { name: 'escape' }] : toKeyCommands(input, key);
       for (const command of commands) dispatch(command, false);
     },
     [dispatch],

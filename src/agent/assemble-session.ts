@@ -37,6 +37,8 @@ import { createHooks } from '../extensions/hooks.js';
 import { loadExtensions } from '../extensions/load-extensions.js';
 import { formatSkillCosts, registerCustomCommands } from '../extensions/session-extensions.js';
 import { skillsPromptSection, skillTool } from '../extensions/skills.js';
+import { formatRewindStats } from '../rewind/format.js';
+import { rewindSlashCommand } from '../rewind/rewind-slash.js';
 
 export { codeMapBudget } from './session-parts.js';
 
@@ -120,7 +122,8 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
     // Both are there before the first prompt and tools are built (after `settle` below).
     instructions: () => instructions,
     codeMap: { on: config.codeMap.enabled && deps.openCodeMap !== undefined, tools: () => started.tools(), mapText: (b) => started.mapText(b) },
-    createTools: deps.createTools,
+    // Every call that can change files runs inside the turn's checkpoint.
+    createTools: (opts) => files.rewind.wrapTools(deps.createTools(opts)),
     onRetry: (note) => retryNotice(note),
     // A protocol server's tools after the caller's own and the skill tool; the MCP set is sized for the preset's window.
     extraTools: (p) => [...(deps.extraTools?.() ?? []), ...skillTools, ...(mcp?.tools(p.contextWindow) ?? [])],
@@ -173,7 +176,7 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
   // The code map's text is read here only: when a session starts, and when the prefix changes anyway.
   const codeMapText = resumedMap ?? parts.mapText(preset);
 
-  const slash = createSlashRegistry([...builtinSlashCommands(), ...(deps.slashCommands ?? [])]);
+  const slash = createSlashRegistry([...builtinSlashCommands(), rewindSlashCommand(() => files.rewind), ...(deps.slashCommands ?? [])]);
   registerCustomCommands(slash, extensions.commands, (line) => notices.push(line));
   if (skills.length) slash.extendPanel('context', () => formatSkillCosts(skills));
   // Hook failures and messages are startup notices until the engine exists, then go to the transcript.
@@ -188,6 +191,8 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
         projectRoot: config.projectRoot,
         common: () => ({ session_id: sessionId(), transcript_path: '', cwd: config.projectRoot, permission_mode: cli.readOnly ? 'plan' : 'default' }),
         report: (level, text) => hookNotice(level, text),
+        // What a hook changes in the project lands in the turn's checkpoint, as a command's does.
+        around: (label, run) => (live.engine ? live.engine.aroundCommand(label, run) : run()),
         ...(log ? { log } : {}),
       })
     : undefined;
@@ -225,6 +230,8 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
       ...(started.on ? { onFileChanged: (path: string) => started.fileChanged(path) } : {}),
       saves: files.saves,
       ...(hooks ? { hooks } : {}),
+      checkpoints: files.rewind,
+      contextNotes: async () => formatRewindStats(await files.rewind.stats()),
       cli,
       ...(files.store ? { store: files.store } : {}),
       slash,

@@ -28,6 +28,8 @@ import { runUserShell } from './user-shell.js';
 import { formatUsage, subtractUsage } from './usage.js';
 import { ignoreError } from '../diagnostics/ignore-error.js';
 import type { Hooks } from '../extensions/hooks.js';
+import { conversationOf, type ConversationState } from '../rewind/conversation-snapshot.js';
+import type { CheckpointWrappers } from '../rewind/checkpointed-tools.js';
 
 export type { SessionData, SessionRuntime } from './runtime.js';
 export { initialState, newSessionData, permissionSummary } from './runtime.js';
@@ -63,6 +65,17 @@ export interface EngineServices {
   readonly mcp?: McpView;
   /** The command sandbox bash runs in (and the `!cmd` passthrough, hooks and MCP servers can). */
   readonly sandbox?: CommandSandbox;
+  /** Checkpoints (src/rewind/): one begins before each prompt enters the history, and ends with the turn. */
+  readonly checkpoints?: TurnCheckpoints;
+  /** Lines other parts add to /context about what they hold (what rewind keeps). */
+  readonly contextNotes?: () => Promise<readonly string[]>;
+}
+
+export interface TurnCheckpoints {
+  beginTurn(prompt: string, conversation: ConversationState): Promise<void>;
+  endTurn(): Promise<void>;
+  /** The scan around anything that may change files (see LindwyrmEngine.aroundCommand). */
+  readonly wrappers: Pick<CheckpointWrappers, 'aroundCommand'>;
 }
 
 export interface ToolDelegates {
@@ -87,6 +100,11 @@ export interface LindwyrmEngine extends Engine {
   readonly mcp?: McpView;
   /** The session's command sandbox (src/sandbox/); absent in bare test sessions. */
   readonly sandbox?: CommandSandbox;
+  /**
+   * Runs something that may change files outside the tools (a `!command`, a hook) inside the
+   * current checkpoint, or a checkpoint of its own between turns, so /rewind can undo it.
+   */
+  aroundCommand<T>(label: string, run: () => Promise<T>): Promise<T>;
 }
 
 /** The engine around the session `open` makes (it is handed the host it publishes through). */
@@ -216,6 +234,8 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
     if (!s.firstPrompt) s.firstPrompt = text;
     const before = { usage: s.usage, cost: s.cost };
     journal.begin();
+    // The checkpoint keeps the conversation as it is before the prompt joins it.
+    await services.checkpoints?.beginTurn(shell ? `!${text}` : text, conversationOf(rt));
     events.dispatch({ type: 'turn.start', blockId: newId('user'), text: shell ? `!${text}` : text });
     guards.startTurn();
     let outcome: TurnOutcome;
@@ -273,6 +293,7 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
     session.publishContext();
     services.log?.(`turn: ${outcome.status}, ${outcome.steps} steps, ${formatUsage(usage)}${cost === null ? '' : `, $${cost.toFixed(4)}`}`);
     await persist();
+    await services.checkpoints?.endTurn();
     return services.saves ? { ...outcome, saved: saveError === undefined } : outcome;
   };
 
@@ -326,8 +347,10 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
         toolContext: () => toolContext(new AbortController().signal, () => undefined),
         ask: (q) => questions.ask(q),
         budgetPriceWarning: () => engine.budgetPriceWarning(),
+        ...(services.contextNotes ? { contextNotes: services.contextNotes } : {}),
       }),
     busy: () => running !== undefined,
+    aroundCommand: (label, run) => (services.checkpoints ? services.checkpoints.wrappers.aroundCommand(label, run) : run()),
     async dispose() {
       interrupt();
       // A turn reports its own failure in its outcome; what is left is to shut down.

@@ -11,11 +11,13 @@ import type { Config } from '../config/types.js';
 import { createOffloadStore, sweepOrphanedOffloads, type DisposableOffloadStore } from '../context/offload-store.js';
 import { ignoreError } from '../diagnostics/ignore-error.js';
 import { sweepAbandonedTemps } from '../io/temp-journal.js';
-import { redactText, secretMatcher } from '../secrets/redact.js';
 import { SessionLockedError } from '../sessions/errors.js';
 import { savedSessionIds } from '../sessions/saved-ids.js';
 import { createSessionStore } from '../sessions/session-store.js';
 import type { SessionRecord, SessionStore } from '../sessions/types.js';
+import { removeRewindSession, type Rewind } from '../rewind/rewind-service.js';
+import { openSessionRewind } from '../rewind/session-rewind.js';
+import { redactJson as redactSecrets, redactText, secretMatcher } from '../secrets/redact.js';
 
 export interface SessionFiles {
   readonly store?: SessionStore;
@@ -33,10 +35,12 @@ export interface SessionFiles {
   switchTo(id: string, resumed: boolean): Promise<DisposableOffloadStore>;
   /** Saves the conversation in use; `recordOf` gets the refs of its offloaded results. */
   save(recordOf: (offloadRefs: readonly string[]) => SessionRecord): Promise<void>;
+  /** The checkpoints of the conversation in use (they follow it like its offloads). */
+  readonly rewind: Rewind;
   close(): Promise<void>;
 }
 
-type Paths = Pick<AppPaths, 'sessionsDir' | 'offloadDir'>;
+type Paths = Pick<AppPaths, 'sessionsDir' | 'offloadDir' | 'dataDir'>;
 
 /** Opens the store and finds the conversation to resume; `notice` gets what the user should know. */
 export async function openSessionFiles(opts: {
@@ -50,7 +54,15 @@ export async function openSessionFiles(opts: {
   const { cli, config, paths, notice, log } = opts;
   const store: SessionStore | undefined =
     cli.save || cli.resume || cli.continueLast
-      ? createSessionStore({ dir: paths.sessionsDir, projectRoot: config.projectRoot, offloadDir: paths.offloadDir, secrets: opts.secrets, onNotice: notice })
+      ? createSessionStore({
+          dir: paths.sessionsDir,
+          projectRoot: config.projectRoot,
+          offloadDir: paths.offloadDir,
+          secrets: opts.secrets,
+          onNotice: notice,
+          // A swept or deleted session's checkpoints go with it.
+          onRemoved: (id) => removeRewindSession(paths.dataDir, config.projectRoot, id),
+        })
       : undefined;
   const saves = Boolean(store && cli.save);
   let record: SessionRecord | undefined;
@@ -73,6 +85,11 @@ export async function openSessionFiles(opts: {
   const newId = (): string => store?.newId() ?? `tmp-${randomBytes(6).toString('hex')}`;
   const firstId = record?.id ?? newId();
   let current = firstId;
+  // Checkpoints live beside the sessions under the data dir; with --no-save in a temp folder.
+  const rewindNotices: string[] = [];
+  const redactJson = (json: string): string => redactSecrets(json, secretMatcher(opts.secrets())).text;
+  const rewind = await openSessionRewind({ ...(cli.save ? { dataDir: paths.dataDir } : {}), config, sessionId: firstId, redactJson, ...(log ? { log } : {}) }, rewindNotices);
+  rewindNotices.forEach(notice);
   let offload: DisposableOffloadStore | undefined;
   // Whether the conversation in use is on disk: its offloads stay when we leave it.
   let saved = record !== undefined;
@@ -110,6 +127,7 @@ export async function openSessionFiles(opts: {
       if (store && saves) await store.unlock(old).catch(ignoreError(`unlock session ${old}`, log));
       current = id;
       saved = resumed;
+      await rewind.switchSession(id);
       offload = createOffloadStore({ dir: paths.offloadDir, sessionId: id, redact });
       return offload;
     },
@@ -121,7 +139,9 @@ export async function openSessionFiles(opts: {
       await store.save(recordOf(refs));
       saved = true;
     },
+    rewind,
     async close() {
+      await rewind.close();
       await store?.close().catch(ignoreError('close the session store', log));
       await leave();
     },

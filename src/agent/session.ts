@@ -20,6 +20,7 @@ import { newSessionMarker } from './system-prompt.js';
 import { resumedSession } from './unfinished-turn.js';
 import { addCost, addUsage, contextTokens, reclaimThreshold } from './usage.js';
 import { ignoreError } from '../diagnostics/ignore-error.js';
+import type { ConversationState } from '../rewind/conversation-snapshot.js';
 
 export interface Session {
   /** The runtime in use: read it, never assign to it. */
@@ -53,6 +54,12 @@ export interface Session {
   rewritePrompt(): PromptPrefix;
   /** Replaces the conversation's history (a /compact); the caller saves. */
   replaceHistory(messages: readonly Message[]): void;
+  /**
+   * Puts an earlier state of this conversation back (a rewind): its history, the system prompt it
+   * was sent with and its turn count, so the next request starts with exactly what the provider
+   * saw (and cached) then. Saves it.
+   */
+  restoreConversation(state: ConversationState): Promise<void>;
   /** Counts a request's usage in the session's totals (a turn's; `side` for a summary's). */
   recordUsage(usage: Usage, side: boolean): void;
   /** Publishes the meter's figure (an estimate before the first request). */
@@ -247,6 +254,15 @@ export function createSession(start: SessionStart, parts: SessionParts, files: S
     },
     replaceHistory(messages) {
       rt.session.history.splice(0, rt.session.history.length, ...messages);
+    },
+    async restoreConversation(state) {
+      const { codeMapText: _old, ...rest } = rt;
+      const history = [...state.history];
+      // An earlier state is a finished one: no turn of it to recover, and its transcript is its history.
+      const { unfinishedTurn: _none, ...now } = rt.session;
+      const conversation = { ...now, history, turns: state.turns, ...(history.length === 0 ? { firstPrompt: '' } : {}) };
+      swap({ ...rest, ...(state.codeMapText !== undefined ? { codeMapText: state.codeMapText } : {}), system: state.system, session: ready(conversation) }, 'conversation');
+      await session.persist();
     },
     recordUsage(usage, side) {
       const s = rt.session;

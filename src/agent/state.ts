@@ -9,6 +9,7 @@ import type { SessionSummary } from '../sessions/types.js';
 import type { ParsedDiff } from '../tools/numbered-diff.js';
 import type { FailureKind, FileChange } from '../tools/types.js';
 import type { SlashCommandInfo } from '../slash/types.js';
+import type { RewindView } from '../rewind/rewind-command.js';
 
 export type TurnStatus = 'finished' | 'incomplete' | 'error' | 'interrupted';
 export type ToolCallStatus = 'running' | 'ok' | 'error' | 'denied' | 'interrupted';
@@ -168,7 +169,7 @@ export interface TurnOutcome {
 /** The result of a slash command: text to show (the view decides how), or a request to exit. */
 export interface SlashResult {
   /** The command's tagged reply this result carries (src/slash/types.ts, SlashReply). */
-  readonly kind?: 'text' | 'error' | 'panel' | 'sessions' | 'prompt' | 'exit';
+  readonly kind?: 'text' | 'error' | 'panel' | 'sessions' | 'prompt' | 'exit' | 'rewind' | 'rewound';
   /** Send this to the model as the user's prompt (a custom command, a server's prompt). */
   readonly prompt?: string;
   readonly output?: string;
@@ -179,6 +180,10 @@ export interface SlashResult {
   readonly panel?: string;
   /** For the 'sessions' panel: this project's saved sessions, newest activity first. */
   readonly sessions?: readonly SessionSummary[];
+  /** /rewind: the checkpoints for the picker, or a preview of going back to one. */
+  readonly rewind?: RewindView;
+  /** For 'rewound': text to put back in the input (the prompt a conversation rewind went back before). */
+  readonly input?: string;
 }
 
 export interface EngineStore {

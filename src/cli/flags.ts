@@ -41,6 +41,7 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: 'proxy', type: 'string', arg: 'URL', describe: 'send API traffic through this proxy (overrides config; localhost stays direct)' },
   { name: 'init', type: 'boolean', describe: 'write a starter AGENTS.md with the project\'s build, test and lint commands and exit (no API key needed; never overwrites)' },
   { name: 'map', type: 'boolean', describe: 'print the project\'s code map and exit (no API key needed)' },
+  { name: 'rewind', type: 'string', arg: '[N]', describe: 'restore the files of checkpoint N (default: the last turn) of the last session, or of --resume ID; print what it restored and exit (2: no such N)' },
   { name: 'verbose', aliases: ['v'], type: 'boolean', describe: 'log requests, retries and timings to stderr' },
   { name: 'version', type: 'boolean', describe: 'print the version and exit' },
   { name: 'help', aliases: ['h'], type: 'boolean', describe: 'show this help and exit' },

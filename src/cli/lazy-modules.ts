@@ -59,6 +59,9 @@ export interface RunAcpModule {
 export interface PrintMapModule {
   printCodeMap(config: Config): Promise<string>;
 }
+export interface RewindCliModule {
+  runRewindCli: typeof import('../rewind/rewind-cli.js').runRewindCli;
+}
 
 // The specifiers stay literal so the bundler can split them into chunks, and typed, so tsc checks
 // each module against the contract above.
@@ -89,3 +92,6 @@ export const loadTreeSitter = (): Promise<TreeSitterModule> =>
 
 export const loadPrintMap = (): Promise<PrintMapModule> =>
   import('../codemap/print-map.js');
+
+export const loadRewindCli = (): Promise<RewindCliModule> =>
+  import('../rewind/rewind-cli.js');

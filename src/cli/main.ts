@@ -10,7 +10,8 @@ import { ignoreError } from '../diagnostics/ignore-error.js';
 import { scrubExecEnvironment } from '../sandbox/scrub-environ.js';
 import { helpText } from './flags.js';
 import { initMessage, writeStarterAgentsFile } from './init-agents.js';
-import { loadEarlyPaint, loadInputSupport, loadPrintMap, loadRunAcp, loadRunOneShot, loadRunTui, loadStartSession, loadTreeSitter } from './lazy-modules.js';
+import { loadEarlyPaint, loadInputSupport, loadPrintMap, loadRewindCli, loadRunAcp, loadRunOneShot, loadRunTui, loadStartSession, loadTreeSitter } from './lazy-modules.js';
+import { appPaths } from '../config/paths.js';
 import type { CliOptions } from './options.js';
 import { parsePlainWords, type ParsedCommand } from './interpret-args.js';
 import { fullScreenRefusal, MAX_NESTING, nestedNote, nestingDepth, tooDeepRefusal } from './nesting.js';
@@ -30,6 +31,8 @@ export interface MainIo {
   readonly claimStdout?: () => (text: string) => void;
   /** All of stdin as text, for `-p -`; absent where there is no stdin to read. */
   readonly readStdin?: () => Promise<string>;
+  /** A yes/no question answered at the terminal; absent when stdin is not one (the answer is then no). */
+  readonly confirm?: (question: string) => Promise<boolean>;
 }
 
 /** `-p -` (or a lone `-` as the prompt): the task is read from stdin, as in most Unix tools. */
@@ -70,6 +73,18 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
         const { printCodeMap } = await loadPrintMap();
         io.stdout(ensureNewline(await printCodeMap(config)));
         return 0;
+      }
+      case 'rewind': {
+        verbose = command.verbose;
+        const config = await loadConfig({ cwd: command.cwd, env: io.env });
+        printWarnings(config, io);
+        const { runRewindCli } = await loadRewindCli();
+        const paths = appPaths(io.env);
+        return await runRewindCli(
+          { ...(command.checkpoint !== undefined ? { checkpoint: command.checkpoint } : {}), ...(command.session !== undefined ? { session: command.session } : {}) },
+          config,
+          { dataDir: paths.dataDir, sessionsDir: paths.sessionsDir, stdout: io.stdout, stderr: io.stderr, ...(io.confirm ? { confirm: io.confirm } : {}) },
+        );
       }
       case 'run':
         verbose = command.options.verbose;

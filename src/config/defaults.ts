@@ -78,6 +78,7 @@ export const DEFAULTS = {
   streamIdleTimeoutMs: 120_000,
   /** 8 MiB: far beyond any real answer, small enough that a runaway stream cannot exhaust memory. */
   maxReplyBytes: 8 * 1024 * 1024,
+  rewindMaxMb: 500,
   loopDetectionWindow: 6,
   /** Tool calls one reply may run; the rest are answered "not run" (a runaway reply costs no more). */
   maxCallsPerReply: 64,

@@ -59,6 +59,7 @@ export interface ConfigLayer {
   readonly streamIdleTimeoutMs?: number;
   readonly maxReplyBytes?: number;
   readonly maxCallsPerReply?: number;
+  readonly rewindMaxMb?: number;
   readonly loopDetectionWindow?: number;
   readonly offloadEagerTokens?: number;
   readonly offloadThresholdTokens?: number;

@@ -46,6 +46,7 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<Config> {
   if (rawProject) {
     const userLimits = {
       ...Object.fromEntries(LIMITS.map(([key]) => [key, user?.[key] ?? DEFAULTS[key]])),
+      rewindMaxMb: user?.rewindMaxMb ?? DEFAULTS.rewindMaxMb,
       ...(user?.maxCostPerTurn !== undefined ? { maxCostPerTurn: user.maxCostPerTurn } : {}),
       ...(user?.maxCostPerSession !== undefined ? { maxCostPerSession: user.maxCostPerSession } : {}),
       ...(user?.maxTokensPerTurn !== undefined ? { maxTokensPerTurn: user.maxTokensPerTurn } : {}),
@@ -111,6 +112,7 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<Config> {
     streamIdleTimeoutMs: pick('streamIdleTimeoutMs', user, project) ?? DEFAULTS.streamIdleTimeoutMs,
     maxReplyBytes: pick('maxReplyBytes', user, project) ?? DEFAULTS.maxReplyBytes,
     maxCallsPerReply: pick('maxCallsPerReply', user, project) ?? DEFAULTS.maxCallsPerReply,
+    rewindMaxMb: pick('rewindMaxMb', user, project) ?? DEFAULTS.rewindMaxMb,
     loopDetectionWindow: pick('loopDetectionWindow', user, project) ?? DEFAULTS.loopDetectionWindow,
     offloadEagerTokens: pick('offloadEagerTokens', user, project),
     offloadThresholdTokens: pick('offloadThresholdTokens', user, project),

@@ -60,6 +60,7 @@ export function readLayer(table: Table, ctx: LayerContext, warnings: string[]): 
     streamIdleTimeoutMs: r.integer('stream_idle_timeout_ms'),
     maxReplyBytes: r.integer('max_reply_bytes', MIN_REPLY_BYTES),
     maxCallsPerReply: r.integer('max_calls_per_reply'),
+    rewindMaxMb: r.integer('rewind_max_mb', 0),
     loopDetectionWindow: r.integer('loop_detection_window', 0),
     offloadEagerTokens: r.integer('offload_eager_tokens'),
     offloadThresholdTokens: r.integer('offload_threshold_tokens'),
@@ -98,7 +99,7 @@ export function readLayer(table: Table, ctx: LayerContext, warnings: string[]): 
 const KNOWN_TOP = [
   'default_preset', 'trusted_projects', 'presets', 'policy', 'proxy', 'no_proxy', 'audit_log',
   'session_retention_days', 'context_file', 'commit_trailer', 'plugins', 'max_tool_steps', 'max_retries',
-  'max_file_size_bytes', 'max_tool_output_chars', 'bash_timeout_ms', 'stream_idle_timeout_ms', 'max_reply_bytes', 'max_calls_per_reply',
+  'max_file_size_bytes', 'max_tool_output_chars', 'bash_timeout_ms', 'stream_idle_timeout_ms', 'max_reply_bytes', 'max_calls_per_reply', 'rewind_max_mb',
   'loop_detection_window', 'offload_eager_tokens', 'offload_threshold_tokens', 'protected_tokens', 'markdown',
   'code_map', 'tool_profile', 'mcp', 'mcp_schema_budget', 'sandbox', 'sandbox_writable', 'sandbox_network', 'bash_in_sandbox',
   'hooks',

@@ -27,7 +27,7 @@ export function restrictProjectLayer(
     userPolicy: PolicySettings;
     /** The user's own limits (their file, else the defaults): an untrusted project may only lower them. */
     /** The user's limits and budgets; an unset budget means unlimited, which a project may lower to anything. */
-    userLimits?: Partial<Record<LimitKey | 'maxCostPerTurn' | 'maxCostPerSession' | 'maxTokensPerTurn', number>>;
+    userLimits?: Partial<Record<LimitKey | 'maxCostPerTurn' | 'maxCostPerSession' | 'maxTokensPerTurn' | 'rewindMaxMb', number>>;
     /** The user's own file, for the sandbox settings an untrusted project may only tighten. */
     user?: ConfigLayer;
   },
@@ -87,6 +87,11 @@ export function restrictProjectLayer(
     const own = opts.userLimits?.[field];
     const wanted = layer[field];
     if (own !== undefined && wanted !== undefined && wanted > own) drop(field, `${key} above your own (${wanted} > ${own})`);
+  }
+  // What is kept on disk is the user's to decide: a cloned project may keep less, never more.
+  const storeCap = opts.userLimits?.rewindMaxMb;
+  if (storeCap !== undefined && layer.rewindMaxMb !== undefined && layer.rewindMaxMb > storeCap) {
+    drop('rewindMaxMb', `rewind_max_mb above your own (${layer.rewindMaxMb} > ${storeCap})`);
   }
   if (layer.policy) refused.push(...looserPolicy(layer.policy, opts.userPolicy));
   const sandbox = tighterSandbox(layer, opts.user, opts.projectRoot);

@@ -204,6 +204,8 @@ export interface Config {
   readonly maxReplyBytes: number;
   /** Tool calls one reply may run; later calls of that reply are answered "not run". */
   readonly maxCallsPerReply: number;
+  /** The rewind store's bound per project, in MB; 0 turns rewind off. */
+  readonly rewindMaxMb: number;
   readonly loopDetectionWindow: number;
   /** Undefined: a thirty-second of the window, floor 1,000. */
   readonly offloadEagerTokens?: number;

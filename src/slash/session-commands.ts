@@ -6,10 +6,11 @@ import { recordToData } from '../agent/session-record.js';
 import { formatCommandList } from './help.js';
 import type { SlashContext, SlashReply } from './types.js';
 
-export async function contextCommand({ session }: SlashContext): Promise<SlashReply> {
+export async function contextCommand({ session, contextNotes }: SlashContext): Promise<SlashReply> {
   const rt = session.runtime;
   const stats = await rt.context.stats(rt.session.history, rt.system);
-  return { kind: 'panel', panel: 'context', text: formatContextPanel(stats).join('\n') };
+  const notes = (await contextNotes?.()) ?? [];
+  return { kind: 'panel', panel: 'context', text: [...formatContextPanel(stats), ...notes].join('\n') };
 }
 
 export async function compactCommand({ session, rest }: SlashContext): Promise<SlashReply> {

@@ -25,6 +25,7 @@ export function makeConfig(projectRoot: string, overrides: Partial<Config> = {})
     streamIdleTimeoutMs: 60_000,
     maxReplyBytes: 8 * 1024 * 1024,
     maxCallsPerReply: 64,
+    rewindMaxMb: 500,
     loopDetectionWindow: 6,
     markdown: true,
     codeMap: { enabled: false },
