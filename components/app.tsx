@@ -157,7 +157,8 @@ export function App({ size, initialPrompt, onExit, terminal, history, mentionPat
     setFlash,
     commands: keyCommands,
     slashCommands,
-    mentionPaths: paths,
+    // Project paths, then the MCP servers' resources as server:uri.
+    mentionPaths: [...paths, ...commands.mentionResources()],
     queuedRef,
     onExit,
     ...(terminal ? { terminal } : {}),

@@ -41,6 +41,7 @@ export function paceEngine(engine: Engine, minMs: number): Engine {
     interrupt: (reason) => engine.interrupt(reason),
     answer: (id, decision) => engine.answer(id, decision),
     answerQuestion: (id, value) => engine.answerQuestion?.(id, value),
+    mentionResources: () => engine.mentionResources?.() ?? [],
     runSlash: (command) => engine.runSlash(command),
     dispose: () => engine.dispose(),
   };

@@ -61,6 +61,7 @@ export function startingEngine(placeholder: SessionState, pending: Promise<Engin
     interrupt: (reason) => real?.interrupt(reason),
     answer: (id, decision) => real?.answer(id, decision),
     answerQuestion: (id, value) => real?.answerQuestion?.(id, value),
+    mentionResources: () => real?.mentionResources?.() ?? [],
     runSlash: async (command): Promise<SlashResult> => (await ready).runSlash(command),
     async dispose() {
       // Leaving while it starts: let it finish starting, then close it properly (locks, files).

@@ -88,5 +88,7 @@ export function useCommands() {
   const interrupt = useCallback(() => engine.interrupt(), [engine]);
   const answer = useCallback((id: string, decision: ApprovalDecision) => engine.answer(id, decision), [engine]);
   const answerQuestion = useCallback((id: string, value: string) => engine.answerQuestion?.(id, value), [engine]);
-  return { runSlash, submit, interrupt, answer, answerQuestion };
+  // Read when Tab completes: the servers' lists arrive after the view is up.
+  const mentionResources = useCallback((): readonly string[] => engine.mentionResources?.() ?? [], [engine]);
+  return { runSlash, submit, interrupt, answer, answerQuestion, mentionResources };
 }

@@ -332,6 +332,7 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
     answerQuestion(id, value) {
       questions.answer(id, value);
     },
+    mentionResources: () => (services.mcp?.resources() ?? []).map((r) => `${r.server}:${r.uri}`),
     ask: (q) => questions.ask(q),
     budgetPriceWarning: () => guards.priceWarning(),
     runSlash: (command) =>

@@ -38,7 +38,12 @@ export async function attachMentions(text: string, env: MentionEnv): Promise<Mes
   for (const mentioned of mentionedPaths(text)) {
     const full = path.resolve(env.projectRoot, mentioned.startsWith('~/') ? path.join(process.env['HOME'] ?? '', mentioned.slice(2)) : mentioned);
     const st = await stat(full).catch(absent);
-    if (!st) continue;
+    if (!st) {
+      // Not a file: `@server:uri` names a resource an MCP server lists, read through read_resource.
+      const resource = resourceOf(mentioned);
+      if (resource && env.tools.get('read_resource')) calls.push({ type: 'tool_use', id: `mention-${calls.length + 1}`, name: 'read_resource', input: resource });
+      continue;
+    }
     const name = st.isDirectory() ? 'list_dir' : 'read_file';
     if (!env.tools.get(name)) continue;
     calls.push({ type: 'tool_use', id: `mention-${calls.length + 1}`, name, input: { path: mentioned } });
@@ -47,12 +52,19 @@ export async function attachMentions(text: string, env: MentionEnv): Promise<Mes
   const { results } = await runToolCalls({ ...env, loops: createLoopDetector(0), loopWindow: 0 }, calls, { count: 0 });
   const blocks: ContentBlock[] = results.map((r, i) => {
     const call = calls[i]!;
-    const p = (call.input as { path: string }).path;
-    const what = call.name === 'list_dir' ? 'folder' : 'file';
+    const input = call.input as { path?: string; server?: string; uri?: string };
+    const p = input.path ?? `${input.server ?? ''}:${input.uri ?? ''}`;
+    const what = call.name === 'list_dir' ? 'folder' : call.name === 'read_resource' ? 'resource' : 'file';
     const head = r.isError ? `${PREFIX} @${p}, but it could not be read (${call.name}):` : `${PREFIX} the ${what} @${p} (${call.name} result):`;
     return { type: 'text', text: `${head}\n${r.content}` };
   });
   return { role: 'user', content: blocks };
+}
+
+/** `server:scheme:…` (`@docs:file:///api.md`, `@everything:demo://resource/1`): a server's resource. */
+function resourceOf(mentioned: string): { server: string; uri: string } | undefined {
+  const m = /^([A-Za-z0-9][A-Za-z0-9_-]*):([A-Za-z][A-Za-z0-9+.-]*:.+)$/.exec(mentioned);
+  return m ? { server: m[1]!, uri: m[2]! } : undefined;
 }
 
 /** Whether `message` is only what attachMentions made (the prompt after it was taken back). */

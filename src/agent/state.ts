@@ -203,6 +203,8 @@ export interface Engine extends EngineStore {
   answer(approvalId: string, decision: ApprovalDecision): void;
   /** Answers the pending EngineQuestion with one of its choices' values. */
   answerQuestion?(questionId: string, value: string): void;
+  /** `server:uri` of every resource the MCP servers list, for `@` completion (none before they answer). */
+  mentionResources?(): readonly string[];
   runSlash(command: string): Promise<SlashResult>;
   dispose(): Promise<void>;
 }

@@ -69,6 +69,15 @@ describe('the composer edits like a shell', () => {
     expect(input(r.frame())).toBe('› read @src/alpha-file.ts and @test/beta.ts @README.md');
   });
 
+  it('completes @ with the MCP servers\' resources once they are listed, beside the paths', async () => {
+    const r = renderApp({ mentionPaths: () => Promise.resolve(['README.md', 'docs/guide.md']) });
+    await settle();
+    // The servers answer after the view is up: their resources are offered from then on.
+    r.engine.resources = ['docs:file:///api/reference.md'];
+    await r.type('see @docs:file', KEYS.tab);
+    expect(input(r.frame())).toBe('› see @docs:file:///api/reference.md');
+  });
+
   it('shows a long paste as a chip, sends it whole, and expands it with Ctrl+X', async () => {
     const r = renderApp();
     const lines = Array.from({ length: 500 }, (_, i) => `line ${i}`).join('\n');

@@ -40,6 +40,8 @@ export class FakeEngine implements Engine {
   interrupts = 0;
   disposed = 0;
   slashReply: (command: string) => SlashReply = () => ({});
+  /** What the MCP servers list, as `server:uri` (a test sets it once "they have answered"). */
+  resources: string[] = [];
   private nextId = 0;
 
   constructor(state: SessionState = initialState(), frameMs = 0) {
@@ -73,6 +75,10 @@ export class FakeEngine implements Engine {
   answer(approvalId: string, decision: ApprovalDecision): void {
     this.answers.push({ id: approvalId, decision });
     this.emit({ type: 'approval.resolved', id: approvalId });
+  }
+
+  mentionResources(): readonly string[] {
+    return this.resources;
   }
 
   answerQuestion(id: string, value: string): void {

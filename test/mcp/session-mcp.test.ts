@@ -173,6 +173,19 @@ describe('MCP servers in a session', () => {
     expect((await e.runSlash('/everything:nope')).error).toBe(true);
   });
 
+  it('completes @server:uri from the servers\' resources, and a prompt that mentions one carries its contents', async () => {
+    const uri = 'demo://resource/static/document/architecture.md';
+    const { engine: e } = await open([{ text: 'seen' }], everything());
+    // What the composer's @ completion is offered besides the project's paths.
+    expect(e.mentionResources?.()).toContain(`everything:${uri}`);
+    await e.submit(`summarize @everything:${uri} please`);
+    const sent = readRequest('anthropic', s!.fake.requests[0]!).messages.map((m) => m.text).join('\n');
+    expect(sent).toContain(`The user attached the resource @everything:${uri} (read_resource result):`);
+    expect(sent).toContain('Everything Server');
+    // Read under the policy like the model's call: a user-configured server's read-only tool, no question.
+    expect(s!.asked).toEqual([]);
+  });
+
   it('never lets --allow or a kind grant cover an MCP tool; [a]lways grants that one tool', async () => {
     const { engine: e } = await open(
       [
