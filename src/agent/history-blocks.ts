@@ -10,7 +10,11 @@ function firstLine(text: string): string {
   return line.length > 120 ? `${line.slice(0, 119)}…` : line;
 }
 
-export function blocksFromHistory(history: readonly Message[], describe: (name: string, input: unknown) => string): TranscriptBlock[] {
+export function blocksFromHistory(
+  history: readonly Message[],
+  describe: (name: string, input: unknown) => string,
+  detail?: (name: string, input: unknown) => string | undefined,
+): TranscriptBlock[] {
   const blocks: TranscriptBlock[] = [];
   const results = new Map<string, { content: string; isError: boolean }>();
   for (const m of history) {
@@ -25,6 +29,7 @@ export function blocksFromHistory(history: readonly Message[], describe: (name: 
       } else if (b.type === 'tool_use') {
         const r = results.get(b.id);
         const interrupted = r !== undefined && /^(Error: )?(Interrupted|Not run)/.test(r.content);
+        const whole = detail?.(b.name, b.input);
         blocks.push({
           kind: 'tool',
           id,
@@ -32,6 +37,7 @@ export function blocksFromHistory(history: readonly Message[], describe: (name: 
           callId: b.id,
           name: b.name,
           title: describe(b.name, b.input),
+          ...(whole !== undefined ? { detail: whole } : {}),
           status: r === undefined ? 'interrupted' : interrupted ? 'interrupted' : r.isError ? 'error' : 'ok',
           output: '',
           resultSummary: r ? firstLine(r.content) : 'no result',

@@ -12,7 +12,7 @@ import type { Message, ThinkingEffort, Usage } from '../providers/types.js';
 import type { EngineEvent } from './events.js';
 import { blocksFromHistory } from './history-blocks.js';
 import { repairHistory } from './history.js';
-import { newSessionData, settingsOf, type SessionData, type SessionRuntime } from './runtime.js';
+import { newSessionData, permissionSummary, settingsOf, type SessionData, type SessionRuntime } from './runtime.js';
 import type { SessionFiles } from './session-files.js';
 import type { SessionParts } from './session-parts.js';
 import { recordOf } from './session-record.js';
@@ -21,6 +21,7 @@ import { createSummarizer } from './summarizer.js';
 import { newSessionMarker } from './system-prompt.js';
 import { addCost, addUsage, contextTokens, reclaimThreshold } from './usage.js';
 import { ignoreError } from '../diagnostics/ignore-error.js';
+import { createSessionGrants, type GrantEntry, type SessionGrants } from '../policy/session-grants.js';
 
 export interface Session {
   /** The runtime in use: read it, never assign to it. */
@@ -36,6 +37,8 @@ export interface Session {
   setReadOnly(on: boolean): void;
   /** The proxy for model requests from now on: a URL, false for direct, undefined for the configured one. */
   setProxy(setting: string | false | undefined): void;
+  /** Takes back grant `index` (0-based, as /policy numbers them from 1); returns what it was. */
+  revokeGrant(index: number): GrantEntry | undefined;
   /** A path rule for this session (also over the project's floor, so the user's own rule counts). */
   addPathRule(rule: { readonly path: string } & Partial<Record<PathKind, Level>>): void;
   /**
@@ -61,6 +64,8 @@ export interface SessionHost {
   /** The view's whole state for a runtime, for a conversation that replaces the old one. */
   stateOf(runtime: SessionRuntime, blocks: SessionState['blocks']): SessionState;
   describe(name: string, input: unknown): string;
+  /** The call's whole text (escaped) when its title clips it. */
+  detail?(name: string, input: unknown): string | undefined;
   /** The running turn's abort signal (a summary made mid-turn stops with it). */
   turnSignal(): AbortSignal | undefined;
 }
@@ -99,13 +104,21 @@ export function createSession(start: SessionStart, parts: SessionParts, files: S
   const swap = (next: SessionRuntime, change: 'settings' | 'context' | 'conversation'): void => {
     rt = next;
     if (change === 'conversation') {
-      host.dispatch({ type: 'session.reset', state: host.stateOf(rt, blocksFromHistory(rt.session.history, host.describe)) });
+      host.dispatch({ type: 'session.reset', state: host.stateOf(rt, blocksFromHistory(rt.session.history, host.describe, host.detail)) });
       gauge();
       return;
     }
     // The meter first: the settings are published at once, and carry it along.
     if (change === 'context') gauge();
     host.dispatch({ type: 'settings', patch: settingsOf(rt) });
+  };
+  /** A conversation's grants: every change shows in the header at once (the gate adds them mid-call). */
+  const newGrants = (): SessionGrants => {
+    const grants = createSessionGrants();
+    grants.onChange(() => {
+      if (rt.sessionGrants === grants) host.dispatch({ type: 'settings', patch: { permissionSummary: permissionSummary(rt) } });
+    });
+    return grants;
   };
   const contextFor = (next: Pick<SessionRuntime, 'offload' | 'preset' | 'marker' | 'toolSchemas'>): ContextManager =>
     parts.context(next.offload, next.preset, next.marker, next.toolSchemas, summarize);
@@ -116,7 +129,7 @@ export function createSession(start: SessionStart, parts: SessionParts, files: S
     ...built,
     system: parts.system(start.preset, start.marker, start.codeMapText),
     context: contextFor({ ...start, ...built }),
-    sessionGrants: new Set(),
+    sessionGrants: newGrants(),
     session: { ...start.session, history: repairHistory(start.session.history) },
   };
 
@@ -143,7 +156,7 @@ export function createSession(start: SessionStart, parts: SessionParts, files: S
           system: parts.system(rt.preset, marker, codeMapText),
           offload,
           context: contextFor({ ...rt, offload, marker }),
-          sessionGrants: new Set(),
+          sessionGrants: newGrants(),
           session: { ...conversation, history: repairHistory(conversation.history) },
         },
         'conversation',
@@ -184,6 +197,7 @@ export function createSession(start: SessionStart, parts: SessionParts, files: S
       const { proxyOverride: _old, ...rest } = rt;
       swap({ ...rest, ...(setting !== undefined ? { proxyOverride: setting } : {}), client: parts.client(rt.preset, setting) }, 'settings');
     },
+    revokeGrant: (index) => rt.sessionGrants.revoke(index),
     addPathRule(rule) {
       const c = rt.config;
       // The user's own rule applies to their floor too, or an untrusted project's floor would veto it.

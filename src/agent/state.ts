@@ -28,6 +28,8 @@ export type TranscriptBlock =
       readonly name: string;
       /** '→ edit_file prices.py' without the arrow: the tool and its main argument. */
       readonly title: string;
+      /** The call's whole text, escaped, when the title clips it: every line of a bash command. */
+      readonly detail?: string;
       readonly status: ToolCallStatus;
       /** Live output while running (bash), escaped; bounded to the tail. */
       readonly output: string;
@@ -124,7 +126,8 @@ export interface Engine extends EngineStore {
   /** Runs one turn; images (an editor's pasted screenshot) go with the text to a model that can see. */
   submit(text: string, extra?: { readonly images?: readonly ImageData[] }): Promise<TurnOutcome>;
   interrupt(): void;
-  answer(approvalId: string, decision: ApprovalDecision): void;
+  /** `note`: with a no, what the user typed for the model (what to do instead). */
+  answer(approvalId: string, decision: ApprovalDecision, note?: string): void;
   runSlash(command: string): Promise<SlashResult>;
   dispose(): Promise<void>;
 }

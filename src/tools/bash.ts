@@ -1,6 +1,9 @@
 /** bash: runs a command in the project root under the bash policy, streaming its output live. */
 import { authorize } from '../policy/gate.js';
 import { decideBashWithFloor, type BashDecision } from '../policy/bash-policy.js';
+import { grantText, judgeSegments, proposeGrants, type GrantProposal, type SourcedGrant } from '../policy/bash-grants.js';
+import { parseCommand } from '../policy/bash-segments.js';
+import type { ToolContext } from './types.js';
 import { escapeForDisplay } from '../policy/escape.js';
 import { neutralGitEnv } from '../policy/git-env.js';
 import { resolvePath } from '../policy/resolve-path.js';
@@ -38,22 +41,62 @@ async function shellPath(): Promise<string> {
 }
 
 /**
- * An allowlisted command runs unseen, so its plain arguments must mean what they look like: a name
- * inside the project that is a link out of it (a cloned repo can carry `notes.txt -> ~/.ssh/id_rsa`)
- * or a hard-linked file would let `cat notes.txt` read outside without a prompt. Those are asked about.
+ * A command that runs unseen (allowlisted, or covered by grants and saved rules) must mean what
+ * its plain arguments look like: a name inside the project that is a link out of it (a cloned repo
+ * can carry `notes.txt -> ~/.ssh/id_rsa`) or a hard-linked file would let `cat notes.txt` read
+ * outside without a prompt. Those are asked about.
  */
 async function checkLinkedArguments(command: string, decision: BashDecision, projectRoot: string): Promise<BashDecision> {
   if (decision.allowlisted === undefined) return decision;
-  for (const word of command.trim().split(/[ \t]+/).slice(1)) {
-    const value = word.startsWith('-') ? word.slice(word.indexOf('=') + 1) : word;
-    if (value === '' || value.startsWith('-')) continue;
-    const resolved = await resolvePath(value, projectRoot).catch(absent);
-    // Not only existing names: `touch docs/more/x` through a link out would create a file outside.
-    if (resolved === undefined || (resolved.inside && !resolved.multiLinked)) continue;
-    const why = resolved.multiLinked ? 'is hard-linked (it may be a file outside the project)' : `leads outside the project, to ${resolved.realPath}`;
-    return { level: 'confirm', reason: `allowlist: ${decision.allowlisted}, but ${word} ${why}` };
+  for (const segment of parseCommand(command).segments) {
+    for (const word of segment.words.slice(1)) {
+      const value = word.startsWith('-') ? word.slice(word.indexOf('=') + 1) : word;
+      if (value === '' || value.startsWith('-')) continue;
+      const resolved = await resolvePath(value, projectRoot).catch(absent);
+      // Not only existing names: `touch docs/more/x` through a link out would create a file outside.
+      if (resolved === undefined || (resolved.inside && !resolved.multiLinked)) continue;
+      const why = resolved.multiLinked ? 'is hard-linked (it may be a file outside the project)' : `leads outside the project, to ${resolved.realPath}`;
+      const by = decision.allowlisted.startsWith('covered ') ? decision.allowlisted : `allowlist: ${decision.allowlisted}`;
+      return { level: 'confirm', reason: `${by}, but ${word} ${why}` };
+    }
   }
   return decision;
+}
+
+/** The grants in force for a command: this session's, then the saved rules (the user's own when the project is untrusted). */
+function grantsInForce(ctx: ToolContext): { grants: SourcedGrant[]; allowlist: readonly string[] } {
+  const own = ctx.config.policyFloor ?? ctx.config.policy;
+  return {
+    grants: [
+      ...ctx.sessionGrants.bash().map((g): SourcedGrant => ({ ...g, source: 'grant' })),
+      ...own.bashRules.map((r): SourcedGrant => ({ ...r, source: 'saved rule' })),
+    ],
+    allowlist: own.bashAllowlist,
+  };
+}
+
+/** A confirm every segment of which a grant, saved rule or allowlist entry covers is an allow. */
+function decideWithGrants(command: string, ctx: ToolContext): { decision: BashDecision; proposal?: GrantProposal } {
+  const decision = decideBashWithFloor(command, ctx.config.policy, ctx.config.policyFloor);
+  if (decision.level !== 'confirm') return { decision };
+  const { grants, allowlist } = grantsInForce(ctx);
+  const judged = judgeSegments(command, grants, allowlist);
+  if (judged.covered) {
+    const by = judged.segments.map((s) => (s.by === undefined ? '' : s.by.source === 'allowlist' && 'entry' in s.by ? `allowlist: ${s.by.entry}` : `${s.by.source}: ${grantText(s.by as SourcedGrant)}`));
+    const covered = `covered per command by ${[...new Set(by)].join(', ')}`;
+    return { decision: { level: 'allow', reason: `${decision.reason}; ${covered}`, allowlisted: covered } };
+  }
+  return { decision, proposal: proposeGrants(command, grants, allowlist) };
+}
+
+/** The decision for a command as a call gets it, with what [a]lways would grant when it is asked. */
+export async function decideCommand(command: string, ctx: ToolContext): Promise<{ decision: BashDecision; proposal?: GrantProposal }> {
+  const judged = decideWithGrants(command, ctx);
+  const decision = await checkLinkedArguments(command, judged.decision, ctx.projectRoot);
+  if (decision.level !== 'confirm') return { decision };
+  // A covered command sent back to the prompt (a link out) gets the usual [a]lways offer.
+  const { grants, allowlist } = grantsInForce(ctx);
+  return { decision, proposal: judged.proposal ?? proposeGrants(command, grants, allowlist) };
 }
 
 /** Past this, a line without its end is shown cut: waiting would hold (and re-copy) all of it. */
@@ -101,25 +144,28 @@ export const bashTool = defineTool({
   kind: 'bash',
   bulk: true,
   title: (input) => stringField(input, 'command'),
+  detail: (input) => stringField(input, 'command'),
   subject: () => 'command',
   async run(args, ctx) {
     const command = args.command;
     // A process argument cannot hold NUL: refuse it before asking, not after the user said yes.
     if (command.includes('\0')) return failure('bash: argument "command" contains a NUL character, which no command line can carry.', undefined, 'invalid_args');
     const timeoutMs = args.timeout_ms ?? Math.min(ctx.config.bashTimeoutMs, MAX_TIMEOUT_MS);
-    const decision = await checkLinkedArguments(command, decideBashWithFloor(command, ctx.config.policy, ctx.config.policyFloor), ctx.projectRoot);
+    const { decision, proposal } = await decideCommand(command, ctx);
     const firstLine = command.split('\n', 1)[0] ?? command;
+    const lineCount = command.replace(/\n+$/, '').split('\n').length;
     const gate = await authorize(ctx, {
       kind: 'bash',
       tool: 'bash',
       decision,
       command,
-      summary: `run ${firstLine.length > 80 ? `${firstLine.slice(0, 77)}...` : firstLine}`,
+      summary: `run ${firstLine.length > 80 ? `${firstLine.slice(0, 77)}...` : firstLine}${lineCount > 1 ? ` (${lineCount} lines)` : ''}`,
+      ...(proposal !== undefined ? { proposal } : {}),
     });
     if (!gate.ok) return gate.result;
 
     const env = commandEnv(ctx.config);
-    if (decision.allowlisted !== undefined && /^\s*(\S*\/)?git(\s|$)/.test(command)) {
+    if (decision.allowlisted !== undefined && parseCommand(command).segments.some((seg) => /(^|\/)git$/.test(seg.words[0] ?? ''))) {
       Object.assign(env, await neutralGitEnv(ctx.projectRoot));
     }
     const capture = new OutputCapture(ctx.config.maxToolOutputChars);
