@@ -13,7 +13,7 @@ import { TranscriptPane } from './transcript/transcript-pane.js';
 import { FOLLOW, reanchor, type ScrollMetrics, type ScrollState } from './transcript/transcript-window.js';
 import { ReasoningPane, liveReasoning } from './reasoning-pane.js';
 import { StatusLine } from './status/status-line.js';
-import { ApprovalModal, approvalHeight } from './approval/approval-modal.js';
+import { ApprovalModal, approvalHeight, type ModalMode } from './approval/approval-modal.js';
 import { ComposerArea, composerExtras, composerTextRows, type Flash } from './composer/composer-area.js';
 import { EMPTY_COMPOSER, type ComposerState } from './composer/composer-state.js';
 import { bufferOf } from './composer/edit-buffer.js';
@@ -64,6 +64,8 @@ export function App({ size, initialPrompt, onExit }: AppProps) {
   const [expandReasoning, setExpandReasoning] = useState(false);
   const [panel, setPanel] = useState<Panel | null>(null);
   const [modalScroll, setModalScroll] = useState(0);
+  const [modalMode, setModalMode] = useState<ModalMode>('choose');
+  const [reason, setReason] = useState('');
   const [queued, setQueued] = useState<string | null>(null);
   const [flash, setFlash] = useState<Flash | null>(null);
 
@@ -78,7 +80,18 @@ export function App({ size, initialPrompt, onExit }: AppProps) {
   );
   const keyCommands = useMemo(() => ({ ...commands, submit: send }), [commands, send]);
 
-  useEffect(() => setModalScroll(0), [approval?.id]);
+  // A new approval starts at the top of its body, on its answers, with an empty reason.
+  useEffect(() => {
+    setModalScroll(0);
+    setModalMode('choose');
+    setReason('');
+  }, [approval?.id]);
+  const sendReason = useCallback(
+    (text: string) => {
+      if (approval) commands.answer(approval.id, 'no', text);
+    },
+    [approval, commands],
+  );
   // A new or resumed session (/clear, /sessions) starts at its live tail, not at the old scroll offset.
   useEffect(() => setScroll(FOLLOW), [sessionId]);
   // After a resize the anchor resolved proportionally; take it again at the new width, so a block
@@ -119,6 +132,8 @@ export function App({ size, initialPrompt, onExit }: AppProps) {
     setExpandReasoning,
     setPanel,
     setModalScroll,
+    modalMode,
+    setModalMode,
     setQueued,
     setFlash,
     commands: keyCommands,
@@ -140,7 +155,7 @@ export function App({ size, initialPrompt, onExit }: AppProps) {
   return (
     <Box flexDirection="column" width={width} height={rows} overflowY="hidden">
       {layout.header > 0 ? <Header width={width} rows={layout.header} /> : null}
-      {panel?.kind === 'text' ? (
+      {layout.fullScreen ? null : panel?.kind === 'text' ? (
         <TextPanel title={panel.title} text={panel.text} width={width} height={layout.transcript} scroll={panel.scroll} maxRef={panelMaxRef} pageRef={panelPageRef} />
       ) : panel?.kind === 'sessions' ? (
         <SessionsPanel
@@ -166,7 +181,19 @@ export function App({ size, initialPrompt, onExit }: AppProps) {
       {reasoning !== null && layout.reasoning > 0 ? <ReasoningPane block={reasoning} width={width} rows={layout.reasoning} /> : null}
       {layout.status > 0 ? <StatusLine width={width} /> : null}
       {approval && modalRows !== undefined ? (
-        <ApprovalModal request={approval} width={width} height={layout.bottom} scroll={modalScroll} maxRef={modalMaxRef} pageRef={modalPageRef} projectRoot={projectRoot} />
+        <ApprovalModal
+          request={approval}
+          width={width}
+          height={layout.bottom}
+          scroll={modalScroll}
+          maxRef={modalMaxRef}
+          pageRef={modalPageRef}
+          projectRoot={projectRoot}
+          mode={modalMode}
+          reason={reason}
+          onReason={setReason}
+          onReasonSubmit={sendReason}
+        />
       ) : (
         <ComposerArea
           buffer={composer.buffer}

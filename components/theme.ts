@@ -15,6 +15,7 @@ export const theme = {
   codeFrame: { dim: true },
   tool: { color: 'blue' },
   toolRunning: { color: 'yellow' },
+  command: { color: 'white' },
   ok: { color: 'green' },
   error: { color: 'red' },
   warning: { color: 'yellow' },

@@ -69,6 +69,6 @@ export function useCommands() {
   );
 
   const interrupt = useCallback(() => engine.interrupt(), [engine]);
-  const answer = useCallback((id: string, decision: ApprovalDecision) => engine.answer(id, decision), [engine]);
+  const answer = useCallback((id: string, decision: ApprovalDecision, note?: string) => engine.answer(id, decision, note), [engine]);
   return { runSlash, submit, interrupt, answer };
 }

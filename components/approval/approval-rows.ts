@@ -1,9 +1,14 @@
-/** The approval modal's content as styled rows: what is asked, where, and the coloured diff. Pure. */
+/**
+ * The approval modal's content as styled rows: what is asked and why, what [a]lways would grant,
+ * the warnings about the text, and the body — the path, every line of the command (numbered when
+ * there are several) and the diff with line numbers. Pure.
+ */
 import type { ApprovalRequest } from '../../src/policy/types.js';
 import { oneLine, sanitizeForTerminal } from '../text/sanitize.js';
-import type { StyledLine, TextStyle } from '../text/styled-line.js';
+import type { Segment, StyledLine, TextStyle } from '../text/styled-line.js';
 import { wrapSegments, wrapText } from '../text/wrap.js';
 import { theme } from '../theme.js';
+import type { HeadRow } from './modal-plan.js';
 
 function diffStyle(line: string): TextStyle | undefined {
   if (line.startsWith('+++') || line.startsWith('---')) return theme.diffHeader;
@@ -21,39 +26,141 @@ function dropPatchPreamble(lines: string[]): string[] {
   return i === 0 ? lines : lines.slice(i);
 }
 
+const HUNK = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/;
+
+/** A gutter of `digits` columns: the number right-aligned, then a bar. */
+function gutter(n: number | undefined, digits: number): Segment {
+  return { text: `${n === undefined ? ''.padStart(digits) : String(n).padStart(digits)} │`, style: theme.dim };
+}
+
+/**
+ * The diff with a line number on each line — the new file's for added and unchanged lines, the
+ * old file's for removed ones — so a reply can point at "line 12".
+ */
 export function diffRows(diff: string, width: number): StyledLine[] {
+  const lines = dropPatchPreamble(sanitizeForTerminal(diff.replace(/\n$/, '')).split('\n'));
+  // Every number the gutter will show, for its width.
+  let widest = 1;
+  let oldLine = 0;
+  let newLine = 0;
+  let inHunk = false;
+  const numbers = lines.map((line) => {
+    const hunk = HUNK.exec(line);
+    if (hunk) {
+      inHunk = true;
+      // `-0,0` / `+0,0` (a new or emptied file) never numbers a line on that side.
+      oldLine = Number(hunk[1]);
+      newLine = Number(hunk[2]);
+      return undefined;
+    }
+    // Before the first hunk, --- and +++ name the files; inside one they are lines like any other.
+    if (!inHunk || line.startsWith('\\')) return undefined;
+    let n: number;
+    if (line.startsWith('+')) n = newLine++;
+    else if (line.startsWith('-')) n = oldLine++;
+    else {
+      n = newLine++;
+      oldLine++;
+    }
+    widest = Math.max(widest, String(n).length);
+    return n;
+  });
   const rows: StyledLine[] = [];
-  for (const line of dropPatchPreamble(sanitizeForTerminal(diff.replace(/\n$/, '')).split('\n'))) {
-    const style = diffStyle(line);
-    rows.push(...wrapSegments(line === '' ? [] : [style === undefined ? { text: line } : { text: line, style }], width));
+  lines.forEach((line, i) => {
+    const n = numbers[i];
+    const style = n === undefined ? diffStyle(line) : line.startsWith('+') ? theme.diffAdd : line.startsWith('-') ? theme.diffDel : undefined;
+    const text: Segment[] = line === '' ? [] : [style === undefined ? { text: line } : { text: line, style }];
+    if (n === undefined && !line.startsWith('\\')) {
+      rows.push(...wrapSegments(text, width));
+      return;
+    }
+    rows.push(...wrapSegments(text, width, { firstPrefix: [gutter(n, widest)], restPrefix: [gutter(undefined, widest)] }));
+  });
+  return rows;
+}
+
+/** Every line of the command: `$ cmd` for one line; numbered lines for several. */
+export function commandRows(command: string, width: number): StyledLine[] {
+  const clean = sanitizeForTerminal(command);
+  const lines = clean.replace(/\n+$/, '').split('\n');
+  if (lines.length === 1) {
+    return [
+      [{ text: 'command', style: theme.dim }],
+      ...wrapText(clean, width, { bold: true }, { firstPrefix: [{ text: '  $ ', style: theme.accent }], restPrefix: [{ text: '    ' }] }),
+    ];
+  }
+  const digits = String(lines.length).length;
+  const rows: StyledLine[] = [[{ text: `command, ${lines.length} lines`, style: theme.dim }]];
+  lines.forEach((line, i) => {
+    rows.push(...wrapSegments(line === '' ? [] : [{ text: line, style: { bold: true } }], width, { firstPrefix: [gutter(i + 1, digits + 1)], restPrefix: [gutter(undefined, digits + 1)] }));
+  });
+  return rows;
+}
+
+/** What [a]lways would grant, said before it is pressed (bash). */
+function alwaysRows(req: ApprovalRequest, width: number): StyledLine[] {
+  const preview = req.always;
+  if (preview === undefined) return [];
+  const key: Segment = { text: '[a]', style: { ...theme.accent, bold: true } };
+  const segs: Segment[] = [key];
+  if (preview.grants.length === 0) {
+    segs.push({ text: 'lways is just this once here: nothing in it can be granted for the session' });
+  } else {
+    segs.push({ text: 'lways allows for this session: ' });
+    preview.grants.forEach((g, i) => {
+      if (i > 0) segs.push({ text: ', ' });
+      segs.push({ text: g.text, style: { bold: true } });
+      if (g.exact) segs.push({ text: ' (exactly)', style: theme.dim });
+    });
+    if (preview.grants.some((g) => !g.exact)) segs.push({ text: ' — … is any plain arguments, never another command', style: theme.dim });
+  }
+  const rows = wrapSegments(segs, width);
+  const [first, ...others] = preview.refused;
+  if (first !== undefined) {
+    const more = others.length > 0 ? ` (+${others.length} more)` : '';
+    rows.push(...wrapSegments([{ text: `asked every time: ${oneLine(first)}${more}`, style: theme.dim }], width));
   }
   return rows;
 }
 
 export interface ApprovalContent {
-  /** Always shown: the question. */
-  readonly head: readonly StyledLine[];
+  /** Fixed above the body: the question, why, the warnings and what [a]lways grants (by importance, for small screens). */
+  readonly head: readonly HeadRow[];
   /** Scrollable: the path / command / diff. */
   readonly body: readonly StyledLine[];
 }
 
+function rowsAt(priority: number, lines: readonly StyledLine[], firstPriority = priority): HeadRow[] {
+  return lines.map((line, i) => ({ line, priority: i === 0 ? firstPriority : priority }));
+}
+
 export function approvalContent(req: ApprovalRequest, width: number): ApprovalContent {
-  const head: StyledLine[] = [
-    ...wrapSegments([{ text: `${req.kind.toUpperCase()} requested: `, style: { ...theme.warning, bold: true } }, { text: oneLine(req.summary) }], width),
-    ...wrapText(sanitizeForTerminal(req.reason), width, theme.dim),
+  const title = wrapSegments([{ text: `${req.kind.toUpperCase()} requested: `, style: { ...theme.warning, bold: true } }, { text: oneLine(req.summary) }], width);
+  const warnings = (req.warnings ?? []).flatMap((w) => wrapSegments([{ text: `! ${oneLine(w)}`, style: { ...theme.warning, bold: true } }], width, { restPrefix: [{ text: '  ' }] }));
+  const head: HeadRow[] = [
+    ...rowsAt(3, title, 0),
+    ...rowsAt(4, wrapText(sanitizeForTerminal(req.reason), width, theme.dim)),
+    ...rowsAt(2, warnings),
+    ...rowsAt(1, alwaysRows(req, width)),
   ];
   const body: StyledLine[] = [];
   if (req.path !== undefined) {
     // A newline in a file name is shown as \n: the real name, on the path's own rows.
     body.push(...wrapSegments([{ text: 'path ', style: theme.dim }, { text: sanitizeForTerminal(req.path).replaceAll('\n', '\\n'), style: { bold: true } }], width));
   }
-  if (req.command !== undefined) {
-    // Already escaped by the engine; sanitized again in case a control slipped through.
-    body.push([{ text: 'command', style: theme.dim }]);
-    body.push(...wrapText(sanitizeForTerminal(req.command), width, { bold: true }, { firstPrefix: [{ text: '  $ ', style: theme.accent }], restPrefix: [{ text: '    ' }] }));
-  }
+  // Already escaped by the engine; sanitized again in case a control slipped through.
+  if (req.command !== undefined) body.push(...commandRows(req.command, width));
   if (req.diff !== undefined && req.diff !== '') body.push(...diffRows(req.diff, width));
   return { head, body };
+}
+
+/** The rule [s]ave would append, and where, for the step that shows it before it is written. */
+export function saveRows(req: ApprovalRequest, width: number): StyledLine[] {
+  if (req.save === undefined) return [];
+  return [
+    ...wrapSegments([{ text: '[s]ave appends this to ', style: theme.dim }, { text: sanitizeForTerminal(req.save.file), style: { bold: true } }, { text: ' (nothing else in it changes):', style: theme.dim }], width),
+    ...wrapText(sanitizeForTerminal(req.save.block.replace(/\n$/, '')), width, theme.codeBlock, { firstPrefix: [{ text: '  ' }] }),
+  ];
 }
 
 /** Whether "always" grants nothing beyond this once: the path is outside the project, or may be. */
@@ -66,6 +173,7 @@ export function isOutside(req: ApprovalRequest, projectRoot: string | undefined)
 }
 
 export function alwaysLabel(req: ApprovalRequest, outside = false): string {
+  if (req.kind === 'bash' && req.always !== undefined) return req.always.grants.length > 0 ? 'always (as above)' : 'always (just this once here)';
   if (outside) return 'always (outside the project: just this once)';
   return `always (${req.kind}${req.kind === 'bash' ? '' : ', inside the project'})`;
 }

@@ -15,6 +15,7 @@ import type { Flash } from '../composer/composer-area.js';
 import { FOLLOW, scrollBy, scrollHome, type ScrollMetrics, type ScrollState } from '../transcript/transcript-window.js';
 import { approvalLayer, sessionsLayer, SCROLL_STEP } from './overlay-keys.js';
 import { useTypingGuard } from './typing-guard.js';
+import type { ModalMode } from '../approval/approval-modal.js';
 
 export type Panel =
   | { readonly kind: 'text'; readonly title: string; readonly text: string; readonly scroll: number }
@@ -45,13 +46,16 @@ export interface AppKeyDeps {
   readonly setExpandReasoning: Dispatch<SetStateAction<boolean>>;
   readonly setPanel: Dispatch<SetStateAction<Panel | null>>;
   readonly setModalScroll: Dispatch<SetStateAction<number>>;
+  /** What the approval modal shows: its answers, the reason field, the [s]ave preview. */
+  readonly modalMode?: ModalMode;
+  readonly setModalMode?: (mode: ModalMode) => void;
   readonly setQueued: Dispatch<SetStateAction<string | null>>;
   readonly setFlash: Dispatch<SetStateAction<Flash | null>>;
   readonly commands: {
     runSlash(text: string): Promise<CommandEffect>;
     submit(text: string): void;
     interrupt(): void;
-    answer(id: string, decision: ApprovalDecision): void;
+    answer(id: string, decision: ApprovalDecision, note?: string): void;
   };
   /** The engine's slash commands, for Tab completion. */
   readonly slashCommands: readonly SlashCommandInfo[];

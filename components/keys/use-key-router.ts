@@ -19,8 +19,11 @@ const PASTE_START = '[200~';
 const PASTE_END = '[201~';
 const PASTE_IDLE_MS = 1000;
 
-/** Layers a paste may reach: only what edits text (a pasted "y" must not answer an approval). */
-const PASTE_LAYERS = new Set(['typing-clock', 'composer']);
+/**
+ * Layers a paste may reach: only what edits text (a pasted "y" must not answer an approval). The
+ * approval's reason field is one: its layer keeps the paste from the input below it.
+ */
+const PASTE_LAYERS = new Set(['typing-clock', 'composer', 'approval-text']);
 
 /**
  * The single useInput of the app: named commands, one router, explicit priorities. Inside a

@@ -1,10 +1,14 @@
 /**
- * Approvals in one-shot mode: a plain y / n / a / q prompt on stderr when stdin is a terminal;
- * otherwise a denial, with a line on stderr naming what would allow it and a note for the model.
+ * Approvals in one-shot mode: a plain prompt on stderr when stdin is a terminal; otherwise a
+ * denial, with the whole command (escaped) on stderr, what would allow it, and a note for the model.
+ *
+ * Keys typed before the prompt opened never answer it: what is already waiting on stdin when it
+ * opens is thrown away (on a terminal, whatever arrives in the first moments after — it was typed
+ * before the question could be read — and the line typed so far, which raw mode hands over then).
  */
 import { createInterface, type Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
-import type { ApprovalDecision, ApprovalRequest, Approver } from '../policy/types.js';
+import type { ApprovalDecision, ApprovalReply, ApprovalRequest, Approver } from '../policy/types.js';
 
 export interface OneShotApprover {
   readonly approver: Approver;
@@ -14,19 +18,34 @@ export interface OneShotApprover {
   close(): void;
 }
 
+/** Input that arrives this soon after the prompt opened was typed before it: ignored. */
+export const TYPE_AHEAD_MS = 150;
+
 export function describeAllowance(request: ApprovalRequest): string {
-  if (request.kind === 'bash') return '--allow bash, or add the command to bash_allowlist in [policy]';
+  if (request.kind === 'bash') return '--allow bash, or add the command to bash_allowlist in [policy] (or a [[policy.bash_rules]] entry)';
   const where = request.path ? ` for ${request.path}` : '';
   return `--allow ${request.kind}, or a [[policy.rules]] entry with ${request.kind} = "allow"${where}`;
 }
 
 export function formatApproval(request: ApprovalRequest): string {
   const lines = [`  ${request.kind.toUpperCase()} requested: ${request.summary}`];
+  for (const warning of request.warnings ?? []) lines.push(`    ! ${warning}`);
   if (request.path) lines.push(`    ${request.path}`);
   if (request.command) lines.push(...request.command.split('\n').map((l) => `    $ ${l}`));
   if (request.diff) lines.push(...request.diff.replace(/\n$/, '').split('\n').map((l) => `    ${l}`));
   lines.push(`    (${request.reason})`);
+  const always = alwaysLine(request);
+  if (always !== undefined) lines.push(`    ${always}`);
   return `${lines.join('\n')}\n`;
+}
+
+/** What a answers, said before it is pressed. */
+function alwaysLine(request: ApprovalRequest): string | undefined {
+  const preview = request.always;
+  if (preview === undefined) return undefined;
+  const grants = preview.grants.map((g) => (g.exact ? `${g.text} (exactly)` : g.text));
+  const head = grants.length > 0 ? `a = allow for this session: ${grants.join(', ')}` : 'a = just this once (nothing here can be granted for the session)';
+  return preview.refused.length > 0 ? `${head}; still asked: ${preview.refused.join('; ')}` : head;
 }
 
 const ANSWERS: Readonly<Record<string, ApprovalDecision>> = {
@@ -36,49 +55,131 @@ const ANSWERS: Readonly<Record<string, ApprovalDecision>> = {
   no: 'no',
   a: 'always',
   always: 'always',
+  e: 'every',
+  every: 'every',
+  s: 'save',
+  save: 'save',
   q: 'quit',
   quit: 'quit',
 };
+
+function choices(request: ApprovalRequest): string {
+  const always = request.alwaysGrants === false ? '[a]lways (just this once)' : `[a]lways (${request.kind === 'bash' ? 'as above' : request.kind})`;
+  const every = request.every === true ? ' / [e]very command this session' : '';
+  const save = request.save !== undefined ? ' / [s]ave as a rule' : '';
+  return `  Allow? [y]es / [n]o (n WORDS: no, and tell the model) / ${always}${every}${save} / [q]uit: `;
+}
+
+/** Reads lines from a terminal in raw mode, so keys typed before the prompt can be told apart. */
+function rawLines(stdin: Readable & { setRawMode(mode: boolean): unknown; isRaw?: boolean }, echo: Writable, onLine: (line: string) => void, onEnd: () => void): () => void {
+  const wasRaw = stdin.isRaw === true;
+  const opened = Date.now();
+  let line = '';
+  stdin.setRawMode(true);
+  const onData = (chunk: Buffer | string): void => {
+    // Waiting there before the question was on the screen: typed ahead, not an answer.
+    if (Date.now() - opened < TYPE_AHEAD_MS) return;
+    for (const ch of chunk.toString()) {
+      if (ch === '\r' || ch === '\n') {
+        echo.write('\n');
+        const done = line;
+        line = '';
+        onLine(done);
+      } else if (ch === '\x7f' || ch === '\b') {
+        if (line !== '') {
+          line = line.slice(0, -1);
+          echo.write('\b \b');
+        }
+      } else if (ch === '\x03') {
+        // Raw mode turns Ctrl+C into a byte: deliver it as the signal it is.
+        echo.write('^C\n');
+        process.kill(process.pid, 'SIGINT');
+      } else if (ch === '\x04') {
+        if (line === '') onEnd();
+      } else if (ch >= ' ') {
+        line += ch;
+        echo.write(ch);
+      }
+    }
+  };
+  stdin.on('data', onData);
+  stdin.resume();
+  return () => {
+    stdin.off('data', onData);
+    stdin.setRawMode(wasRaw);
+    stdin.pause();
+  };
+}
 
 export function createOneShotApprover(io: { stdin: Readable; stderr: Writable; interactive: boolean }): OneShotApprover {
   let note: string | undefined;
   let active: Interface | undefined;
   let cancel: (() => void) | undefined;
 
-  const ask = (request: ApprovalRequest): Promise<ApprovalDecision> =>
+  const ask = (request: ApprovalRequest): Promise<ApprovalReply> =>
     new Promise((resolve) => {
+      // Whatever is already buffered was typed before this question existed.
+      while (io.stdin.readable && io.stdin.read() !== null) {
+        /* discarded */
+      }
       io.stderr.write(`\n${formatApproval(request)}`);
-      const rl = createInterface({ input: io.stdin, terminal: false });
-      active = rl;
       let settled = false;
-      const finish = (decision: ApprovalDecision): void => {
+      let stopReading: () => void = () => undefined;
+      let confirmingSave = false;
+      const finish = (reply: ApprovalReply): void => {
         if (settled) return;
         settled = true;
         active = undefined;
         cancel = undefined;
-        rl.close();
-        resolve(decision);
+        stopReading();
+        resolve(reply);
       };
       cancel = () => finish('quit');
       const prompt = (): void => {
-        io.stderr.write(`  Allow? [y]es / [n]o / [a]lways (${request.kind}) / [q]uit: `);
+        io.stderr.write(confirmingSave ? `  Append this to ${request.save?.file ?? 'your config'}? [y]es / [n]o: ` : choices(request));
       };
-      rl.on('line', (line) => {
-        const decision = ANSWERS[line.trim().toLowerCase()];
-        if (decision) finish(decision);
-        else prompt();
-      });
-      // End of input is a no: nothing was approved.
-      rl.on('close', () => finish('no'));
+      const onLine = (line: string): void => {
+        const said = line.trim();
+        if (confirmingSave) {
+          confirmingSave = false;
+          if (/^y(es)?$/i.test(said)) return finish('save');
+          return prompt();
+        }
+        const words = /^(n|no)\s+(.+)$/i.exec(said);
+        if (words) return finish({ decision: 'no', note: words[2] as string });
+        const decision = ANSWERS[said.toLowerCase()];
+        if (decision === 'save') {
+          if (request.save === undefined) return prompt();
+          io.stderr.write(`\n${request.save.block.replace(/^/gm, '    ')}\n`);
+          confirmingSave = true;
+          return prompt();
+        }
+        if (decision === 'every' && request.every !== true) return prompt();
+        if (decision) return finish(decision);
+        prompt();
+      };
+      const tty = io.stdin as Readable & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
+      if (tty.isTTY === true && typeof tty.setRawMode === 'function') {
+        stopReading = rawLines(tty as Readable & { setRawMode(mode: boolean): unknown }, io.stderr, onLine, () => finish('no'));
+      } else {
+        const rl = createInterface({ input: io.stdin, terminal: false });
+        active = rl;
+        stopReading = () => rl.close();
+        rl.on('line', onLine);
+        // End of input is a no: nothing was approved.
+        rl.on('close', () => finish('no'));
+      }
       prompt();
     });
 
   return {
     approver: async (request) => {
       if (io.interactive) return ask(request);
+      // The whole command, line by line (each escaped), not just the summary's first line.
+      const body = request.command !== undefined ? `\n${request.command.split('\n').map((l) => `    $ ${l}`).join('\n')}` : '';
       io.stderr.write(
         `lwyrm: denied ${request.summary} (${request.reason}): stdin is not a terminal, so nothing can be approved. ` +
-          `To allow it: ${describeAllowance(request)}.\n`,
+          `To allow it: ${describeAllowance(request)}.${body}\n`,
       );
       note =
         'lindwyrm is running non-interactively (one-shot, stdin is not a terminal), so this action could not be ' +
