@@ -17,7 +17,10 @@ function blockMarkdown(block: TranscriptBlock): string | undefined {
       return block.text.trim() === '' ? undefined : `<details><summary>Reasoning</summary>\n\n${block.text.trim()}\n\n</details>`;
     case 'tool': {
       const head = `- \`${block.title.replaceAll('`', "'")}\` — ${block.status}${block.resultSummary ? `: ${block.resultSummary}` : ''}`;
-      return block.name === 'bash' && block.output.trim() !== '' ? `${head}\n\n${fence(block.output)}` : head;
+      // The whole command as it ran, every line of it: the title above is clipped to one.
+      const parts = [head, ...(block.detail !== undefined ? [fence(block.detail)] : [])];
+      if (block.name === 'bash' && block.output.trim() !== '') parts.push(fence(block.output));
+      return parts.join('\n\n');
     }
     case 'turn_end':
       return `*Turn ${block.status}${block.detail ? `: ${block.detail}` : ''}.*`;
