@@ -54,7 +54,7 @@ export function computeLayout(input: LayoutInput): Layout {
     // The modal takes the free rows; the transcript keeps a few on a tall screen. When that
     // leaves the modal fewer than it needs and fewer than MIN_MODAL_ROWS, the approval takes the
     // whole screen: header, transcript and status give way.
-    const keep = rows >= SHORT_SCREEN_ROWS ? 3 : 0;
+    const keep = rows >= 30 ? 3 : rows >= SHORT_SCREEN_ROWS ? 2 : 0;
     const free = Math.max(1, room - keep);
     if (modal > free && free < MIN_MODAL_ROWS) return { header: 0, transcript: 0, reasoning: 0, status: 0, bottom: rows, composerRows: 0, fullScreen: true };
     bottom = Math.min(modal, free);

@@ -59,7 +59,7 @@ export function startingEngine(placeholder: SessionState, pending: Promise<Engin
     submit: async (text): Promise<TurnOutcome> => (await ready).submit(text),
     // Nothing runs before the engine exists, so there is nothing to stop or answer.
     interrupt: () => real?.interrupt(),
-    answer: (id, decision) => real?.answer(id, decision),
+    answer: (id, decision, note) => real?.answer(id, decision, note),
     runSlash: async (command): Promise<SlashResult> => (await ready).runSlash(command),
     async dispose() {
       // Leaving while it starts: let it finish starting, then close it properly (locks, files).

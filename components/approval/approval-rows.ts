@@ -26,6 +26,13 @@ function dropPatchPreamble(lines: string[]): string[] {
   return i === 0 ? lines : lines.slice(i);
 }
 
+/** `--- a` and `+++ b` on one row: a row more of the diff itself where rows are few. */
+function joinFileHeader(lines: string[]): string[] {
+  const [minus, plus, ...rest] = lines;
+  if (minus?.startsWith('--- ') !== true || plus?.startsWith('+++ ') !== true) return lines;
+  return [`${minus}  ${plus}`, ...rest];
+}
+
 const HUNK = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/;
 
 /** A gutter of `digits` columns: the number right-aligned, then a bar. */
@@ -38,7 +45,7 @@ function gutter(n: number | undefined, digits: number): Segment {
  * old file's for removed ones — so a reply can point at "line 12".
  */
 export function diffRows(diff: string, width: number): StyledLine[] {
-  const lines = dropPatchPreamble(sanitizeForTerminal(diff.replace(/\n$/, '')).split('\n'));
+  const lines = joinFileHeader(dropPatchPreamble(sanitizeForTerminal(diff.replace(/\n$/, '')).split('\n')));
   // Every number the gutter will show, for its width.
   let widest = 1;
   let oldLine = 0;
@@ -98,7 +105,7 @@ export function commandRows(command: string, width: number): StyledLine[] {
 }
 
 /** What [a]lways would grant, said before it is pressed (bash). */
-function alwaysRows(req: ApprovalRequest, width: number): StyledLine[] {
+function alwaysRows(req: ApprovalRequest, width: number): HeadRow[] {
   const preview = req.always;
   if (preview === undefined) return [];
   const key: Segment = { text: '[a]', style: { ...theme.accent, bold: true } };
@@ -112,15 +119,20 @@ function alwaysRows(req: ApprovalRequest, width: number): StyledLine[] {
       segs.push({ text: g.text, style: { bold: true } });
       if (g.exact) segs.push({ text: ' (exactly)', style: theme.dim });
     });
-    if (preview.grants.some((g) => !g.exact)) segs.push({ text: ' — … is any plain arguments, never another command', style: theme.dim });
   }
-  const rows = wrapSegments(segs, width);
+  const rows = rowsAt(0, wrapSegments(segs, width));
   const [first, ...others] = preview.refused;
   if (first !== undefined) {
     const more = others.length > 0 ? ` (+${others.length} more)` : '';
-    rows.push(...wrapSegments([{ text: `asked every time: ${oneLine(first)}${more}`, style: theme.dim }], width));
+    rows.push(...rowsAt(1, wrapSegments([{ text: `asked every time: ${oneLine(first)}${more}`, style: theme.dim }], width)));
   }
   return rows;
+}
+
+/** What the … of a prefix grant stands for: the first thing a small screen gives up. */
+function alwaysNote(req: ApprovalRequest, width: number): StyledLine[] {
+  if (req.always?.grants.some((g) => !g.exact) !== true) return [];
+  return wrapText('(… is any plain arguments, never another command)', width, theme.dim);
 }
 
 export interface ApprovalContent {
@@ -141,7 +153,8 @@ export function approvalContent(req: ApprovalRequest, width: number): ApprovalCo
     ...rowsAt(3, title, 0),
     ...rowsAt(4, wrapText(sanitizeForTerminal(req.reason), width, theme.dim)),
     ...rowsAt(2, warnings),
-    ...rowsAt(1, alwaysRows(req, width)),
+    ...alwaysRows(req, width),
+    ...rowsAt(5, alwaysNote(req, width)),
   ];
   const body: StyledLine[] = [];
   if (req.path !== undefined) {

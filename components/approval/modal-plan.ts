@@ -9,7 +9,7 @@ import type { StyledLine } from '../text/styled-line.js';
 
 export interface HeadRow {
   readonly line: StyledLine;
-  /** Lower is kept first: 0 the question's first row, 1 what [a]lways grants, 2 warnings, 3 the rest. */
+  /** Lower is kept first: 0 the question's first row and what [a]lways grants, 1 what it cannot, 2 warnings, 3 the rest. */
   readonly priority: number;
 }
 
@@ -47,10 +47,14 @@ export function planModal(input: ModalPlanInput): ModalPlan {
   const take = (n: number, from: number): void => {
     for (const h of byPriority.slice(from, from + n)) keep.add(h.i);
   };
-  const title = Math.min(1, head.length, left);
+  // Priority 0 is what the question cannot be answered without: its first row, what [a]lways grants.
+  // Never so many that the body gets fewer than its minimum rows.
+  const title = Math.min(head.filter((h) => h.priority === 0).length, Math.max(Math.min(1, left), left - Math.min(bodyLength, MIN_BODY_ROWS)));
   take(title, 0);
   left -= title;
-  const bodyMin = Math.min(bodyLength, MIN_BODY_ROWS, left);
+  // Two thirds of what is left, at least MIN_BODY_ROWS: on a small screen the text being
+  // approved comes before the explanations around it.
+  const bodyMin = Math.min(bodyLength, Math.max(MIN_BODY_ROWS, Math.ceil((left * 2) / 3)), left);
   left -= bodyMin;
   const optional = Math.min(input.optionalRows(true), left);
   left -= optional;

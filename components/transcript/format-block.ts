@@ -46,7 +46,7 @@ function detailRows(detail: string, title: string, width: number, expanded: bool
     rows.push(...wrapSegments(line === '' ? [] : [{ text: line, style: theme.command }], width, { firstPrefix: [gutter], restPrefix: [{ text: `  ${''.padStart(digits)} │ `, style: theme.dim }] }));
   });
   const hidden = lines.length - shown.length;
-  if (hidden > 0) rows.push([{ text: `  … ${hidden} more line${hidden === 1 ? '' : 's'} of this command (Ctrl+O shows all)`, style: theme.dim }]);
+  if (hidden > 0) rows.push(...wrapText(`  … ${hidden} more line${hidden === 1 ? '' : 's'} of this command (Ctrl+O shows all)`, width, theme.dim, { restPrefix: [{ text: '    ' }] }));
   return rows;
 }
 
