@@ -69,7 +69,10 @@ export async function explainCommand(command: string, ctx: ToolContext): Promise
   if (ctx.sessionGrants.has('bash')) return [head, '  allow — grant: [e]very command this session'];
   // Per part: covered by what, or why not.
   const covered = decision.level === 'allow';
-  const lines = [head, covered ? '  allow — every part is covered:' : `  confirm (asked) — ${reason.split(';')[0] ?? reason}; per part:`];
+  // The bash level itself ('bash=confirm') is the default rule for a command nothing else covers.
+  const first = reason.split(';')[0] ?? reason;
+  const rule = first.startsWith('bash=') ? `default: ${first}` : first;
+  const lines = [head, covered ? '  allow — every part is covered:' : `  confirm (asked) — ${rule}; per part:`];
   lines.push(...perPart(command, ctx));
   if (!covered && decision.reason.includes(', but ')) lines.push(`  asked because ${reason.slice(reason.indexOf(', but ') + 6)}`);
   if (!covered && proposal !== undefined) {
