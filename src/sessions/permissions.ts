@@ -36,7 +36,13 @@ export async function repairTree(dirs: readonly string[], files: boolean): Promi
     }
   }
   const last = dirs[dirs.length - 1];
-  if (files && last !== undefined) notices.push(...((await repairFileModes(last).catch(ignoreError('repair the modes of session files'))) ?? []));
+  if (files && last !== undefined) {
+    // A folder not made yet (a new session) has nothing to repair, as for the folders above.
+    const repaired = await repairFileModes(last).catch((error: unknown) =>
+      (error as NodeJS.ErrnoException).code === 'ENOENT' ? [] : ignoreError('repair the modes of session files')(error),
+    );
+    notices.push(...(repaired ?? []));
+  }
   return notices;
 }
 
