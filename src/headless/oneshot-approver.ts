@@ -3,8 +3,9 @@
  * denial, with the whole command (escaped) on stderr, what would allow it, and a note for the model.
  *
  * Keys typed before the prompt opened never answer it: what is already waiting on stdin when it
- * opens is thrown away (on a terminal, whatever arrives in the first moments after — it was typed
- * before the question could be read — and the line typed so far, which raw mode hands over then).
+ * opens is thrown away. On a terminal, raw mode is switched on first, which hands over whatever the
+ * terminal still holds (whole lines and the one typed so far); that is read and dropped, and only
+ * then is the question written — so nothing dropped can have been typed after it was on screen.
  */
 import { createInterface, type Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
@@ -18,8 +19,12 @@ export interface OneShotApprover {
   close(): void;
 }
 
-/** Input that arrives this soon after the prompt opened was typed before it: ignored. */
-export const TYPE_AHEAD_MS = 150;
+/**
+ * How long raw mode's hand-over of what the terminal held is read (and dropped) before the
+ * question is written. The bytes are already in the kernel: this is the event loop's turn, not
+ * anyone's reaction time.
+ */
+export const TYPE_AHEAD_MS = 40;
 
 export function describeAllowance(request: ApprovalRequest): string {
   if (request.kind === 'bash') return '--allow bash, or add the command to bash_allowlist in [policy] (or a [[policy.bash_rules]] entry)';
@@ -63,22 +68,42 @@ const ANSWERS: Readonly<Record<string, ApprovalDecision>> = {
   quit: 'quit',
 };
 
-function choices(request: ApprovalRequest): string {
-  const always = request.alwaysGrants === false ? '[a]lways (just this once)' : `[a]lways (${request.kind === 'bash' ? 'as above' : request.kind})`;
-  const every = request.every === true ? ' / [e]very command this session' : '';
-  const save = request.save !== undefined ? ' / [s]ave as a rule' : '';
-  return `  Allow? [y]es / [n]o (n WORDS: no, and tell the model) / ${always}${every}${save} / [q]uit: `;
+/** The other answers, on their own line above the prompt, so the prompt keeps its plain form. */
+function otherAnswers(request: ApprovalRequest): string {
+  const others = [
+    ...(request.every === true ? ['e = every command this session (nothing is asked again)'] : []),
+    ...(request.save !== undefined ? ['s = always, and save it as a rule in your config (shown first)'] : []),
+    'n WORDS = no, and tell the model what to do instead',
+  ];
+  return `    also: ${others.join(' · ')}\n`;
 }
 
-/** Reads lines from a terminal in raw mode, so keys typed before the prompt can be told apart. */
-function rawLines(stdin: Readable & { setRawMode(mode: boolean): unknown; isRaw?: boolean }, echo: Writable, onLine: (line: string) => void, onEnd: () => void): () => void {
+function choices(request: ApprovalRequest): string {
+  const always = request.alwaysGrants === false ? '[a]lways (just this once)' : `[a]lways (${request.kind === 'bash' ? 'as above' : request.kind})`;
+  return `  Allow? [y]es / [n]o / ${always} / [q]uit: `;
+}
+
+/**
+ * Reads lines from a terminal in raw mode. What arrives before `ready` is called (after
+ * TYPE_AHEAD_MS) was typed before the question was written: dropped.
+ */
+function rawLines(
+  stdin: Readable & { setRawMode(mode: boolean): unknown; isRaw?: boolean },
+  echo: Writable,
+  handlers: { onLine: (line: string) => void; onEnd: () => void; ready: () => void },
+): () => void {
+  const { onLine, onEnd } = handlers;
   const wasRaw = stdin.isRaw === true;
-  const opened = Date.now();
+  let accepting = false;
   let line = '';
   stdin.setRawMode(true);
+  const timer = setTimeout(() => {
+    accepting = true;
+    handlers.ready();
+  }, TYPE_AHEAD_MS);
   const onData = (chunk: Buffer | string): void => {
-    // Waiting there before the question was on the screen: typed ahead, not an answer.
-    if (Date.now() - opened < TYPE_AHEAD_MS) return;
+    // There before the question was on the screen: typed ahead, not an answer.
+    if (!accepting) return;
     for (const ch of chunk.toString()) {
       if (ch === '\r' || ch === '\n') {
         echo.write('\n');
@@ -105,6 +130,7 @@ function rawLines(stdin: Readable & { setRawMode(mode: boolean): unknown; isRaw?
   stdin.on('data', onData);
   stdin.resume();
   return () => {
+    clearTimeout(timer);
     stdin.off('data', onData);
     stdin.setRawMode(wasRaw);
     stdin.pause();
@@ -122,7 +148,10 @@ export function createOneShotApprover(io: { stdin: Readable; stderr: Writable; i
       while (io.stdin.readable && io.stdin.read() !== null) {
         /* discarded */
       }
-      io.stderr.write(`\n${formatApproval(request)}`);
+      const question = (): void => {
+        io.stderr.write(`\n${formatApproval(request)}${otherAnswers(request)}`);
+        prompt();
+      };
       let settled = false;
       let stopReading: () => void = () => undefined;
       let confirmingSave = false;
@@ -160,16 +189,17 @@ export function createOneShotApprover(io: { stdin: Readable; stderr: Writable; i
       };
       const tty = io.stdin as Readable & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
       if (tty.isTTY === true && typeof tty.setRawMode === 'function') {
-        stopReading = rawLines(tty as Readable & { setRawMode(mode: boolean): unknown }, io.stderr, onLine, () => finish('no'));
-      } else {
-        const rl = createInterface({ input: io.stdin, terminal: false });
-        active = rl;
-        stopReading = () => rl.close();
-        rl.on('line', onLine);
-        // End of input is a no: nothing was approved.
-        rl.on('close', () => finish('no'));
+        // The question is written once what the terminal held has been dropped.
+        stopReading = rawLines(tty as Readable & { setRawMode(mode: boolean): unknown }, io.stderr, { onLine, onEnd: () => finish('no'), ready: question });
+        return;
       }
-      prompt();
+      const rl = createInterface({ input: io.stdin, terminal: false });
+      active = rl;
+      stopReading = () => rl.close();
+      rl.on('line', onLine);
+      // End of input is a no: nothing was approved.
+      rl.on('close', () => finish('no'));
+      question();
     });
 
   return {

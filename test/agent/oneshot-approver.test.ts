@@ -77,15 +77,19 @@ describe('one-shot approvals', () => {
     await expect(decision).resolves.toBe('no');
   });
 
-  it('on a terminal, reads keys raw and ignores what arrives in the first moments (typed ahead)', async () => {
+  it('on a terminal, drops what the terminal held when raw mode took over, and only then asks', async () => {
     const stdin = Object.assign(new PassThrough(), { isTTY: true, isRaw: false, modes: [] as boolean[], setRawMode(mode: boolean) { this.modes.push(mode); this.isRaw = mode; return this; } });
     const stderr = sink();
     const a = createOneShotApprover({ stdin, stderr, interactive: true });
     let settled = false;
     const decision = a.approver(edit).then((d) => ((settled = true), d));
+    // Typed before the question: the terminal hands it over when raw mode starts.
     stdin.write('y\r');
+    expect(stderr.text()).not.toContain('Allow?');
     await new Promise((r) => setTimeout(r, TYPE_AHEAD_MS + 60));
     expect(settled).toBe(false);
+    // Asked only now, so what was dropped was typed before the question was on screen.
+    expect(stderr.text()).toContain('Allow? [y]es / [n]o / [a]lways (write) / [q]uit: ');
     stdin.write('nx\x7f\r');
     await expect(decision).resolves.toBe('no');
     expect(stdin.modes).toEqual([true, false]);
@@ -105,7 +109,8 @@ describe('one-shot approvals', () => {
     const every = await run(['e']);
     expect(every.decision).toBe('every');
     expect(every.text).toContain('a = allow for this session: seq …');
-    expect(every.text).toContain('[e]very command this session');
+    expect(every.text).toContain('e = every command this session');
+    expect(every.text).toContain('Allow? [y]es / [n]o / [a]lways (as above) / [q]uit: ');
     const save = await run(['s', 'y'], { ...bash, save: { file: '/home/u/.config/lindwyrm/config.toml', block: '[[policy.bash_rules]]\nprefix = ["seq"]\n' } });
     expect(save.decision).toBe('save');
     expect(save.text).toContain('    prefix = ["seq"]');
