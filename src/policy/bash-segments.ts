@@ -99,7 +99,8 @@ class Reader {
     this.words.push(word);
   }
 
-  endSegment(at: number): void {
+  /** Ends the segment at `at`; the next one starts after the `width` characters of the operator. */
+  endSegment(at: number, width = 1): void {
     this.endWord();
     if (this.redirect !== undefined) {
       this.problems.push('a redirection without a target');
@@ -111,7 +112,7 @@ class Reader {
     }
     this.words = [];
     this.blockers = new Set();
-    this.start = at + 1;
+    this.start = at + width;
   }
 
   setRedirect(kind: 'out' | 'in' | 'dup' | 'heredoc', tabs = false): void {
@@ -292,13 +293,16 @@ export function parseCommand(command: string): ParsedCommand {
           // &> and &>>: both outputs to a file.
           i = readRedirect(r, text, i + 1);
         } else {
-          r.endSegment(i);
-          if (text[i + 1] === '&') i++;
+          const double = text[i + 1] === '&';
+          r.endSegment(i, double ? 2 : 1);
+          if (double) i++;
         }
         break;
       case '|':
-        r.endSegment(i);
-        if (text[i + 1] === '|' || text[i + 1] === '&') i++;
+        if (text[i + 1] === '|' || text[i + 1] === '&') {
+          r.endSegment(i, 2);
+          i++;
+        } else r.endSegment(i);
         break;
       case '<':
       case '>': {

@@ -1,7 +1,7 @@
 /** bash: runs a command in the project root under the bash policy, streaming its output live. */
 import { authorize } from '../policy/gate.js';
 import { decideBashWithFloor, type BashDecision } from '../policy/bash-policy.js';
-import { grantText, judgeSegments, proposeGrants, type GrantProposal, type SourcedGrant } from '../policy/bash-grants.js';
+import { grantText, judgeSegments, proposeGrants, type GrantProposal, type SegmentVerdict, type SourcedGrant } from '../policy/bash-grants.js';
 import { parseCommand } from '../policy/bash-segments.js';
 import type { ToolContext } from './types.js';
 import { escapeForDisplay } from '../policy/escape.js';
@@ -86,7 +86,21 @@ function decideWithGrants(command: string, ctx: ToolContext): { decision: BashDe
     const covered = `covered per command by ${[...new Set(by)].join(', ')}`;
     return { decision: { level: 'allow', reason: `${decision.reason}; ${covered}`, allowlisted: covered } };
   }
-  return { decision, proposal: proposeGrants(command, grants, allowlist) };
+  return { decision: withAskedBecause(decision, judged.segments, grants.length + allowlist.length > 0), proposal: proposeGrants(command, grants, allowlist) };
+}
+
+/**
+ * With grants or rules in force, an ask says which part none of them covers and why ("asked
+ * again because …"), so a prompt after [a]lways is not a mystery.
+ */
+function withAskedBecause(decision: BashDecision, segments: readonly SegmentVerdict[], anyInForce: boolean): BashDecision {
+  const open = segments.filter((s) => s.by === undefined);
+  const [first] = open;
+  if (!anyInForce || first === undefined) return decision;
+  const text = first.text.replace(/\s*\n\s*/g, ' ⏎ ');
+  const part = text.length > 80 ? `${text.slice(0, 79)}…` : text;
+  const more = open.length > 1 ? ` (and ${open.length - 1} more part${open.length > 2 ? 's' : ''})` : '';
+  return { ...decision, reason: `${decision.reason}; asked because ${part}${more}: ${first.why ?? 'nothing in force covers it'}` };
 }
 
 /** The decision for a command as a call gets it, with what [a]lways would grant when it is asked. */

@@ -221,7 +221,7 @@ describe('lwyrm -p on a terminal', () => {
 
 describe('lwyrm -p on a terminal, typed ahead', () => {
   let fake: FakeProvider | undefined;
-  let e: Env | undefined;
+  let e: Sandbox | undefined;
   afterEach(async () => {
     await fake?.close();
     await e?.cleanup();

@@ -54,6 +54,11 @@ describe('[a]lways on a bash command', () => {
       expect(ctx.asked.length, command).toBe(before + 1);
       expect(result.failure, command).toBe('denied');
     }
+    // Each part as written, without the operators around it.
+    expect(judgeSegments('seq 1 3 && rm x || ls | wc |& cat; id & pwd', [], []).segments.map((s) => s.text)).toEqual(['seq 1 3', 'rm x', 'ls', 'wc', 'cat', 'id', 'pwd']);
+    // Asked again, and the prompt says why: the part no grant covers.
+    expect(ctx.asked[1]?.reason).toMatch(/asked because rm x: no grant, rule or allowlist entry covers it/);
+    expect(ctx.asked[4]?.reason).toMatch(/asked because env X=1 seq 1 3: /);
     // The grant itself holds: seq with other plain arguments is not asked.
     expect((await run(ctx, 'seq 2 4')).content).toBe('2\n3\n4\n[exit code 0]');
     expect(ctx.asked).toHaveLength(5);
