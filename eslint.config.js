@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.lindwyrm-bench/**', '.e2e-dist-*/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.lindwyrm-bench/**', '.e2e-dist-*/**', '.bench-dist-*/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

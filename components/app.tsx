@@ -144,9 +144,11 @@ export function App({ size, initialPrompt, onExit }: AppProps) {
 
   const modalRows = approval ? approvalHeight(approval, width, modalMaxRows(rows)) : undefined;
   const extras = composerExtras(composer.buffer, flash, queued, width, slashCommands);
+  // Ctrl+O while the model reasons: the reasoning streams in full in the transcript instead of the pane.
+  const paneReasoning = expandReasoning ? null : reasoning;
   const layout = computeLayout({
     rows,
-    reasoning: reasoning !== null,
+    reasoning: paneReasoning !== null,
     composerRows: composerTextRows(composer.buffer, width),
     composerExtras: extras,
     ...(modalRows !== undefined ? { modalRows } : {}),
@@ -178,7 +180,7 @@ export function App({ size, initialPrompt, onExit }: AppProps) {
           metricsRef={metricsRef}
         />
       )}
-      {reasoning !== null && layout.reasoning > 0 ? <ReasoningPane block={reasoning} width={width} rows={layout.reasoning} /> : null}
+      {paneReasoning !== null && layout.reasoning > 0 ? <ReasoningPane block={paneReasoning} width={width} rows={layout.reasoning} /> : null}
       {layout.status > 0 ? <StatusLine width={width} /> : null}
       {approval && modalRows !== undefined ? (
         <ApprovalModal

@@ -18,6 +18,7 @@ import { headerLines } from './header-lines.js';
 import { computeLayout } from './layout.js';
 import { BUSY_STYLE, STARTING_TEXT, busyText, indexingText, meterBarWidth, meterSegments, usageText } from './status/status-segments.js';
 import { FG } from './text/ansi.js';
+import { visibleStyle } from './text/color-mode.js';
 import type { Segment, StyledLine, TextStyle } from './text/styled-line.js';
 import { theme } from './theme.js';
 
@@ -66,7 +67,8 @@ function statusLine(state: SessionState, columns: number): StyledLine {
 
 /** A row as Ink 6 writes it: truncated at `width` with "…", one open/close pair per style run. */
 export function encodeAsInk(line: StyledLine, width: number): string {
-  const runs = mergeRuns(line);
+  // Segments that differ only in colour are one run when colour is off, as Ink draws them.
+  const runs = mergeRuns(line.map((seg) => (seg.style === undefined ? seg : { ...seg, style: visibleStyle(seg.style) })));
   let total = 0;
   for (const run of runs) total += run.text.length;
   const kept = total > width ? truncate(runs, width) : runs;

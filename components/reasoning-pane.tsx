@@ -36,7 +36,7 @@ export const ReasoningPane = memo(function ReasoningPane({
   const rows = wrapText(sanitizeForTerminal(recent).replace(/\n+$/, ''), width - 2, theme.reasoning).slice(-(height - 1));
   return (
     <Box flexDirection="column" height={height} width={width} overflowY="hidden">
-      <Text dimColor wrap="truncate-end">┌ thinking…</Text>
+      <Text dimColor wrap="truncate-end">┌ thinking… (Ctrl+O shows all of it)</Text>
       {rows.map((row, i) => (
         <Box key={i} width={width}>
           <Text dimColor>│ </Text>

@@ -18,6 +18,11 @@ import type { EarlyFrame } from './terminal/early-paint.js';
 import { SIGNAL_STATUS, createScreen } from './terminal/screen.js';
 import { holdStrayOutput, type StrayOutput } from './terminal/stray-output.js';
 import { sanitizeForTerminal } from './text/sanitize.js';
+import { encodeLine } from './text/ansi.js';
+import { renderMarkdown } from './transcript/markdown.js';
+import { preloadLanguages } from './highlight/preload.js';
+import { setGrammarSource } from './highlight/highlighter.js';
+import type { GrammarParsers } from './highlight/tree-sitter-highlight.js';
 
 /** Where the view draws: process.stdout, or a fake terminal in the benchmark. */
 export interface TuiOutput {
@@ -30,6 +35,8 @@ export interface TuiOutput {
 
 export interface RunTuiOptions {
   readonly initialPrompt?: string;
+  /** The engine's tree-sitter loader, for highlighting code in the grammars the code map parses. */
+  readonly grammars?: GrammarParsers;
   /** Defaults to process.stdout (with stray output held back while the screen is up). */
   readonly output?: TuiOutput;
   readonly stdin?: NodeJS.ReadStream;
@@ -63,6 +70,7 @@ export class EngineStartError extends Error {
 const DISPOSE_TIMEOUT_MS = 10_000;
 
 export async function runTui(engineOrPending: Engine | Promise<Engine>, opts: RunTuiOptions = {}): Promise<number> {
+  if (opts.grammars) setGrammarSource(opts.grammars);
   let starting: StartingEngine | undefined;
   if (engineOrPending instanceof Promise) {
     if (!opts.startingState) throw new Error('runTui: a starting engine needs opts.startingState');
@@ -93,7 +101,11 @@ export async function runTui(engineOrPending: Engine | Promise<Engine>, opts: Ru
     };
   });
 
-  const onSignal = (signal: keyof typeof SIGNAL_STATUS): void => finish(SIGNAL_STATUS[signal]);
+  let stoppedBy: keyof typeof SIGNAL_STATUS | undefined;
+  const onSignal = (signal: keyof typeof SIGNAL_STATUS): void => {
+    stoppedBy ??= signal;
+    finish(SIGNAL_STATUS[signal]);
+  };
   const signalHandlers = (Object.keys(SIGNAL_STATUS) as (keyof typeof SIGNAL_STATUS)[]).map(
     (sig) => [sig, () => onSignal(sig)] as const,
   );
@@ -130,7 +142,8 @@ export async function runTui(engineOrPending: Engine | Promise<Engine>, opts: Ru
 
   async function leave(status: number, error?: unknown): Promise<number> {
     try {
-      if (engine.getSnapshot().busy) engine.interrupt();
+      // A turn cut short by a signal says which one in the saved session, not "by the user".
+      if (engine.getSnapshot().busy) engine.interrupt(stoppedBy && stoppedBy !== 'SIGINT' ? `Stopped by ${stoppedBy}.` : undefined);
     } catch {
       // Leaving must not fail because the engine is already broken.
     }
@@ -161,7 +174,10 @@ export async function runTui(engineOrPending: Engine | Promise<Engine>, opts: Ru
       disposeError = e;
     }
     const say = opts.farewell ?? ((text: string) => process.stdout.write(text));
-    say(farewellText(state.blocks, state.sessionId, state.saved));
+    const answer = lastAnswer(state.blocks);
+    // The answer's code is highlighted too: give the languages it uses a moment to load.
+    if (answer !== undefined && state.markdown) await preloadLanguages(answer, 1_500);
+    say(farewellText(state.blocks, state.sessionId, state.saved, state.markdown ? { width: output.columns || 80 } : undefined));
     if (error !== undefined) process.stderr.write(`lwyrm: ${describe(error)}\n`);
     if (disposeError !== undefined) process.stderr.write(`lwyrm: could not close the session cleanly: ${describe(disposeError)}\n`);
     return error !== undefined && status === 0 ? 1 : status;
@@ -186,11 +202,15 @@ export function farewellText(
   blocks: Parameters<typeof lastAnswer>[0],
   sessionId: string,
   saved?: boolean,
+  /** Render the answer's markdown for a terminal this wide (wrapped, styled); without it the text is left as written. */
+  rendered?: { readonly width: number },
 ): string {
   if (!blocks.some((b) => b.kind === 'user')) return '';
   const answer = lastAnswer(blocks);
   const parts: string[] = [];
-  if (answer !== undefined) parts.push(`${sanitizeForTerminal(answer)}\n`);
+  if (answer !== undefined) {
+    parts.push(rendered ? `${renderMarkdown(sanitizeForTerminal(answer), rendered.width).map(encodeLine).join('\n')}\n` : `${sanitizeForTerminal(answer)}\n`);
+  }
   if (sessionId !== '' && (saved ?? !sessionId.startsWith(UNSAVED_PREFIX))) parts.push(`Session ${sessionId} · resume with: lwyrm --resume ${sessionId}\n`);
   return parts.join('\n');
 }

@@ -38,7 +38,7 @@ export function paceEngine(engine: Engine, minMs: number): Engine {
     },
     getSnapshot: () => engine.getSnapshot(),
     submit: (text) => engine.submit(text),
-    interrupt: () => engine.interrupt(),
+    interrupt: (reason) => engine.interrupt(reason),
     answer: (id, decision, note) => engine.answer(id, decision, note),
     runSlash: (command) => engine.runSlash(command),
     dispose: () => engine.dispose(),

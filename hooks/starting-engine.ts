@@ -58,7 +58,7 @@ export function startingEngine(placeholder: SessionState, pending: Promise<Engin
     getSnapshot: () => (real ? real.getSnapshot() : starting),
     submit: async (text): Promise<TurnOutcome> => (await ready).submit(text),
     // Nothing runs before the engine exists, so there is nothing to stop or answer.
-    interrupt: () => real?.interrupt(),
+    interrupt: (reason) => real?.interrupt(reason),
     answer: (id, decision, note) => real?.answer(id, decision, note),
     runSlash: async (command): Promise<SlashResult> => (await ready).runSlash(command),
     async dispose() {

@@ -5,6 +5,7 @@ import type { ApprovalDecision } from '../src/policy/types.js';
 import { BUILTIN_SLASH_INFO } from '../src/slash/builtin-info.js';
 import { formatCommandList } from '../src/slash/help.js';
 import { useEngine } from './engine-context.js';
+import { PROMPT_TAKEN_BACK } from '../src/agent/notices.js';
 
 /** A SlashResult as the view reads it: /sessions may carry the list to browse. */
 export type ViewSlashResult = SlashResult & { readonly sessions?: readonly SessionSummary[] };
@@ -59,8 +60,12 @@ export function useCommands() {
       engine.submit(text).then(
         (outcome) => {
           // Errors of a turn that ran are in the transcript; a refusal leaves no trace there.
-          const started = engine.getSnapshot().blocks.slice(before).some((b) => b.kind === 'user');
-          if (!started && outcome.status === 'error') onRefused?.(outcome.detail ?? 'the engine did not take it');
+          const since = engine.getSnapshot().blocks.slice(before);
+          const started = since.some((b) => b.kind === 'user');
+          // A prompt whose request failed before any reply was taken back out of the conversation:
+          // it comes back to the input, ready to send again.
+          const takenBack = since.some((b) => b.kind === 'notice' && b.text === PROMPT_TAKEN_BACK);
+          if ((!started || takenBack) && outcome.status === 'error') onRefused?.(outcome.detail ?? 'the engine did not take it');
         },
         (error: unknown) => onRefused?.(error instanceof Error ? error.message : String(error)),
       );

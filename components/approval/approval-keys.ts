@@ -3,30 +3,31 @@
  * is ever cut off and every answer's consequence is said where there is room: the main row
  * (y / n / a / q), then the other answers ([t]ell, [e]very, [s]ave, Esc) and the scroll keys. Pure.
  */
-import type { ApprovalRequest } from '../../src/policy/types.js';
+import type { PendingApproval } from '../../src/agent/state.js';
 import { textWidth } from '../text/char-width.js';
 import { oneLine } from '../text/sanitize.js';
 import type { Segment, StyledLine } from '../text/styled-line.js';
 import { wrapSegments } from '../text/wrap.js';
 import { alwaysLabel } from './approval-rows.js';
+import { theme } from '../theme.js';
 
 const KEY = { bold: true } as const;
-const YES = { ...KEY, color: 'green' };
-const NO = { ...KEY, color: 'red' };
-const ALWAYS = { ...KEY, color: 'cyan' };
-const QUIT = { ...KEY, color: 'yellow' };
+const YES = theme.keyYes;
+const NO = theme.keyNo;
+const ALWAYS = theme.keyAlways;
+const QUIT = theme.keyQuit;
 const DIM = { dim: true };
 
 export type KeysForm = 'full' | 'short' | 'letters';
 
 /** The main row's form for this width (kept apart: tests and the tiny layouts ask for it). */
-export function approvalKeysForm(request: ApprovalRequest, width: number, outside = false): KeysForm {
+export function approvalKeysForm(request: PendingApproval, width: number, outside = false): KeysForm {
   const full = `[y]es  [n]o  [a]${alwaysLabel(request, outside).slice(1)}  [q]uit turn`;
   if (full.length <= width) return 'full';
   return '[y]es [n]o [a]lways [q]uit'.length <= width ? 'short' : 'letters';
 }
 
-function mainRow(request: ApprovalRequest, width: number, outside: boolean, extraLetters: string): Segment[] {
+function mainRow(request: PendingApproval, width: number, outside: boolean, extraLetters: string): Segment[] {
   const form = approvalKeysForm(request, width, outside);
   if (form === 'letters') {
     return [
@@ -48,7 +49,7 @@ interface Item {
   readonly forms: readonly string[];
 }
 
-function extraItems(request: ApprovalRequest, scrollable: boolean): Item[] {
+function extraItems(request: PendingApproval, scrollable: boolean): Item[] {
   const items: Item[] = [{ key: '[t]', forms: [' no, and tell the model what to do instead', 'ell why (a no with a note)', 'ell why', 'ell'] }];
   if (request.every === true) {
     items.push({ key: '[e]', forms: ['very command: nothing is asked again this session', 'very command: no more asks', 'very: asks no more', 'very'] });
@@ -88,7 +89,7 @@ export interface KeyRowsOptions {
 }
 
 /** The rows under the body: the main keys, then the other answers on one row (two at most). */
-export function keyRows(request: ApprovalRequest, width: number, opts: KeyRowsOptions = {}): StyledLine[] {
+export function keyRows(request: PendingApproval, width: number, opts: KeyRowsOptions = {}): StyledLine[] {
   const items = extraItems(request, opts.scrollable === true);
   const letters = items.filter((i) => i.key.startsWith('[')).map((i) => i.key[1]).join('/');
   const form = approvalKeysForm(request, width, opts.outside === true);

@@ -1,8 +1,9 @@
 import { memo, useMemo } from 'react';
 import { Box, Text } from 'ink';
 import TextInput from 'ink-text-input';
-import type { ApprovalRequest } from '../../src/policy/types.js';
-import { LineView } from '../text/line-view.js';
+import type { PendingApproval } from '../../src/agent/state.js';
+import { LineView, borderColor } from '../text/line-view.js';
+import { theme } from '../theme.js';
 import type { StyledLine } from '../text/styled-line.js';
 import { approvalContent, isOutside, saveRows } from './approval-rows.js';
 import { keyRows, reasonKeyRows, saveKeyRows } from './approval-keys.js';
@@ -15,7 +16,7 @@ export { approvalKeysForm } from './approval-keys.js';
 export type ModalMode = 'choose' | 'reason' | 'save';
 
 /** Rows the modal wants for this request (border included), bounded by `maxRows`. */
-export function approvalHeight(req: ApprovalRequest, width: number, maxRows: number): number {
+export function approvalHeight(req: PendingApproval, width: number, maxRows: number): number {
   const inner = Math.max(1, width - 2);
   const { head, body } = approvalContent(req, inner);
   const keys = keyRows(req, inner, { scrollable: false });
@@ -46,7 +47,7 @@ export const ApprovalModal = memo(function ApprovalModal({
   onReason,
   onReasonSubmit,
 }: {
-  readonly request: ApprovalRequest;
+  readonly request: PendingApproval;
   /** To tell a path outside the project, where [a]lways cannot grant more than this once. */
   readonly projectRoot?: string;
   readonly width: number;
@@ -82,7 +83,7 @@ export const ApprovalModal = memo(function ApprovalModal({
   const keys = bottom(plan.scrollable, top).slice(0, 1 + plan.optionalRows);
   const withSummary = plan.head.length === 0 && mode === 'choose';
   return (
-    <Box flexDirection="column" height={height} width={width} borderStyle="round" borderColor="yellow" overflowY="hidden">
+    <Box flexDirection="column" height={height} width={width} borderStyle="round" {...borderColor(theme.warning)} overflowY="hidden">
       {plan.head.map((row, i) => (
         <LineView key={`h${i}`} line={row} />
       ))}

@@ -1,89 +1,19 @@
 /**
  * The approval modal's content as styled rows: what is asked and why, what [a]lways would grant,
  * the warnings about the text, and the body — the path, every line of the command (numbered when
- * there are several) and the diff with line numbers. Pure.
+ * there are several) and the numbered, highlighted diff. Pure.
  */
-import type { ApprovalRequest } from '../../src/policy/types.js';
+import type { PendingApproval } from '../../src/agent/state.js';
 import { oneLine, sanitizeForTerminal } from '../text/sanitize.js';
-import type { Segment, StyledLine, TextStyle } from '../text/styled-line.js';
+import { diffRows } from '../diff/diff-rows.js';
+import type { Segment, StyledLine } from '../text/styled-line.js';
 import { wrapSegments, wrapText } from '../text/wrap.js';
 import { theme } from '../theme.js';
 import type { HeadRow } from './modal-plan.js';
 
-function diffStyle(line: string): TextStyle | undefined {
-  if (line.startsWith('+++') || line.startsWith('---')) return theme.diffHeader;
-  if (line.startsWith('+')) return theme.diffAdd;
-  if (line.startsWith('-')) return theme.diffDel;
-  if (line.startsWith('@@')) return theme.diffHunk;
-  if (line.startsWith('\\')) return theme.dim;
-  return undefined;
-}
-
-/** createPatch's "Index: path" and "=====" lines: they repeat the path above and cost two rows of a small modal. */
-function dropPatchPreamble(lines: string[]): string[] {
-  let i = 0;
-  while (i < lines.length && i < 2 && (lines[i]!.startsWith('Index: ') || /^={10,}$/.test(lines[i]!))) i++;
-  return i === 0 ? lines : lines.slice(i);
-}
-
-/** `--- a` and `+++ b` on one row: a row more of the diff itself where rows are few. */
-function joinFileHeader(lines: string[]): string[] {
-  const [minus, plus, ...rest] = lines;
-  if (minus?.startsWith('--- ') !== true || plus?.startsWith('+++ ') !== true) return lines;
-  return [`${minus}  ${plus}`, ...rest];
-}
-
-const HUNK = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/;
-
 /** A gutter of `digits` columns: the number right-aligned, then a bar. */
 function gutter(n: number | undefined, digits: number): Segment {
   return { text: `${n === undefined ? ''.padStart(digits) : String(n).padStart(digits)} │`, style: theme.dim };
-}
-
-/**
- * The diff with a line number on each line — the new file's for added and unchanged lines, the
- * old file's for removed ones — so a reply can point at "line 12".
- */
-export function diffRows(diff: string, width: number): StyledLine[] {
-  const lines = joinFileHeader(dropPatchPreamble(sanitizeForTerminal(diff.replace(/\n$/, '')).split('\n')));
-  // Every number the gutter will show, for its width.
-  let widest = 1;
-  let oldLine = 0;
-  let newLine = 0;
-  let inHunk = false;
-  const numbers = lines.map((line) => {
-    const hunk = HUNK.exec(line);
-    if (hunk) {
-      inHunk = true;
-      // `-0,0` / `+0,0` (a new or emptied file) never numbers a line on that side.
-      oldLine = Number(hunk[1]);
-      newLine = Number(hunk[2]);
-      return undefined;
-    }
-    // Before the first hunk, --- and +++ name the files; inside one they are lines like any other.
-    if (!inHunk || line.startsWith('\\')) return undefined;
-    let n: number;
-    if (line.startsWith('+')) n = newLine++;
-    else if (line.startsWith('-')) n = oldLine++;
-    else {
-      n = newLine++;
-      oldLine++;
-    }
-    widest = Math.max(widest, String(n).length);
-    return n;
-  });
-  const rows: StyledLine[] = [];
-  lines.forEach((line, i) => {
-    const n = numbers[i];
-    const style = n === undefined ? diffStyle(line) : line.startsWith('+') ? theme.diffAdd : line.startsWith('-') ? theme.diffDel : undefined;
-    const text: Segment[] = line === '' ? [] : [style === undefined ? { text: line } : { text: line, style }];
-    if (n === undefined && !line.startsWith('\\')) {
-      rows.push(...wrapSegments(text, width));
-      return;
-    }
-    rows.push(...wrapSegments(text, width, { firstPrefix: [gutter(n, widest)], restPrefix: [gutter(undefined, widest)] }));
-  });
-  return rows;
 }
 
 /** Every line of the command: `$ cmd` for one line; numbered lines for several. */
@@ -105,7 +35,7 @@ export function commandRows(command: string, width: number): StyledLine[] {
 }
 
 /** What [a]lways would grant, said before it is pressed (bash). */
-function alwaysRows(req: ApprovalRequest, width: number): HeadRow[] {
+function alwaysRows(req: PendingApproval, width: number): HeadRow[] {
   const preview = req.always;
   if (preview === undefined) return [];
   const key: Segment = { text: '[a]', style: { ...theme.accent, bold: true } };
@@ -130,7 +60,7 @@ function alwaysRows(req: ApprovalRequest, width: number): HeadRow[] {
 }
 
 /** What the … of a prefix grant stands for: the first thing a small screen gives up. */
-function alwaysNote(req: ApprovalRequest, width: number): StyledLine[] {
+function alwaysNote(req: PendingApproval, width: number): StyledLine[] {
   if (req.always?.grants.some((g) => !g.exact) !== true) return [];
   return wrapText('(… is any plain arguments, never another command)', width, theme.dim);
 }
@@ -146,7 +76,7 @@ function rowsAt(priority: number, lines: readonly StyledLine[], firstPriority = 
   return lines.map((line, i) => ({ line, priority: i === 0 ? firstPriority : priority }));
 }
 
-export function approvalContent(req: ApprovalRequest, width: number): ApprovalContent {
+export function approvalContent(req: PendingApproval, width: number): ApprovalContent {
   const title = wrapSegments([{ text: `${req.kind.toUpperCase()} requested: `, style: { ...theme.warning, bold: true } }, { text: oneLine(req.summary) }], width);
   const warnings = (req.warnings ?? []).flatMap((w) => wrapSegments([{ text: `! ${oneLine(w)}`, style: { ...theme.warning, bold: true } }], width, { restPrefix: [{ text: '  ' }] }));
   const head: HeadRow[] = [
@@ -163,12 +93,12 @@ export function approvalContent(req: ApprovalRequest, width: number): ApprovalCo
   }
   // Already escaped by the engine; sanitized again in case a control slipped through.
   if (req.command !== undefined) body.push(...commandRows(req.command, width));
-  if (req.diff !== undefined && req.diff !== '') body.push(...diffRows(req.diff, width));
+  if (req.diff !== undefined && req.diff.lines.length > 0) body.push(...diffRows(req.diff, width, req.path));
   return { head, body };
 }
 
 /** The rule [s]ave would append, and where, for the step that shows it before it is written. */
-export function saveRows(req: ApprovalRequest, width: number): StyledLine[] {
+export function saveRows(req: PendingApproval, width: number): StyledLine[] {
   if (req.save === undefined) return [];
   return [
     ...wrapSegments([{ text: '[s]ave appends this to ', style: theme.dim }, { text: sanitizeForTerminal(req.save.file), style: { bold: true } }, { text: ' (nothing else in it changes):', style: theme.dim }], width),
@@ -177,7 +107,7 @@ export function saveRows(req: ApprovalRequest, width: number): StyledLine[] {
 }
 
 /** Whether "always" grants nothing beyond this once: the path is outside the project, or may be. */
-export function isOutside(req: ApprovalRequest, projectRoot: string | undefined): boolean {
+export function isOutside(req: PendingApproval, projectRoot: string | undefined): boolean {
   if (req.alwaysGrants !== undefined) return !req.alwaysGrants;
   if (req.path === undefined || projectRoot === undefined || projectRoot === '') return false;
   const root = projectRoot.replace(/[/\\]+$/, '');
@@ -185,8 +115,9 @@ export function isOutside(req: ApprovalRequest, projectRoot: string | undefined)
   return !req.path.startsWith(`${root}/`) && !req.path.startsWith(`${root}\\`);
 }
 
-export function alwaysLabel(req: ApprovalRequest, outside = false): string {
+export function alwaysLabel(req: PendingApproval, outside = false): string {
   if (req.kind === 'bash' && req.always !== undefined) return req.always.grants.length > 0 ? 'always (as above)' : 'always (just this once here)';
   if (outside) return 'always (outside the project: just this once)';
+  if (req.kind === 'mcp') return 'always (this tool, this session)';
   return `always (${req.kind}${req.kind === 'bash' ? '' : ', inside the project'})`;
 }

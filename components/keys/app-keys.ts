@@ -4,7 +4,8 @@
  * consumes a key wins, so an open modal owns the keyboard.
  */
 import { useRef, type Dispatch, type SetStateAction } from 'react';
-import type { ApprovalRequest, ApprovalDecision } from '../../src/policy/types.js';
+import type { PendingApproval } from '../../src/agent/state.js';
+import type { ApprovalDecision } from '../../src/policy/types.js';
 import type { SessionSummary } from '../../src/sessions/types.js';
 import type { KeyLayer } from './use-key-router.js';
 import type { CommandEffect } from '../../hooks/use-commands.js';
@@ -30,7 +31,7 @@ export type Panel =
 export const DOUBLE_CTRL_C_MS = 2000;
 
 export interface AppKeyDeps {
-  readonly approval: ApprovalRequest | null;
+  readonly approval: PendingApproval | null;
   readonly busy: boolean;
   readonly panel: Panel | null;
   readonly composerRef: { readonly current: ComposerState };

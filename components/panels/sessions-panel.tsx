@@ -4,6 +4,8 @@ import type { SessionSummary } from '../../src/sessions/types.js';
 import { formatCost, formatTokens } from '../status/context-meter.js';
 import { sanitizeForTerminal } from '../text/sanitize.js';
 import { MIN_BORDERED_ROWS } from './text-panel.js';
+import { borderColor, inkTextProps } from '../text/line-view.js';
+import { theme } from '../theme.js';
 
 export function sessionRow(s: SessionSummary, currentId: string): string {
   const when = s.updatedAt.replace('T', ' ').slice(0, 16);
@@ -42,23 +44,23 @@ export const SessionsPanel = memo(function SessionsPanel({
     return (
       <Box flexDirection="column" height={height} width={width} overflowY="hidden">
         {height === 0 ? null : confirmDelete && chosen ? (
-          <Text color="red" wrap="truncate-end">Delete {chosen.id.slice(0, 8)}? y deletes</Text>
+          <Text {...inkTextProps(theme.danger)} wrap="truncate-end">Delete {chosen.id.slice(0, 8)}? y deletes</Text>
         ) : (
-          <Text bold color="cyan" wrap="truncate-end">Sessions ({sessions.length}) · Enter resumes · d deletes · Esc closes</Text>
+          <Text {...inkTextProps(theme.panelTitle)} wrap="truncate-end">Sessions ({sessions.length}) · Enter resumes · d deletes · Esc closes</Text>
         )}
         {list}
       </Box>
     );
   }
   return (
-    <Box flexDirection="column" height={height} width={width} borderStyle="single" borderColor="cyan" overflowY="hidden">
-      <Text bold color="cyan" wrap="truncate-end">Sessions of this project ({sessions.length})</Text>
+    <Box flexDirection="column" height={height} width={width} borderStyle="single" {...borderColor(theme.panelTitle)} overflowY="hidden">
+      <Text {...inkTextProps(theme.panelTitle)} wrap="truncate-end">Sessions of this project ({sessions.length})</Text>
       <Box flexDirection="column" height={listRows} overflowY="hidden">
         {sessions.length === 0 ? <Text dimColor>No saved sessions yet.</Text> : null}
         {list}
       </Box>
       {confirmDelete && chosen ? (
-        <Text color="red" wrap="truncate-end">Delete session {chosen.id.slice(0, 8)}? y deletes, any other key keeps it</Text>
+        <Text {...inkTextProps(theme.danger)} wrap="truncate-end">Delete session {chosen.id.slice(0, 8)}? y deletes, any other key keeps it</Text>
       ) : (
         <Text dimColor wrap="truncate-end">↑↓ choose · Enter resumes · d deletes · Esc closes</Text>
       )}

@@ -1,9 +1,10 @@
 import { memo, useMemo } from 'react';
 import { Box, Text } from 'ink';
 import { sanitizeForTerminal } from '../text/sanitize.js';
-import { LineView } from '../text/line-view.js';
 import type { StyledLine } from '../text/styled-line.js';
 import { wrapSegments } from '../text/wrap.js';
+import { LineView, borderColor, inkTextProps } from '../text/line-view.js';
+import { theme } from '../theme.js';
 
 /** Border (2), title and footer: the rows of a panel that are not its text. */
 const CHROME_ROWS = 4;
@@ -60,7 +61,7 @@ export const TextPanel = memo(function TextPanel({
     // Too short for a border around anything: the title line, then as much text as fits.
     return (
       <Box flexDirection="column" height={height} width={width} overflowY="hidden">
-        {height > 0 ? <Text bold color="cyan" wrap="truncate-end">{title} · Esc closes</Text> : null}
+        {height > 0 ? <Text {...inkTextProps(theme.panelTitle)} wrap="truncate-end">{title} · Esc closes</Text> : null}
         {rows.slice(top, top + Math.max(0, height - 1)).map((row, i) => (
           <LineView key={top + i} line={row} />
         ))}
@@ -68,8 +69,8 @@ export const TextPanel = memo(function TextPanel({
     );
   }
   return (
-    <Box flexDirection="column" height={height} width={width} borderStyle="single" borderColor="cyan" overflowY="hidden">
-      <Text bold color="cyan" wrap="truncate-end">{title}</Text>
+    <Box flexDirection="column" height={height} width={width} borderStyle="single" {...borderColor(theme.panelTitle)} overflowY="hidden">
+      <Text {...inkTextProps(theme.panelTitle)} wrap="truncate-end">{title}</Text>
       <Box flexDirection="column" height={Math.max(0, height - CHROME_ROWS)} overflowY="hidden">
         {rows.slice(top, top + bodyRows).map((row, i) => (
           <LineView key={top + i} line={row} />

@@ -3,6 +3,7 @@
  * visible rows instead of a tree of nested Text elements per segment: Ink lays out and measures
  * one node instead of hundreds, which is most of a frame's cost while an answer streams.
  */
+import { colorEnabled, visibleStyle } from './color-mode.js';
 import type { StyledLine, TextStyle } from './styled-line.js';
 
 /** SGR foreground codes of Ink's named colours; a background is the code + 10. */
@@ -27,7 +28,8 @@ export const FG: Readonly<Record<string, number>> = {
   whiteBright: 97,
 };
 
-function open(style: TextStyle): string {
+function open(given: TextStyle, color: boolean): string {
+  const style = visibleStyle(given, color);
   const codes: number[] = [];
   if (style.bold) codes.push(1);
   if (style.dim) codes.push(2);
@@ -41,15 +43,18 @@ function open(style: TextStyle): string {
   return codes.length === 0 ? '' : `\x1b[${codes.join(';')}m`;
 }
 
-const cache = new WeakMap<StyledLine, string>();
+// One cache per colour mode: NO_COLOR may change between two renders (tests do).
+const caches = { color: new WeakMap<StyledLine, string>(), plain: new WeakMap<StyledLine, string>() };
 
 /** The row as text with SGR codes; cached per row object, and rows are immutable. */
 export function encodeLine(line: StyledLine): string {
+  const color = colorEnabled();
+  const cache = color ? caches.color : caches.plain;
   let out = cache.get(line);
   if (out !== undefined) return out;
   out = '';
   for (const seg of line) {
-    const start = seg.style === undefined ? '' : open(seg.style);
+    const start = seg.style === undefined ? '' : open(seg.style, color);
     out += start === '' ? seg.text : `${start}${seg.text}\x1b[0m`;
   }
   cache.set(line, out);

@@ -1,10 +1,12 @@
 import { memo } from 'react';
 import { Text } from 'ink';
+import { visibleStyle } from './color-mode.js';
 import type { StyledLine, TextStyle } from './styled-line.js';
 
-/** Ink <Text> props for a style. */
-export function inkTextProps(style: TextStyle | undefined): Record<string, string | boolean> {
-  if (style === undefined) return {};
+/** Ink <Text> props for a style (its colours dropped under NO_COLOR). */
+export function inkTextProps(given: TextStyle | undefined): Record<string, string | boolean> {
+  if (given === undefined) return {};
+  const style = visibleStyle(given);
   const out: Record<string, string | boolean> = {};
   if (style.color !== undefined) out['color'] = style.color;
   if (style.backgroundColor !== undefined) out['backgroundColor'] = style.backgroundColor;
@@ -14,6 +16,12 @@ export function inkTextProps(style: TextStyle | undefined): Record<string, strin
   if (style.underline) out['underline'] = true;
   if (style.inverse) out['inverse'] = true;
   return out;
+}
+
+/** Ink <Box> border colour props for a style: none under NO_COLOR. */
+export function borderColor(given: TextStyle): { borderColor?: string } {
+  const color = visibleStyle(given).color;
+  return color === undefined ? {} : { borderColor: color };
 }
 
 /** One row. Lines are immutable and cached, so memo skips rows that did not change. */

@@ -1,20 +1,28 @@
 /** Turns one transcript block into wrapped, styled rows. Pure: same input, same rows. */
 import type { TranscriptBlock } from '../../src/agent/state.js';
 import { oneLine, sanitizeForTerminal } from '../text/sanitize.js';
-import type { StyledLine, TextStyle } from '../text/styled-line.js';
+import type { Segment, StyledLine, TextStyle } from '../text/styled-line.js';
 import { wrapSegments, wrapText } from '../text/wrap.js';
 import { theme } from '../theme.js';
 import { renderMarkdown } from './markdown.js';
+import { editRows } from './edit-rows.js';
 
 export interface FormatOptions {
   readonly markdown: boolean;
-  /** Show finished reasoning in full instead of a one-line summary. */
+  /** Show reasoning in full (finished or streaming) instead of a one-line summary, and edits with their diffs. */
   readonly expandReasoning: boolean;
   /** No live reasoning pane (a short screen): the thinking row shows the latest thought instead. */
   readonly inlineReasoning?: boolean;
 }
 
 const THINKING = '▸ thinking…';
+export const REASONING_OPEN = '▾ reasoning (Ctrl+O hides)';
+const REASONING_GUTTER: Segment = { text: '│ ', style: theme.dim };
+
+/** Reasoning text in full, as the expanded view shows it. */
+export function reasoningRows(text: string, width: number): StyledLine[] {
+  return wrapText(text, width, theme.reasoning, { firstPrefix: [REASONING_GUTTER] });
+}
 
 /** The thinking row with the end of the latest line of reasoning on it: one row, whatever the width. */
 function liveThinkingRow(text: string, width: number): StyledLine {
@@ -103,17 +111,14 @@ export function formatBlock(block: TranscriptBlock, width: number, opts: FormatO
     case 'assistant':
       return [[], ...formatAnswer(block.text, width, opts.markdown)];
     case 'reasoning': {
+      // Ctrl+O works while it streams too: the whole of it, growing, instead of the pane's tail.
+      if (opts.expandReasoning) return [[{ text: REASONING_OPEN, style: theme.reasoning }], ...reasoningRows(sanitizeForTerminal(block.text), width)];
       if (block.streaming) return [opts.inlineReasoning ? liveThinkingRow(block.text, width) : [{ text: THINKING, style: theme.reasoning }]];
       const n = lineCount(block.text);
-      if (!opts.expandReasoning) {
-        return [[{ text: `▸ thought for ${n} line${n === 1 ? '' : 's'} (Ctrl+O shows reasoning)`, style: theme.reasoning }]];
-      }
-      return [
-        [{ text: '▾ reasoning (Ctrl+O hides)', style: theme.reasoning }],
-        ...wrapText(sanitizeForTerminal(block.text), width, theme.reasoning, { firstPrefix: [{ text: '│ ', style: theme.dim }] }),
-      ];
+      return [[{ text: `▸ thought for ${n} line${n === 1 ? '' : 's'} (Ctrl+O shows reasoning)`, style: theme.reasoning }]];
     }
     case 'tool': {
+      if (block.change && block.status === 'ok') return editRows(block.change, width, opts.expandReasoning);
       const running = block.status === 'running';
       const rows: StyledLine[] = wrapSegments([{ text: oneLine(block.title), style: running ? theme.toolRunning : theme.tool }], width, {
         firstPrefix: [{ text: '→ ', style: running ? theme.toolRunning : theme.tool }],

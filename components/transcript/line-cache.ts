@@ -9,8 +9,10 @@ import type { TranscriptBlock } from '../../src/agent/state.js';
 import type { StyledLine } from '../text/styled-line.js';
 import { wrapText } from '../text/wrap.js';
 import { sanitizeForTerminal } from '../text/sanitize.js';
-import { formatBlock, type FormatOptions } from './format-block.js';
-import { renderMarkdownLines, type MarkdownState } from './markdown.js';
+import { highlighterEpoch } from '../highlight/highlighter.js';
+import { theme } from '../theme.js';
+import { REASONING_OPEN, formatBlock, reasoningRows, type FormatOptions } from './format-block.js';
+import { copyMarkdownState, flushMarkdown, renderMarkdownLines, type MarkdownState } from './markdown.js';
 
 interface Entry {
   version: number;
@@ -22,10 +24,22 @@ interface Entry {
   doneState?: MarkdownState;
 }
 
-function renderLines(lines: readonly string[], width: number, markdown: boolean, state: MarkdownState): StyledLine[] {
-  if (markdown) return renderMarkdownLines(lines, width, state);
+/** How a streaming block's text becomes rows: markdown, plain, or reasoning (dim, in a gutter). */
+type Mode = 'markdown' | 'plain' | 'reasoning';
+
+function renderLines(lines: readonly string[], width: number, mode: Mode, state: MarkdownState): StyledLine[] {
+  if (mode === 'markdown') return renderMarkdownLines(lines, width, state);
   const rows: StyledLine[] = [];
-  for (const line of lines) rows.push(...wrapText(line, width));
+  for (const line of lines) rows.push(...(mode === 'plain' ? wrapText(line, width) : reasoningRows(line, width)));
+  return rows;
+}
+
+/** The unfinished last line, with whatever the state holds back, laid out as if the text ended there. */
+function renderTail(tail: string, width: number, mode: Mode, state: MarkdownState): StyledLine[] {
+  if (mode !== 'markdown') return renderLines([tail], width, mode, state);
+  const copy = copyMarkdownState(state);
+  const rows = renderMarkdownLines([tail], width, copy);
+  rows.push(...flushMarkdown(width, copy));
   return rows;
 }
 
@@ -36,11 +50,16 @@ export class LineCache {
   rows(block: TranscriptBlock, width: number, opts: FormatOptions): readonly StyledLine[] {
     // Only a live reasoning block looks different inline: other blocks keep their rows when it flips.
     const inline = opts.inlineReasoning === true && block.kind === 'reasoning' && block.streaming ? '|i' : '';
-    const key = `${width}|${opts.markdown ? 1 : 0}|${opts.expandReasoning ? 1 : 0}${inline}`;
+    // A language's highlighter that finished loading changes how code looks: lay out again.
+    const key = `${width}|${opts.markdown ? 1 : 0}|${opts.expandReasoning ? 1 : 0}|${highlighterEpoch()}${inline}`;
     const hit = this.entries.get(block.id);
     if (hit && hit.version === block.version && hit.key === key) return hit.lines;
     if (block.kind === 'assistant' && block.streaming) {
-      return this.streaming(block.id, block.text, block.version, width, opts.markdown, key, hit);
+      // The answer's rows start with the blank row formatBlock puts before every answer.
+      return this.streaming(block.id, block.text, block.version, width, opts.markdown ? 'markdown' : 'plain', key, hit, []);
+    }
+    if (block.kind === 'reasoning' && block.streaming && opts.expandReasoning) {
+      return this.streaming(block.id, block.text, block.version, width, 'reasoning', key, hit, [{ text: REASONING_OPEN, style: theme.reasoning }]);
     }
     const lines = formatBlock(block, width, opts);
     this.entries.set(block.id, { version: block.version, key, lines });
@@ -52,25 +71,25 @@ export class LineCache {
     text: string,
     version: number,
     width: number,
-    markdown: boolean,
+    mode: Mode,
     key: string,
     hit: Entry | undefined,
+    head: StyledLine,
   ): readonly StyledLine[] {
     const reuse = hit !== undefined && hit.key === key && hit.doneChars !== undefined && hit.doneLines !== undefined && hit.doneState !== undefined;
     // Text only grows while it streams; anything else (a reset) starts over.
     const grown = reuse && text.length >= hit.doneChars!;
     let doneChars = grown ? hit.doneChars! : 0;
-    // The answer's rows start with the blank row formatBlock puts before every answer.
-    const doneLines: StyledLine[] = grown ? hit.doneLines! : [[]];
-    const doneState: MarkdownState = grown ? hit.doneState! : { inFence: false };
+    const doneLines: StyledLine[] = grown ? hit.doneLines! : [head];
+    const doneState: MarkdownState = grown ? hit.doneState! : {};
     const lastNewline = text.lastIndexOf('\n');
     if (lastNewline >= doneChars) {
       const complete = sanitizeForTerminal(text.slice(doneChars, lastNewline)).split('\n');
-      for (const row of renderLines(complete, width, markdown, doneState)) doneLines.push(row);
+      for (const row of renderLines(complete, width, mode, doneState)) doneLines.push(row);
       doneChars = lastNewline + 1;
     }
-    // The unfinished line, laid out as it will be once complete (with a copy of the fence state).
-    const tailRows = renderLines([sanitizeForTerminal(text.slice(doneChars))], width, markdown, { ...doneState });
+    // The unfinished line, laid out as it will be once complete (with a copy of the state).
+    const tailRows = renderTail(sanitizeForTerminal(text.slice(doneChars)), width, mode, doneState);
     const lines = doneLines.concat(tailRows);
     this.entries.set(id, { version, key, lines, doneChars, doneLines, doneState });
     return lines;

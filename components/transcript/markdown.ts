@@ -1,10 +1,14 @@
 /**
- * A small markdown renderer for answers: headings, lists, quotes, rules, bold, italic, inline and
- * fenced code. Pure; line-based, so any text cut at a safe split point renders the same whole.
+ * A small markdown renderer for answers: headings, lists, quotes, rules, tables, bold, italic,
+ * inline code and fenced code with syntax highlighting. Pure (given the highlighter's loaded
+ * languages); line-based, so a text cut at newlines renders as the whole does.
  */
+import { codeSegments } from '../highlight/code-segments.js';
+import { languageOfFence, type CodeLanguage } from '../highlight/languages.js';
 import type { Segment, StyledLine, TextStyle } from '../text/styled-line.js';
 import { wrapSegments } from '../text/wrap.js';
 import { theme } from '../theme.js';
+import { delimiterRow, renderTable, splitRow, type Align } from './markdown-table.js';
 
 const FENCE = /^\s*(```|~~~)/;
 const HEADING = /^(#{1,6})\s+(.*)$/;
@@ -56,68 +60,158 @@ export function parseInline(text: string, base?: TextStyle): Segment[] {
   return out;
 }
 
-/** What one line's rendering depends on from the lines before it. */
+/** A code fence that is open: its marker, language, and the code lines not yet laid out. */
+interface OpenFence {
+  readonly char: string;
+  readonly length: number;
+  readonly indent: number;
+  readonly lang: CodeLanguage | undefined;
+  /** The chunk before `pending`, highlighted with it so a string or comment carries over. */
+  context: string[];
+  pending: string[];
+}
+
+/**
+ * What a line's rendering depends on from the lines before it: an open code fence, a table still
+ * collecting rows, a line that may be a table's header (it waits for the next line). Rendering
+ * goes line by line carrying only this, so a text cut at newlines renders as the whole does.
+ */
 export interface MarkdownState {
-  inFence: boolean;
+  fence?: OpenFence;
+  table?: { header: string[]; align: Align[]; rows: string[][] };
+  held?: string;
+}
+
+/**
+ * Code is highlighted in chunks of this many lines, each with the chunk before it as context: the
+ * same rule whether the text streams or is finished (so both look the same), and a frame of a
+ * long streaming block costs two chunks, not the whole block.
+ */
+export const CODE_CHUNK_LINES = 40;
+
+const FENCE_OPEN = /^( *)(`{3,}|~{3,})(.*)$/;
+const FENCE_CLOSE = /^ *(`{3,}|~{3,})\s*$/;
+
+export function copyMarkdownState(state: MarkdownState): MarkdownState {
+  const out: MarkdownState = {};
+  if (state.fence) out.fence = { ...state.fence, context: [...state.fence.context], pending: [...state.fence.pending] };
+  if (state.table) out.table = { ...state.table, rows: [...state.table.rows] };
+  if (state.held !== undefined) out.held = state.held;
+  return out;
 }
 
 /** Renders markdown source (sanitized already) into wrapped rows. */
 export function renderMarkdown(source: string, width: number): StyledLine[] {
-  return renderMarkdownLines(source.split('\n'), width, { inFence: false });
+  const state: MarkdownState = {};
+  const rows = renderMarkdownLines(source.split('\n'), width, state);
+  rows.push(...flushMarkdown(width, state));
+  return rows;
+}
+
+function codeRows(fence: OpenFence, width: number): StyledLine[] {
+  const rows: StyledLine[] = [];
+  for (const segs of codeSegments(fence.pending, fence.lang, fence.context)) {
+    rows.push(...wrapSegments(segs, width, { firstPrefix: [{ text: '│ ', style: theme.codeFrame }] }));
+  }
+  fence.context = fence.pending;
+  fence.pending = [];
+  return rows;
 }
 
 /**
- * Renders lines that follow earlier ones whose effect is `state` (updated in place). Rendering
- * is line by line, so rendering a text in pieces cut at newlines gives the rows of the whole.
+ * Rows for what `state` still holds back (a table, a possible header, code lines of an open
+ * fence), laid out as if the text ended here; `state` is left with nothing held.
+ */
+export function flushMarkdown(width: number, state: MarkdownState): StyledLine[] {
+  const rows: StyledLine[] = [];
+  if (state.fence) rows.push(...codeRows(state.fence, width));
+  if (state.table) rows.push(...renderTable(state.table, width, parseInline));
+  if (state.held !== undefined) rows.push(...renderLine(state.held, width));
+  delete state.table;
+  delete state.held;
+  return rows;
+}
+
+/**
+ * Renders lines that follow earlier ones whose effect is `state` (updated in place). Only rows
+ * that are final come back; what depends on lines still to come stays in `state` (see
+ * flushMarkdown). Rendering a text in pieces cut at newlines gives the rows of the whole.
  */
 export function renderMarkdownLines(lines: readonly string[], width: number, state: MarkdownState): StyledLine[] {
   const rows: StyledLine[] = [];
-  let inFence = state.inFence;
   for (const line of lines) {
-    if (FENCE.test(line)) {
-      inFence = !inFence;
-      const lang = line.replace(FENCE, '').trim();
-      rows.push([{ text: inFence && lang !== '' ? `╭─ ${lang}` : inFence ? '╭─' : '╰─', style: theme.codeFrame }]);
+    const fence = state.fence;
+    if (fence) {
+      const close = FENCE_CLOSE.exec(line);
+      if (close && close[1]![0] === fence.char && close[1]!.length >= fence.length) {
+        rows.push(...codeRows(fence, width), [{ text: '╰─', style: theme.codeFrame }]);
+        delete state.fence;
+        continue;
+      }
+      fence.pending.push(line.slice(Math.min(fence.indent, line.length - line.trimStart().length)));
+      if (fence.pending.length >= CODE_CHUNK_LINES) rows.push(...codeRows(fence, width));
       continue;
     }
-    if (inFence) {
-      rows.push(...wrapSegments(line === '' ? [] : [{ text: line, style: theme.codeBlock }], width, {
-        firstPrefix: [{ text: '│ ', style: theme.codeFrame }],
-      }));
+    if (state.table) {
+      const cells = line.trim() === '' ? undefined : splitRow(line);
+      if (cells) {
+        state.table.rows.push(cells);
+        continue;
+      }
+      rows.push(...renderTable(state.table, width, parseInline));
+      delete state.table;
+    }
+    if (state.held !== undefined) {
+      const header = splitRow(state.held);
+      const align = delimiterRow(line);
+      const held = state.held;
+      delete state.held;
+      if (header && align && align.length === header.length) {
+        state.table = { header, align, rows: [] };
+        continue;
+      }
+      rows.push(...renderLine(held, width));
+    }
+    const open = FENCE_OPEN.exec(line);
+    if (open && !(open[2]![0] === '`' && open[3]!.includes('`'))) {
+      const info = open[3]!.trim();
+      state.fence = { char: open[2]![0]!, length: open[2]!.length, indent: open[1]!.length, lang: info ? languageOfFence(info) : undefined, context: [], pending: [] };
+      rows.push([{ text: info !== '' ? `╭─ ${info}` : '╭─', style: theme.codeFrame }]);
       continue;
     }
-    const heading = HEADING.exec(line);
-    if (heading) {
-      const style = heading[1]!.length <= 2 ? theme.heading1 : theme.heading;
-      rows.push(...wrapSegments(parseInline(heading[2]!, style), width));
+    // A line with cells may be a table's header: that depends on the next line.
+    if (!HEADING.test(line) && !LIST.test(line) && !QUOTE.test(line) && splitRow(line)) {
+      state.held = line;
       continue;
     }
-    if (RULE.test(line)) {
-      rows.push([{ text: '─'.repeat(Math.max(1, Math.min(width, 40))), style: theme.dim }]);
-      continue;
-    }
-    const list = LIST.exec(line);
-    if (list) {
-      const indent = ' '.repeat(Math.min(list[1]!.length, 12));
-      const marker = /\d/.test(list[2]!) ? `${list[2]} ` : '• ';
-      const hang = ' '.repeat(indent.length + marker.length);
-      rows.push(...wrapSegments(parseInline(list[3]!), width, {
-        firstPrefix: [{ text: indent }, { text: marker, style: theme.bullet }],
-        restPrefix: [{ text: hang }],
-      }));
-      continue;
-    }
-    const quote = QUOTE.exec(line);
-    if (quote) {
-      rows.push(...wrapSegments(parseInline(quote[1]!, theme.quote), width, {
-        firstPrefix: [{ text: '▌ ', style: theme.dim }],
-      }));
-      continue;
-    }
-    rows.push(...wrapSegments(parseInline(line), width));
+    rows.push(...renderLine(line, width));
   }
-  state.inFence = inFence;
   return rows;
+}
+
+/** One line outside code and tables: a heading, a rule, a list item, a quote or a paragraph line. */
+function renderLine(line: string, width: number): StyledLine[] {
+  const heading = HEADING.exec(line);
+  if (heading) {
+    const style = heading[1]!.length <= 2 ? theme.heading1 : theme.heading;
+    return wrapSegments(parseInline(heading[2]!, style), width);
+  }
+  if (RULE.test(line)) return [[{ text: '─'.repeat(Math.max(1, Math.min(width, 40))), style: theme.dim }]];
+  const list = LIST.exec(line);
+  if (list) {
+    const indent = ' '.repeat(Math.min(list[1]!.length, 12));
+    const marker = /\d/.test(list[2]!) ? `${list[2]} ` : '• ';
+    const hang = ' '.repeat(indent.length + marker.length);
+    return wrapSegments(parseInline(list[3]!), width, {
+      firstPrefix: [{ text: indent }, { text: marker, style: theme.bullet }],
+      restPrefix: [{ text: hang }],
+    });
+  }
+  const quote = QUOTE.exec(line);
+  if (quote) {
+    return wrapSegments(parseInline(quote[1]!, theme.quote), width, { firstPrefix: [{ text: '▌ ', style: theme.dim }] });
+  }
+  return wrapSegments(parseInline(line), width);
 }
 
 /**

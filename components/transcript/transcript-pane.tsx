@@ -1,6 +1,7 @@
 import { memo, useEffect, useMemo, useRef } from 'react';
 import { Box, Text } from 'ink';
 import type { TranscriptBlock } from '../../src/agent/state.js';
+import { useHighlighterEpoch } from '../../hooks/use-highlighter-epoch.js';
 import { encodeLine } from '../text/ansi.js';
 import type { StyledLine } from '../text/styled-line.js';
 import { LineCache } from './line-cache.js';
@@ -27,13 +28,15 @@ export const TranscriptPane = memo(function TranscriptPane(props: TranscriptPane
   const { blocks, width, height, markdown, expandReasoning, inlineReasoning = false, scroll, metricsRef } = props;
   const cache = useRef<LineCache | null>(null);
   cache.current ??= new LineCache();
+  // Code laid out before its language's highlighter loaded is laid out again once it has.
+  const epoch = useHighlighterEpoch();
   const { perBlock, layout } = useMemo(() => {
     const opts = { markdown, expandReasoning, inlineReasoning };
     const rows: (readonly StyledLine[])[] = [];
     for (const block of blocks) rows.push(cache.current!.rows(block, width, opts));
     const ids = blocks.map((b) => b.id);
     return { perBlock: rows, layout: { ids, width } satisfies RowLayout };
-  }, [blocks, width, markdown, expandReasoning, inlineReasoning]);
+  }, [blocks, width, markdown, expandReasoning, inlineReasoning, epoch]);
   const firstId = blocks[0]?.id;
   useEffect(() => {
     // A reset session (clear, resume) starts with other blocks: drop rows nobody will ask for.

@@ -17,7 +17,7 @@ import { describeToolCall } from '../tools/describe-call.js';
 import { createClientTerminal } from './client-terminal.js';
 import { createSessionFiles, proposedChange, type FsCapabilities } from './client-files.js';
 import { RPC, RpcError, type RpcConnection } from './json-rpc.js';
-import { mcpEntriesFromClient, mcpNotice } from './mcp-servers.js';
+import { mcpEntriesFromClient, withEditorServers } from './mcp-servers.js';
 import { createAcpApprover } from './permission.js';
 import { promptToTurn } from './prompt-content.js';
 import { replayUpdates } from './replay.js';
@@ -75,7 +75,8 @@ const MODE_NOTES: Readonly<Record<ModeId, string>> = {
 export async function openAcpSession(deps: SessionOpenDeps, params: { cwd: unknown; mcpServers: unknown; resume?: string }): Promise<AcpSession> {
   const cwd = await projectDir(params.cwd);
   const mcp = mcpEntriesFromClient(params.mcpServers);
-  const config = await loadConfig({ cwd, env: deps.env });
+  // The editor's MCP servers start with the session, as the user's own (src/acp/mcp-servers.ts).
+  const { config, notices: mcpNotices } = withEditorServers(await loadConfig({ cwd, env: deps.env }), mcp);
   const preset = findPreset(config, deps.base.model);
   if (!preset.keyOptional && !(await resolveApiKey(preset, deps.env))) throw new RpcError(RPC.authRequired, missingKeyMessage(preset));
   const root = config.projectRoot;
@@ -113,11 +114,14 @@ export async function openAcpSession(deps: SessionOpenDeps, params: { cwd: unkno
   }
   engine.session.setReadOnly(deps.base.readOnly);
   let told: boolean = false;
-  const mcpText = mcpNotice(mcp);
-  if (mcpText) engine.store.dispatch({ type: 'notice', blockId: 'acp-mcp', level: 'warning', text: mcpText });
+  mcpNotices.forEach((text, i) => engine.store.dispatch({ type: 'notice', blockId: `acp-mcp-${i}`, level: 'warning', text }));
   engine.store.flush();
   engine.store.onEvent(bridge.onEvent);
   const mode = (): ModeId => (engine.runtime.readOnly ? 'read-only' : 'normal');
+  // Commands registered later (an MCP server's prompts, once it is up) reach the editor too.
+  let announced = false;
+  const sendCommands = (): void => notify({ sessionUpdate: 'available_commands_update', availableCommands: availableCommands(engine.slash.list()) });
+  const unwatchCommands = engine.slash.onChange(() => announced && sendCommands());
 
   const stopReason = (status: string, detail: string | undefined): string => {
     if (status === 'finished') return 'end_turn';
@@ -139,7 +143,8 @@ export async function openAcpSession(deps: SessionOpenDeps, params: { cwd: unkno
       for (const update of replayUpdates(engine.runtime.session.history, root, describeToolCall)) notify(update);
     },
     announceCommands() {
-      notify({ sessionUpdate: 'available_commands_update', availableCommands: availableCommands(engine.slash.list()) });
+      announced = true;
+      sendCommands();
       // What the session said while it started (config warnings, the editor's MCP servers), now
       // that the editor knows the session: stderr is not a place an editor shows.
       for (const block of engine.store.current().blocks) {
@@ -168,6 +173,9 @@ export async function openAcpSession(deps: SessionOpenDeps, params: { cwd: unkno
       return { stopReason: stopReason(outcome.status, outcome.detail) };
     },
     cancel: () => engine.interrupt(),
-    dispose: () => engine.dispose(),
+    dispose: () => {
+      unwatchCommands();
+      return engine.dispose();
+    },
   };
 }

@@ -18,6 +18,7 @@ export function alwaysLabel(request: ApprovalRequest): string {
     const grants = request.always?.grants.map((g) => (g.exact ? `${g.text} (exactly)` : g.text)) ?? [];
     return grants.length > 0 ? `Always allow ${grants.join(', ')} in this session` : 'Always allow commands like this in this session';
   }
+  if (request.kind === 'mcp') return `Always allow ${request.tool} in this session`;
   return `Always allow ${request.kind === 'read' ? 'reading' : request.kind === 'delete' ? 'deleting' : 'writing'} files in this project for this session`;
 }
 

@@ -1,5 +1,6 @@
 /** How a lindwyrm tool call looks to an ACP client: its kind (for the icon) and the files it touches. */
 import path from 'node:path';
+import type { ApprovalKind } from '../policy/types.js';
 import type { ToolCallKind } from '../tools/types.js';
 
 export type AcpToolKind = 'read' | 'edit' | 'delete' | 'move' | 'search' | 'execute' | 'think' | 'fetch' | 'other';
@@ -24,7 +25,7 @@ const KINDS: Readonly<Record<string, AcpToolKind>> = {
 const BY_TOOL_KIND: Readonly<Record<string, AcpToolKind>> = { read: 'read', write: 'edit', delete: 'delete', bash: 'execute', none: 'read' };
 
 /** The icon for a call: by the tool's name for the built-in ones, else by its kind (a tool added later). */
-export function acpKind(tool: string, kind?: ToolCallKind): AcpToolKind {
+export function acpKind(tool: string, kind?: ToolCallKind | ApprovalKind): AcpToolKind {
   return KINDS[tool] ?? (kind !== undefined ? BY_TOOL_KIND[kind] : undefined) ?? 'other';
 }
 

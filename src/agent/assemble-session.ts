@@ -7,10 +7,14 @@
 import type { CliOptions } from '../cli/options.js';
 import { appPaths } from '../config/paths.js';
 import type { Config } from '../config/types.js';
-import { setVerboseLog } from '../diagnostics/ignore-error.js';
+import { ignoreError, setVerboseLog } from '../diagnostics/ignore-error.js';
 import type { Approver } from '../policy/types.js';
 import type { ModelClientOptions } from '../providers/create-client.js';
+import { registerMcpCommands } from '../mcp/mcp-commands.js';
+import { sandboxedSpawn } from '../mcp/sandboxed-spawn.js';
+import { startSessionMcp, type McpOptions, type SessionMcp } from '../mcp/session-mcp.js';
 import { collectSessionSecrets } from '../secrets/session-secrets.js';
+import { createSandbox } from '../sandbox/create-sandbox.js';
 import { builtinSlashCommands } from '../slash/builtin-commands.js';
 import { createSlashRegistry } from '../slash/registry.js';
 import type { SlashCommand } from '../slash/types.js';
@@ -32,6 +36,8 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 /** Block ids of startup notices that repeat the config's warnings (the CLI already printed them). */
 export const CONFIG_WARNING_PREFIX = 'config-warning-';
+/** Block ids of startup hints for the full screen (one-shot shows them only with --verbose). */
+export const STARTUP_HINT_PREFIX = 'startup-hint-';
 
 export interface SessionDeps extends CodeMapSource {
   readonly createTools: CreateTools;
@@ -61,6 +67,8 @@ export interface SessionDeps extends CodeMapSource {
   readonly clientOptions?: Partial<ModelClientOptions>;
   /** File and command access owned by an editor (ACP); absent: the disk and local processes. */
   readonly delegates?: ToolDelegates;
+  /** MCP knobs: start and call timeouts (tests shorten them), the stdio spawn a sandbox wraps. */
+  readonly mcp?: McpOptions;
 }
 
 export async function assembleSession(cli: CliOptions, config: Config, deps: SessionDeps): Promise<LindwyrmEngine> {
@@ -76,6 +84,15 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
   let retryNotice = (note: string): void => void note;
   let retries = 0;
   const secrets = await collectSessionSecrets({ config, env, ...(cli.proxy ? { cliProxy: cli.proxy } : {}) });
+  // Probed beside the start, which does not wait for it; each command reads the config in force
+  // then (after /perm) and the session's id.
+  const live: { engine?: LindwyrmEngine } = {};
+  const sandbox = createSandbox({
+    config: () => live.engine?.runtime.config ?? config,
+    env,
+    sessionId: () => live.engine?.runtime.session.id ?? '',
+    secretNames: () => config.secretEnvNames,
+  });
   const files = await openSessionFiles({ cli, config, paths, secrets: secrets.values, notice: (line) => storeNotice(line), ...(log ? { log } : {}) });
   const record = files.record;
 
@@ -89,7 +106,9 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
     codeMap: { on: config.codeMap.enabled && deps.openCodeMap !== undefined, tools: () => started.tools(), mapText: (b) => started.mapText(b) },
     createTools: deps.createTools,
     onRetry: (note) => retryNotice(note),
-    ...(deps.extraTools ? { extraTools: deps.extraTools } : {}),
+    // A protocol server's tools after the caller's own; the MCP set is sized for the preset's window.
+    extraTools: (p) => [...(deps.extraTools?.() ?? []), ...(mcp?.tools(p.contextWindow) ?? [])],
+    toolChanges: () => mcp?.refreeze(),
     ...(log ? { log } : {}),
     ...(deps.clientOptions ? { clientOptions: deps.clientOptions } : {}),
   });
@@ -113,16 +132,33 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
   const marker = data.marker ?? newSessionMarker();
   data.marker = marker;
   const resumedMap = record ? parts.savedMapText(data, preset) : undefined;
+  // MCP servers start together, while the code map settles; the first prompt waits for them (each
+  // at most its start time): their tools are frozen into it.
+  let mcpNotice = (text: string): void => void notices.push(text);
+  const mcp: SessionMcp | undefined = startSessionMcp({
+    config,
+    env,
+    dataDir: paths.dataDir,
+    notify: (text) => mcpNotice(text),
+    onSecret: (value) => secrets.add(value),
+    ...(log ? { log } : {}),
+    // stdio servers start through the command sandbox, as bash commands do (a test may swap it).
+    spawnServer: sandboxedSpawn(sandbox),
+    ...deps.mcp,
+  });
   // A cold index can take many seconds: the session starts without it, its prompt without the
   // map text (the prompt is fixed for the session; the map joins at the next prefix rewrite —
   // a summary, /clear), and the symbol tools wait for it when called. A resumed session with its
   // saved map text needs nothing from the index to start.
   const started = await mapStart.settle(resumedMap !== undefined && deps.codeMapToolShapes !== undefined);
+  await mcp?.ready;
   notices.push(...instructions.notes);
   // The code map's text is read here only: when a session starts, and when the prefix changes anyway.
   const codeMapText = resumedMap ?? parts.mapText(preset);
 
   const slash = createSlashRegistry([...builtinSlashCommands(), ...(deps.slashCommands ?? [])]);
+  // /mcp, the servers' /context lines, and their prompts as /SERVER:PROMPT as each server comes up.
+  registerMcpCommands(slash, mcp, log);
   const engine = createEngine(
     (host) =>
       createSession(
@@ -148,13 +184,18 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
       ...(deps.takeDenialNote ? { takeDenialNote: deps.takeDenialNote } : {}),
       ...(deps.describe ? { describe: deps.describe } : {}),
       ...(deps.delegates ? { delegates: deps.delegates } : {}),
+      sandbox,
       ...(log ? { log } : {}),
       ...(started.on ? { onFileChanged: (path: string) => started.fileChanged(path) } : {}),
       saves: files.saves,
       cli,
       ...(files.store ? { store: files.store } : {}),
       slash,
+      dataDir: paths.dataDir,
+      ...(mcp ? { mcp } : {}),
       onDispose: async () => {
+        await mcp?.close().catch(ignoreError('stop the MCP servers'));
+        await sandbox.dispose();
         await files.close();
         // A map still indexing is closed when it opens; a process that exits before that (one-shot)
         // may give it a few seconds to finish and write its cache for the next run.
@@ -162,6 +203,11 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
       },
     },
   );
+  live.engine = engine;
+  void sandbox.startupNotes().then((note) => {
+    if (note.warning) engine.store.dispatch({ type: 'notice', blockId: 'startup-sandbox', level: 'warning', text: note.warning });
+    if (note.hint) engine.store.dispatch({ type: 'notice', blockId: `${STARTUP_HINT_PREFIX}sandbox`, level: 'info', text: note.hint });
+  });
   // Config warnings were printed by the CLI before the session started; the full screen hides
   // that output, so they are in the transcript too, under ids one-shot knows to skip.
   notices.forEach((text, i) => {
@@ -171,6 +217,7 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
   // Progress reported before the engine existed shows now; later reports go straight to the store.
   progress.attach((p) => engine.store.dispatch({ type: 'indexing', progress: p }));
   let later = 0;
+  mcpNotice = (text) => engine.store.dispatch({ type: 'notice', blockId: `mcp-notice-${++later}`, level: 'warning', text });
   storeNotice = (text) => engine.store.dispatch({ type: 'notice', blockId: `store-notice-${++later}`, level: 'warning', text });
   retryNotice = (text) => engine.store.dispatch({ type: 'notice', blockId: `retry-${++retries}`, level: 'warning', text, kind: 'retry' });
   engine.store.flush();

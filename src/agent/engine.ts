@@ -9,15 +9,17 @@ import { appendUserRule } from '../config/save-rule.js';
 import type { SessionStore } from '../sessions/types.js';
 import type { SlashRegistry } from '../slash/registry.js';
 import { describeToolCall, describeToolDetail } from '../tools/describe-call.js';
+import type { McpView } from '../mcp/session-mcp.js';
 import type { ImageData } from '../providers/types.js';
 import type { CommandRunner, FileAccess, ToolContext } from '../tools/types.js';
+import type { CommandSandbox } from '../sandbox/types.js';
 import { createApprovalQueue } from './approvals.js';
-import { blocksFromHistory } from './history-blocks.js';
 import { repairHistory } from './history.js';
 import { initialState, type SessionRuntime } from './runtime.js';
 import type { Session, SessionHost } from './session.js';
 import type { Engine, TurnOutcome } from './state.js';
 import { createEventStore, type EventStore } from './store.js';
+import { createTurnJournal } from './turn-journal.js';
 import { runTurn } from './turn-loop.js';
 import { formatUsage, subtractUsage } from './usage.js';
 import { ignoreError } from '../diagnostics/ignore-error.js';
@@ -35,6 +37,8 @@ export interface EngineServices {
   readonly cli: CliOptions;
   readonly store?: SessionStore;
   readonly slash: SlashRegistry;
+  /** lindwyrm's own data folder (sessions, exports): for the commands that write there. */
+  readonly dataDir: string;
   readonly onFileChanged?: (path: string) => void;
   readonly log?: (line: string) => void;
   /** See ToolCallsEnv.takeDenialNote. */
@@ -42,6 +46,10 @@ export interface EngineServices {
   readonly onDispose?: () => Promise<void>;
   /** File and command access owned by someone else (an ACP client); see ToolContext. */
   readonly delegates?: ToolDelegates;
+  /** The session's MCP servers, when it has any (src/mcp/). */
+  readonly mcp?: McpView;
+  /** The command sandbox bash runs in (and the `!cmd` passthrough, hooks and MCP servers can). */
+  readonly sandbox?: CommandSandbox;
 }
 
 export interface ToolDelegates {
@@ -58,6 +66,10 @@ export interface LindwyrmEngine extends Engine {
   readonly slash: SlashRegistry;
   /** Whether a turn runs: the one answer, which the store's `busy` follows. */
   busy(): boolean;
+  /** The session's MCP servers, to read (status, resources); absent when none are configured. */
+  readonly mcp?: McpView;
+  /** The session's command sandbox (src/sandbox/); absent in bare test sessions. */
+  readonly sandbox?: CommandSandbox;
 }
 
 /** The engine around the session `open` makes (it is handed the host it publishes through). */
@@ -67,6 +79,7 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
   const newId = (prefix: string): string => `${prefix}-${++ids}`;
   let controller: AbortController | undefined;
   let running: Promise<TurnOutcome> | undefined;
+  let stopReason: string | undefined;
   // `events` is made right below; the session publishes only when an operation runs, never while it is made.
   const dispatch: SessionHost['dispatch'] = (event) => events.dispatch(event);
   const describe = (name: string, input: unknown): string =>
@@ -75,7 +88,8 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
     session.runtime.tools.detail ? session.runtime.tools.detail(name, input) : describeToolDetail(name, input);
   const stateOf: SessionHost['stateOf'] = (rt, blocks) => ({ ...initialState(rt, services.saves), commands: slash.list(), blocks });
   const session = open({ dispatch, stateOf, describe, detail, turnSignal: () => controller?.signal });
-  const events = createEventStore(stateOf(session.runtime, blocksFromHistory(session.runtime.session.history, describe, detail)));
+  // The conversation as it opened: its history's blocks, and the notice of a turn a crash cut short.
+  const events = createEventStore(stateOf(session.runtime, session.openedBlocks()));
   const approvals = createApprovalQueue(events.dispatch);
   slash.onChange(() => events.dispatch({ type: 'commands', commands: slash.list() }));
 
@@ -87,8 +101,18 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
       events.dispatch({ type: 'notice', blockId: newId('notice'), level: 'warning', text });
     }
   };
+  // Streamed text is saved as it arrives, so a kill mid-answer loses at most a second of it.
+  const journal = createTurnJournal(() => session.runtime.session, events.dispatch, () => session.persist(), services.log);
+  /** A safe point: the history holds everything so far, so no streamed text is pending. */
+  const safePoint = async (): Promise<void> => {
+    journal.settled();
+    // The reply and tool results are in the history now: the meter counts them, as /context does.
+    session.publishContext();
+    await persist();
+  };
 
-  const interrupt = (): void => {
+  const interrupt = (reason?: string): void => {
+    if (controller && !controller.signal.aborted) stopReason = reason;
     controller?.abort();
     approvals.cancelAll('quit');
   };
@@ -132,6 +156,7 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
       vision: rt.preset.vision,
       ...(services.delegates?.files ? { files: services.delegates.files } : {}),
       ...(services.delegates?.commands ? { commands: services.delegates.commands } : {}),
+      ...(services.sandbox ? { sandbox: services.sandbox } : {}),
     };
   };
 
@@ -141,6 +166,7 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
     const s = rt.session;
     if (!s.firstPrompt) s.firstPrompt = text;
     const before = { usage: s.usage, cost: s.cost };
+    journal.begin();
     events.dispatch({ type: 'turn.start', blockId: newId('user'), text });
     let outcome: TurnOutcome;
     try {
@@ -158,12 +184,13 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
           maxToolSteps: rt.config.maxToolSteps,
           loopWindow: rt.config.loopDetectionWindow,
           signal,
-          dispatch: events.dispatch,
+          dispatch: journal.dispatch,
           newId,
           toolContext,
           describe,
           onUsage: (usage) => session.recordUsage(usage, false),
-          safePoint: persist,
+          safePoint,
+          stopReason: () => stopReason,
           afterSummary: () => session.rewritePrompt(),
           ...(services.log ? { log: services.log } : {}),
           ...(services.takeDenialNote ? { takeDenialNote: services.takeDenialNote } : {}),
@@ -177,9 +204,13 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
       outcome = { status: 'error', result: '', detail: err instanceof Error ? err.message : String(err), steps: 0 };
     }
     s.turns++;
+    journal.end();
+    // A first prompt that was taken back (its request failed) is not the session's first prompt.
+    if (s.history.length === 0) s.firstPrompt = '';
     const usage = subtractUsage(s.usage, before.usage);
     const cost = s.cost === null || usage.unreported ? null : s.cost - (before.cost ?? 0); // unreported usage: unknown, not smaller
     outcome = { ...outcome, usage, cost };
+    session.publishContext();
     services.log?.(`turn: ${outcome.status}, ${outcome.steps} steps, ${formatUsage(usage)}${cost === null ? '' : `, $${cost.toFixed(4)}`}`);
     await persist();
     return outcome;
@@ -192,11 +223,14 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
     },
     session,
     slash,
+    ...(services.mcp ? { mcp: services.mcp } : {}),
+    ...(services.sandbox ? { sandbox: services.sandbox } : {}),
     subscribe: events.subscribe,
     getSnapshot: events.getSnapshot,
     async submit(text, extra) {
       if (running) return { status: 'error', result: '', detail: 'A turn is already running.', steps: 0 };
       controller = new AbortController();
+      stopReason = undefined;
       running = turn(text, controller.signal, extra?.images);
       let outcome: TurnOutcome;
       try {
@@ -222,6 +256,7 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
         busy: () => running !== undefined,
         state: () => events.current(),
         commands: () => slash.list(),
+        dataDir: services.dataDir,
         // Something the user asked outside a turn: nothing to interrupt it but the approval's q.
         toolContext: () => toolContext(new AbortController().signal, () => undefined),
       }),
@@ -235,5 +270,7 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
   };
   // The meter has a figure from the start: an estimate of the prompt (and a resumed history).
   session.publishContext();
+  // A turn a crash cut short was recovered into the history: that replaces the note on disk now.
+  if (session.recoveredTurn) void persist();
   return engine;
 }

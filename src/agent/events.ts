@@ -4,7 +4,7 @@
  */
 import type { ApprovalDecision, ApprovalRequest } from '../policy/types.js';
 import type { AssistantMessage, StopReason, Usage } from '../providers/types.js';
-import type { FailureKind, ToolCallKind } from '../tools/types.js';
+import type { FailureKind, FileChange, ToolCallKind } from '../tools/types.js';
 import type { SlashCommandInfo } from '../slash/types.js';
 import type { ContextGauge, IndexingProgress, SessionState, ToolCallStatus, TurnStatus } from './state.js';
 
@@ -45,6 +45,8 @@ export type EngineEvent =
       /** The call's id and its result exactly as the model sees it (after offloading), unescaped. */
       readonly callId?: string;
       readonly content?: string;
+      /** write_file / edit_file: what changed, with the diff. */
+      readonly change?: FileChange;
     }
   /** One finished model reply, whole (text, thinking, tool calls), and why it stopped. */
   | { readonly type: 'assistant.message'; readonly message: AssistantMessage; readonly stopReason: StopReason | 'interrupted' | 'error' }

@@ -2,11 +2,23 @@
  * The pure reducer: (state, event) → state. Only the block that changed is replaced (with its
  * version bumped), so views caching on (id, version) skip everything else.
  */
+import type { ApprovalRequest } from '../policy/types.js';
+import { parseUnifiedDiff } from '../tools/numbered-diff.js';
+import type { FileChange } from '../tools/types.js';
 import type { EngineEvent } from './events.js';
-import type { SessionState, TranscriptBlock } from './state.js';
+import type { PendingApproval, SessionState, TranscriptBlock, TranscriptChange } from './state.js';
 
 /** Live tool output kept in the state: the tail only, so a chatty command cannot grow it forever. */
 export const TOOL_OUTPUT_TAIL_CHARS = 8_000;
+
+// Diffs are read into numbered lines once, here, so every view draws them from the same reading.
+function parsedChange({ diff, ...change }: FileChange): TranscriptChange {
+  return diff === undefined || diff === '' ? change : { ...change, diff: parseUnifiedDiff(diff) };
+}
+
+function parsedApproval({ diff, ...request }: ApprovalRequest): PendingApproval {
+  return diff === undefined || diff === '' ? request : { ...request, diff: parseUnifiedDiff(diff) };
+}
 
 function indexOfBlock(blocks: readonly TranscriptBlock[], id: string): number {
   // Changes almost always hit the newest blocks, so search from the end.
@@ -93,6 +105,7 @@ export function reduce(state: SessionState, event: EngineEvent): SessionState {
         ...old,
         status: event.status,
         resultSummary: event.summary,
+        ...(event.change ? { change: parsedChange(event.change) } : {}),
         ...(event.failure ? { failure: event.failure } : {}),
         version: old.version + 1,
       };
@@ -101,7 +114,7 @@ export function reduce(state: SessionState, event: EngineEvent): SessionState {
     case 'assistant.message':
       return state;
     case 'approval.request':
-      return { ...state, pendingApproval: event.request };
+      return { ...state, pendingApproval: parsedApproval(event.request) };
     case 'approval.resolved':
       return state.pendingApproval?.id === event.id ? { ...state, pendingApproval: null } : state;
     case 'usage':

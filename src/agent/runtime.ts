@@ -12,6 +12,7 @@ import type { SettingsPatch } from './events.js';
 import { grantNote, type SessionGrants } from '../policy/session-grants.js';
 import type { ToolRunner } from './ports.js';
 import type { SessionState } from './state.js';
+import type { UnfinishedTurn } from './unfinished-turn.js';
 import { reclaimThreshold } from './usage.js';
 
 /** The conversation being worked on: what a session file holds. The engine appends to it. */
@@ -30,6 +31,8 @@ export interface SessionData {
    * was sent to: with the same ones a resume sends it again, so the prompt cache still hits.
    */
   savedCodeMap?: { readonly text: string; readonly preset: string; readonly model: string };
+  /** Set while a turn runs (saved with it): a resume that finds it knows the run died mid-turn. */
+  unfinishedTurn?: UnfinishedTurn;
 }
 
 /** Everything a session runs with. Replaced whole by the session's operations; never edited. */
@@ -57,6 +60,9 @@ export interface SessionRuntime {
   readonly sessionGrants: SessionGrants;
   readonly session: SessionData;
 }
+
+/** What a request's prefix is made of: after a rewrite, the next requests of a turn use these. */
+export type PromptPrefix = Pick<SessionRuntime, 'system' | 'tools' | 'toolSchemas'>;
 
 export function newSessionData(id: string, now: Date = new Date()): SessionData {
   return { id, createdAt: now.toISOString(), firstPrompt: '', turns: 0, history: [], usage: ZERO_USAGE, cost: null };
@@ -96,7 +102,9 @@ export function initialState(rt: SessionRuntime, saved?: boolean): SessionState 
     lastUsage: null,
     sessionUsage: rt.session.usage,
     sessionCost: rt.session.cost,
-    context: { usedTokens: 0, measured: false, window, threshold: reclaimThreshold(window) },
+    // The figure /context gives for this history (an estimate until a request measures it), never
+    // a 0 placeholder: a new or resumed conversation's state carries its meter with it.
+    context: rt.context.gauge?.(rt.session.history, rt.system) ?? { usedTokens: 0, measured: false, window, threshold: reclaimThreshold(window) },
     ...(saved !== undefined ? { saved } : {}),
   };
 }

@@ -36,6 +36,12 @@ export interface SessionParts {
   /** A new client for a preset already resolved (another proxy). */
   client(preset: Preset, proxyOverride?: string | false): ModelClient;
   tools(preset: Preset): { tools: ToolRunner; toolSchemas: readonly ToolSchema[] };
+  /**
+   * Tools whose lists can change during a session (an MCP server's) are frozen until the prompt
+   * prefix is rewritten anyway: this takes the changes in at that moment. Returns the notice to
+   * show when there were any — `tools` then builds the new set — or undefined.
+   */
+  toolChanges(): string | undefined;
   system(preset: Preset, marker: string, mapText: string | undefined): string;
   /** The code map's text for this preset's window now ('' while indexing); undefined when off. */
   mapText(preset: Preset): string | undefined;
@@ -64,8 +70,10 @@ export function sessionParts(opts: {
   readonly instructions: () => LoadedInstructions;
   readonly codeMap: Pick<SessionCodeMap, 'on' | 'tools' | 'mapText'>;
   readonly createTools: CreateTools;
-  /** Tools from elsewhere offered after the built-ins and the code map's (a protocol server's). */
-  readonly extraTools?: () => readonly ToolDefinition[];
+  /** Tools from elsewhere offered after the built-ins and the code map's (a protocol server's, for the preset's window). */
+  readonly extraTools?: (preset: Preset) => readonly ToolDefinition[];
+  /** See SessionParts.toolChanges. */
+  readonly toolChanges?: () => string | undefined;
   readonly log?: (line: string) => void;
   /** Told before each retry of a request, for the transcript (and machine interfaces). */
   readonly onRetry?: (note: string) => void;
@@ -110,11 +118,12 @@ export function sessionParts(opts: {
     },
     client,
     tools(p) {
-      const extraTools = [...(opts.codeMap.tools() ?? []), ...(opts.extraTools?.() ?? [])];
+      const extraTools = [...(opts.codeMap.tools() ?? []), ...(opts.extraTools?.(p) ?? [])];
       const registry = opts.createTools({ config, vision: p.vision, readOnly: cli.readOnly, ...(extraTools.length ? { extraTools } : {}) });
       const tools = applyToolProfile(registry, p.toolProfile);
       return { tools, toolSchemas: Object.freeze([...tools.schemas()]) };
     },
+    toolChanges: () => opts.toolChanges?.(),
     system: (p, marker, mapText) =>
       buildSystemPrompt({
         projectRoot: config.projectRoot,

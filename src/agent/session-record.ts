@@ -1,6 +1,7 @@
 /** Between the engine's SessionData and the store's SessionRecord, both ways. */
 import { SESSION_FORMAT_VERSION, type SessionRecord } from '../sessions/types.js';
 import type { SessionData, SessionRuntime } from './runtime.js';
+import { readUnfinishedTurn } from './unfinished-turn.js';
 
 /** A saved marker is reused only when it has the shape newSessionMarker gives (the file is data). */
 function savedMarker(marker: unknown): string | undefined {
@@ -9,6 +10,7 @@ function savedMarker(marker: unknown): string | undefined {
 
 export function recordToData(record: SessionRecord): SessionData {
   const marker = savedMarker(record.marker);
+  const unfinishedTurn = readUnfinishedTurn(record.unfinishedTurn);
   return {
     id: record.id,
     createdAt: record.createdAt,
@@ -19,6 +21,7 @@ export function recordToData(record: SessionRecord): SessionData {
     cost: record.cost,
     ...(marker ? { marker } : {}),
     ...(typeof record.codeMapText === 'string' ? { savedCodeMap: { text: record.codeMapText, preset: record.preset, model: record.model } } : {}),
+    ...(unfinishedTurn ? { unfinishedTurn } : {}),
   };
 }
 
@@ -39,5 +42,6 @@ export function recordOf(r: SessionRuntime, offloadRefs: readonly string[], now:
     offloadRefs,
     marker: r.marker,
     ...(r.codeMapText !== undefined ? { codeMapText: r.codeMapText } : {}),
+    ...(r.session.unfinishedTurn ? { unfinishedTurn: r.session.unfinishedTurn } : {}),
   };
 }

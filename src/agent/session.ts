@@ -10,15 +10,14 @@ import type { ContextManager } from '../context/types.js';
 import { computeCost } from '../providers/cost.js';
 import type { Message, ThinkingEffort, Usage } from '../providers/types.js';
 import type { EngineEvent } from './events.js';
-import { blocksFromHistory } from './history-blocks.js';
-import { repairHistory } from './history.js';
-import { newSessionData, permissionSummary, settingsOf, type SessionData, type SessionRuntime } from './runtime.js';
+import { newSessionData, permissionSummary, settingsOf, type PromptPrefix, type SessionData, type SessionRuntime } from './runtime.js';
 import type { SessionFiles } from './session-files.js';
 import type { SessionParts } from './session-parts.js';
 import { recordOf } from './session-record.js';
-import type { SessionState } from './state.js';
+import type { SessionState, TranscriptBlock } from './state.js';
 import { createSummarizer } from './summarizer.js';
 import { newSessionMarker } from './system-prompt.js';
+import { resumedSession } from './unfinished-turn.js';
 import { addCost, addUsage, contextTokens, reclaimThreshold } from './usage.js';
 import { ignoreError } from '../diagnostics/ignore-error.js';
 import { createSessionGrants, type GrantEntry, type SessionGrants } from '../policy/session-grants.js';
@@ -26,7 +25,14 @@ import { createSessionGrants, type GrantEntry, type SessionGrants } from '../pol
 export interface Session {
   /** The runtime in use: read it, never assign to it. */
   readonly runtime: SessionRuntime;
-  /** Another conversation: a saved one (its own marker and, if it still fits, its code map text) or a new one. */
+  /** The transcript of the conversation as it was last opened: its history, with the notice of a turn a crash cut short. */
+  openedBlocks(): TranscriptBlock[];
+  /** Whether opening it recovered such a turn into the history (saved so at the next persist). */
+  readonly recoveredTurn: boolean;
+  /**
+   * Another conversation: a saved one (its own marker and, if it still fits, its code map text) or
+   * a new one. A saved one whose last run died mid-turn gets what had streamed back, and is saved so.
+   */
   open(data: SessionData | 'new'): Promise<void>;
   /** Another preset: client, tools, schemas, prompt and context manager for it, together. Throws when it cannot be used. */
   switchPreset(name: string): Promise<Preset>;
@@ -43,10 +49,11 @@ export interface Session {
   addPathRule(rule: { readonly path: string } & Partial<Record<PathKind, Level>>): void;
   /**
    * The prompt prefix was rewritten (a summary): the moment to refresh what the system prompt
-   * snapshots (the code map). Returns the new system prompt. Never otherwise: a changed prompt
-   * re-charges the whole conversation.
+   * snapshots (the code map) and to take in tool lists that changed since they were frozen (an
+   * MCP server's), with a notice. Returns the prefix to send from now on. Never otherwise: a
+   * changed prompt re-charges the whole conversation.
    */
-  rewritePrompt(): string;
+  rewritePrompt(): PromptPrefix;
   /** Replaces the conversation's history (a /compact); the caller saves. */
   replaceHistory(messages: readonly Message[]): void;
   /** Counts a request's usage in the session's totals (a turn's; `side` for a summary's). */
@@ -104,8 +111,8 @@ export function createSession(start: SessionStart, parts: SessionParts, files: S
   const swap = (next: SessionRuntime, change: 'settings' | 'context' | 'conversation'): void => {
     rt = next;
     if (change === 'conversation') {
-      host.dispatch({ type: 'session.reset', state: host.stateOf(rt, blocksFromHistory(rt.session.history, host.describe, host.detail)) });
-      gauge();
+      // The state carries the new conversation's meter (initialState asks the context manager).
+      host.dispatch({ type: 'session.reset', state: host.stateOf(rt, session.openedBlocks()) });
       return;
     }
     // The meter first: the settings are published at once, and carry it along.
@@ -120,9 +127,23 @@ export function createSession(start: SessionStart, parts: SessionParts, files: S
     });
     return grants;
   };
+  let notices = 0;
+  /** Changed tool lists, taken in where the prefix changes anyway: the tools to swap in, and the notice. */
+  const toolChanges = (preset: SessionRuntime['preset']): { built?: ReturnType<SessionParts['tools']>; tell: () => void } => {
+    const note = parts.toolChanges();
+    if (note === undefined) return { tell: () => undefined };
+    const tell = (): void => host.dispatch({ type: 'notice', blockId: `tools-changed-${++notices}`, level: 'info', text: note });
+    return { built: parts.tools(preset), tell };
+  };
   const contextFor = (next: Pick<SessionRuntime, 'offload' | 'preset' | 'marker' | 'toolSchemas'>): ContextManager =>
     parts.context(next.offload, next.preset, next.marker, next.toolSchemas, summarize);
 
+  let opened: ReturnType<typeof resumedSession>;
+  /** A conversation made ready to go on with: history repaired, a turn a crash cut short recovered. */
+  const ready = (data: SessionData): SessionData => {
+    opened = resumedSession(data);
+    return opened.session;
+  };
   const built = parts.tools(start.preset);
   rt = {
     ...start,
@@ -130,12 +151,16 @@ export function createSession(start: SessionStart, parts: SessionParts, files: S
     system: parts.system(start.preset, start.marker, start.codeMapText),
     context: contextFor({ ...start, ...built }),
     sessionGrants: newGrants(),
-    session: { ...start.session, history: repairHistory(start.session.history) },
+    session: ready(start.session),
   };
 
   const session: Session = {
     get runtime() {
       return rt;
+    },
+    openedBlocks: () => opened.blocks(host.describe, host.detail),
+    get recoveredTurn() {
+      return opened.recovered;
     },
     async open(data) {
       const resumed = data !== 'new';
@@ -147,24 +172,32 @@ export function createSession(start: SessionStart, parts: SessionParts, files: S
       // the saved conversation's own prompt can be sent again as its cache knows it.
       const codeMapText = (resumed ? parts.savedMapText(data, rt.preset) : undefined) ?? parts.mapText(rt.preset);
       const conversation = resumed ? { ...data, marker } : { ...newSessionData(id), marker };
+      const changes = toolChanges(rt.preset);
       const { codeMapText: _old, ...rest } = rt;
       swap(
         {
           ...rest,
+          ...changes.built,
           ...(codeMapText !== undefined ? { codeMapText } : {}),
           marker,
           system: parts.system(rt.preset, marker, codeMapText),
           offload,
-          context: contextFor({ ...rt, offload, marker }),
+          context: contextFor({ ...rt, ...changes.built, offload, marker }),
           sessionGrants: newGrants(),
-          session: { ...conversation, history: repairHistory(conversation.history) },
+          session: ready(conversation),
         },
         'conversation',
       );
+      // The recovered history replaces the note on disk now, not only after the next turn.
+      if (opened.recovered) await session.persist();
+      // After the reset, so the notice is in the new transcript.
+      changes.tell();
     },
     async switchPreset(name) {
       const { preset, client } = await parts.preset(name, rt.proxyOverride);
-      const built = parts.tools(preset);
+      // Another preset rewrites the whole prefix: changed tool lists come along (built below).
+      const changes = toolChanges(preset);
+      const built = changes.built ?? parts.tools(preset);
       const codeMapText = parts.mapText(preset);
       const old = await rt.context.stats(rt.session.history, rt.system).catch(ignoreError('carry the context totals over to the new preset'));
       const context = contextFor({ ...rt, ...built, preset });
@@ -187,6 +220,7 @@ export function createSession(start: SessionStart, parts: SessionParts, files: S
         },
         'context',
       );
+      changes.tell();
       return preset;
     },
     setThinking: (on) => swap({ ...rt, thinking: on }, 'settings'),
@@ -204,10 +238,13 @@ export function createSession(start: SessionStart, parts: SessionParts, files: S
       swap({ ...rt, config: { ...c, policy: withRule(c.policy, rule), ...(c.policyFloor ? { policyFloor: withRule(c.policyFloor, rule) } : {}) } }, 'settings');
     },
     rewritePrompt() {
+      const changes = toolChanges(rt.preset);
       const codeMapText = parts.mapText(rt.preset);
       const { codeMapText: _old, ...rest } = rt;
-      rt = { ...rest, ...(codeMapText !== undefined ? { codeMapText } : {}), system: parts.system(rt.preset, rt.marker, codeMapText) };
-      return rt.system;
+      // The context manager stays: it holds this conversation's measured usage and offloads.
+      rt = { ...rest, ...changes.built, ...(codeMapText !== undefined ? { codeMapText } : {}), system: parts.system(rt.preset, rt.marker, codeMapText) };
+      changes.tell();
+      return { system: rt.system, tools: rt.tools, toolSchemas: rt.toolSchemas };
     },
     replaceHistory(messages) {
       rt.session.history.splice(0, rt.session.history.length, ...messages);
@@ -216,8 +253,11 @@ export function createSession(start: SessionStart, parts: SessionParts, files: S
       const s = rt.session;
       s.usage = addUsage(s.usage, usage);
       s.cost = addCost(s.cost, computeCost(usage, rt.preset.prices, rt.preset));
-      if (side) rt.context.recordSideUsage?.(usage);
-      else rt.context.recordUsage(usage, s.history.length, s.history);
+      // Zeros a server never reported are no measurement: they count in the totals only.
+      if (!usage.unreported) {
+        if (side) rt.context.recordSideUsage?.(usage);
+        else rt.context.recordUsage(usage, s.history.length, s.history);
+      }
       host.dispatch({ type: 'usage', lastUsage: usage, sessionUsage: s.usage, sessionCost: s.cost });
       if (!side) gauge(usage);
     },

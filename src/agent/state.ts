@@ -6,7 +6,8 @@ import type { ApprovalDecision, ApprovalRequest } from '../policy/types.js';
 import type { ImageData, ThinkingEffort, Usage } from '../providers/types.js';
 import type { WireFormat } from '../config/types.js';
 import type { SessionSummary } from '../sessions/types.js';
-import type { FailureKind } from '../tools/types.js';
+import type { ParsedDiff } from '../tools/numbered-diff.js';
+import type { FailureKind, FileChange } from '../tools/types.js';
 import type { SlashCommandInfo } from '../slash/types.js';
 
 export type TurnStatus = 'finished' | 'incomplete' | 'error' | 'interrupted';
@@ -16,6 +17,16 @@ interface BlockBase {
   readonly id: string;
   /** Bumped on every change, so views can cache per (id, version, width). */
   readonly version: number;
+}
+
+/** A file change as the transcript holds it: the counts, and the diff read into numbered lines. */
+export interface TranscriptChange extends Omit<FileChange, 'diff'> {
+  readonly diff?: ParsedDiff;
+}
+
+/** The approval the view shows: the request, its diff read into numbered lines. */
+export interface PendingApproval extends Omit<ApprovalRequest, 'diff'> {
+  readonly diff?: ParsedDiff;
 }
 
 export type TranscriptBlock =
@@ -35,6 +46,8 @@ export type TranscriptBlock =
       readonly output: string;
       /** 'Edited prices.py', or the error, once finished. */
       readonly resultSummary?: string;
+      /** A file it changed: "edit prices.py +1 −4", and the diff behind it. */
+      readonly change?: TranscriptChange;
       /** Why it failed, once finished with an error: denied, not_found, timeout … */
       readonly failure?: FailureKind;
     })
@@ -61,7 +74,7 @@ export interface SessionState {
   readonly permissionSummary: string;
   readonly blocks: readonly TranscriptBlock[];
   readonly busy: boolean;
-  readonly pendingApproval: ApprovalRequest | null;
+  readonly pendingApproval: PendingApproval | null;
   readonly lastUsage: Usage | null;
   readonly sessionUsage: Usage;
   /** Null when the preset has no prices. */
@@ -99,6 +112,8 @@ export interface TurnOutcome {
   /** What this turn's requests used (summaries included), and their cost (null without prices). */
   readonly usage?: Usage;
   readonly cost?: number | null;
+  /** One-shot mode's tally of the turn's tool calls that were denied or failed (src/headless/tool-tally.ts). */
+  readonly calls?: readonly { readonly tool: string; readonly call: string; readonly status: 'denied' | 'error'; readonly message: string }[];
 }
 
 /** The result of a slash command: text to show (the view decides how), or a request to exit. */
@@ -125,7 +140,8 @@ export interface EngineStore {
 export interface Engine extends EngineStore {
   /** Runs one turn; images (an editor's pasted screenshot) go with the text to a model that can see. */
   submit(text: string, extra?: { readonly images?: readonly ImageData[] }): Promise<TurnOutcome>;
-  interrupt(): void;
+  /** Stops the running turn; `reason` ("Stopped by SIGTERM.") is what the turn's end says, else "Interrupted by the user.". */
+  interrupt(reason?: string): void;
   /** `note`: with a no, what the user typed for the model (what to do instead). */
   answer(approvalId: string, decision: ApprovalDecision, note?: string): void;
   runSlash(command: string): Promise<SlashResult>;

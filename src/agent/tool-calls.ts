@@ -5,7 +5,7 @@
 import type { ContentBlock } from '../providers/types.js';
 import type { ToolCallStatus } from './state.js';
 import { failureOf } from '../tools/results.js';
-import type { FailureKind, ToolContext } from '../tools/types.js';
+import type { FailureKind, FileChange, ToolContext } from '../tools/types.js';
 import type { EngineEvent } from './events.js';
 import type { ToolRunner } from './ports.js';
 import type { ContextManager } from '../context/types.js';
@@ -51,9 +51,9 @@ export async function runToolCalls(env: ToolCallsEnv, calls: readonly ToolUse[],
     const kind = env.tools.get(call.name)?.kind;
     const detail = env.tools.detail?.(call.name, call.input);
     env.dispatch({ type: 'tool.start', blockId, callId: call.id, name: call.name, title: env.describe(call.name, call.input), input: call.input, ...(kind ? { kind } : {}), ...(detail !== undefined ? { detail } : {}) });
-    const finish = (content: string, failure: FailureKind | undefined, summary: string, extra?: Partial<ToolResultBlock>): void => {
+    const finish = (content: string, failure: FailureKind | undefined, summary: string, extra?: Partial<ToolResultBlock>, change?: FileChange): void => {
       results.push({ type: 'tool_result', toolUseId: call.id, content, ...(failure ? { isError: true } : {}), ...extra });
-      env.dispatch({ type: 'tool.end', blockId, status: statusOf(failure), summary, callId: call.id, content, ...(failure ? { failure } : {}) });
+      env.dispatch({ type: 'tool.end', blockId, status: statusOf(failure), summary, callId: call.id, content, ...(failure ? { failure } : {}), ...(change ? { change } : {}) });
     };
     if (env.signal.aborted) {
       finish(NOT_RUN_RESULT, 'interrupted', 'interrupted');
@@ -93,7 +93,7 @@ export async function runToolCalls(env: ToolCallsEnv, calls: readonly ToolUse[],
       ...(def ? { bulk: def.bulk } : {}),
     });
     const note = env.takeDenialNote?.();
-    finish(note ? `${content}\n${note}` : content, failure, result.summary, result.images?.length ? { images: result.images } : {});
+    finish(note ? `${content}\n${note}` : content, failure, result.summary, result.images?.length ? { images: result.images } : {}, result.ok ? result.change : undefined);
   }
   return { results, stoppedForLoop };
 }

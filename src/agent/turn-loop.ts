@@ -4,8 +4,10 @@
  * valid in every case: every tool call has a result, and the turn can be continued.
  */
 import { ProviderError, type AssistantMessage, type ContentBlock, type ImageData, type Message, type ModelClient, type ThinkingEffort, type ToolSchema, type Usage } from '../providers/types.js';
+import type { PromptPrefix } from './runtime.js';
 import type { TurnOutcome } from './state.js';
 import { streamRequest } from './model-request.js';
+import { PROMPT_TAKEN_BACK } from './notices.js';
 import { createLoopDetector } from './loop-detector.js';
 import { runToolCalls, type ToolCallsEnv, type ToolUse } from './tool-calls.js';
 
@@ -24,11 +26,14 @@ export interface TurnEnv extends Omit<ToolCallsEnv, 'loops'> {
   readonly onUsage: (usage: Usage) => void;
   /** The history is valid at this point: save it. */
   readonly safePoint: () => Promise<void>;
+  /** Why the turn was interrupted ("Stopped by SIGTERM."), when not by the user. */
+  readonly stopReason?: () => string | undefined;
   /**
    * After a summary the prompt prefix has changed anyway: the moment to refresh what the system
-   * prompt snapshots (the code map). Returns the system prompt to send from now on.
+   * prompt snapshots (the code map) and tool lists that changed (an MCP server's). Returns the
+   * system prompt and tools to send from now on.
    */
-  readonly afterSummary?: () => string;
+  readonly afterSummary?: () => PromptPrefix;
 }
 
 /** Adds the user's text, merging into a trailing user message (tool results of a stopped turn). */
@@ -41,6 +46,25 @@ export function appendUserText(history: Message[], text: string, images: readonl
 
 function textOf(message: AssistantMessage): string {
   return message.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');
+}
+
+export { PROMPT_TAKEN_BACK } from './notices.js';
+
+function interruptedDetail(env: TurnEnv): string {
+  return env.stopReason?.() ?? 'Interrupted by the user.';
+}
+
+/** Removes the turn's prompt (its text and images: what appendUserText added) from the end of the history; false when it is not there. */
+export function takeBackPrompt(history: Message[], text: string): boolean {
+  const last = history.at(-1);
+  if (last?.role !== 'user') return false;
+  let at = last.content.length - 1;
+  while (at >= 0 && last.content[at]!.type === 'image') at--;
+  const block = last.content[at];
+  if (block?.type !== 'text' || block.text !== text) return false;
+  if (at === 0) history.pop();
+  else history[history.length - 1] = { role: 'user', content: last.content.slice(0, at) };
+  return true;
 }
 
 /** What a refused turn says: the provider's own explanation where it gave one. */
@@ -63,13 +87,15 @@ export async function runTurn(env: TurnEnv, text: string, images?: readonly Imag
   let steps = 0;
   let lastText = '';
   let system = env.system;
+  let tools = env.tools;
+  let toolSchemas = env.toolSchemas;
   // A note that comes back unchanged before every step of a turn (summarizing paused, nothing left
   // to reclaim) is shown once per turn.
   let lastNote: string | undefined;
   for (;;) {
     const reclaim = await env.context.beforeRequest(env.history, system);
     if (reclaim.action !== 'none') env.history.splice(0, env.history.length, ...reclaim.messages);
-    if (reclaim.action === 'summarized' && env.afterSummary) system = env.afterSummary();
+    if (reclaim.action === 'summarized' && env.afterSummary) ({ system, tools, toolSchemas } = env.afterSummary());
     const note = reclaim.detail ?? (reclaim.action !== 'none' ? `Context ${reclaim.action}.` : undefined);
     if (note && (reclaim.action !== 'none' || note !== lastNote)) {
       const level = reclaim.failed || reclaim.action === 'none' ? 'warning' : 'info';
@@ -86,7 +112,7 @@ export async function runTurn(env: TurnEnv, text: string, images?: readonly Imag
     try {
       outcome = await streamRequest(env, {
         system,
-        tools: env.toolSchemas,
+        tools: toolSchemas,
         messages: env.history,
         maxTokens: env.maxTokens,
         thinking: env.thinking,
@@ -110,6 +136,11 @@ export async function runTurn(env: TurnEnv, text: string, images?: readonly Imag
         env.dispatch({ type: 'assistant.message', message: partial, stopReason: 'error' });
         lastText = outcome.partialText;
         await env.safePoint();
+      } else if (steps === 0 && takeBackPrompt(env.history, text)) {
+        // Nothing of this turn reached the model: the prompt is taken back out of the history, or
+        // the next one would be merged into it and sent as one message.
+        env.dispatch({ type: 'notice', blockId: env.newId('notice'), level: 'info', text: PROMPT_TAKEN_BACK });
+        await env.safePoint();
       }
       return { status: 'error', result: lastText, detail: message, steps };
     }
@@ -123,7 +154,7 @@ export async function runTurn(env: TurnEnv, text: string, images?: readonly Imag
         env.dispatch({ type: 'assistant.message', message: { role: 'assistant', content: [{ type: 'text', text: outcome.partialText }] }, stopReason: 'interrupted' });
       }
       await env.safePoint();
-      return { status: 'interrupted', result: outcome.partialText, detail: 'Interrupted by the user.', steps };
+      return { status: 'interrupted', result: outcome.partialText, detail: interruptedDetail(env), steps };
     }
     const u = outcome.usage;
     const counts = u.unreported ? 'usage not reported' : `in ${u.input} cache_read ${u.cacheRead} cache_write ${u.cacheWrite} out ${u.output}`;
@@ -161,11 +192,11 @@ export async function runTurn(env: TurnEnv, text: string, images?: readonly Imag
     // A kill while a tool runs must not lose the reply that asked for it: the saved history ends
     // with calls that have no result yet, which a resume answers as interrupted (repairHistory).
     await env.safePoint();
-    const ran = await runToolCalls({ ...env, loops }, calls, loopWarnings);
+    const ran = await runToolCalls({ ...env, tools, loops }, calls, loopWarnings);
     env.history.push({ role: 'user', content: ran.results });
     steps++;
     await env.safePoint();
-    if (env.signal.aborted) return { status: 'interrupted', result: lastText, detail: 'Interrupted by the user.', steps };
+    if (env.signal.aborted) return { status: 'interrupted', result: lastText, detail: interruptedDetail(env), steps };
     if (ran.stoppedForLoop) {
       return { status: 'incomplete', result: lastText, detail: 'Stopped: the model kept repeating the same tool call.', steps };
     }

@@ -100,7 +100,8 @@ export function interpretArgs(a: ParsedWords, ctx: ParseContext): ParsedCommand 
   };
   if (a['map']) return { kind: 'map', options };
   if (!options.oneShot && !ctx.interactive) {
-    throw new UsageError('no terminal to open a full-screen session in: give a prompt (lwyrm -p "…") to run once');
+    // Most often `echo task | lwyrm`: the task is on stdin, and -p - is what reads it.
+    throw new UsageError('no terminal to open a full-screen session in. To run once with the task from stdin: echo "fix the tests" | lwyrm -p -  (or give it as lwyrm -p "fix the tests")');
   }
   return { kind: 'run', options };
 }

@@ -5,7 +5,11 @@
 import type { Engine, SessionState } from '../agent/state.js';
 import type { Approver } from '../policy/types.js';
 import type { Config } from '../config/types.js';
+import type { createParser } from '../codemap/tree-sitter-runtime.js';
 import type { CliOptions } from './options.js';
+
+/** The code map's tree-sitter loader, which the view's highlighter shares. */
+export type GrammarParsers = typeof createParser;
 
 export interface StartSessionModule {
   startSession(cli: CliOptions, config: Config, hooks?: { approver?: Approver }): Promise<Engine>;
@@ -17,7 +21,7 @@ export interface RunTuiModule {
   /** With a promise, the first frame shows `startingState` while the engine starts. */
   runTui(
     engine: Engine | Promise<Engine>,
-    opts: { initialPrompt?: string; startingState?: SessionState; painted?: EarlyFrame },
+    opts: { initialPrompt?: string; startingState?: SessionState; painted?: EarlyFrame; grammars?: GrammarParsers },
   ): Promise<number>;
 }
 /** A first frame already on screen; the view adopts it (components/terminal/early-paint.ts). */
@@ -55,6 +59,13 @@ export const loadEarlyPaint = (): Promise<EarlyPaintModule> =>
 
 export const loadRunAcp = (): Promise<RunAcpModule> =>
   import('../acp/run-acp.js');
+
+export interface TreeSitterModule {
+  createParser: GrammarParsers;
+}
+
+export const loadTreeSitter = (): Promise<TreeSitterModule> =>
+  import('../codemap/tree-sitter-runtime.js');
 
 export const loadPrintMap = (): Promise<PrintMapModule> =>
   import('../codemap/print-map.js');

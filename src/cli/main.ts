@@ -6,9 +6,10 @@ import { jsonResult } from '../headless/json-result.js';
 import { jsonLine } from '../headless/json-line.js';
 import { failedStreamResult } from '../headless/stream-json-failure.js';
 import { escapeForDisplay } from '../policy/escape.js';
+import { scrubExecEnvironment } from '../sandbox/scrub-environ.js';
 import { helpText } from './flags.js';
-import { writeStarterAgentsFile } from './init-agents.js';
-import { loadEarlyPaint, loadPrintMap, loadRunAcp, loadRunOneShot, loadRunTui, loadStartSession } from './lazy-modules.js';
+import { initMessage, writeStarterAgentsFile } from './init-agents.js';
+import { loadEarlyPaint, loadPrintMap, loadRunAcp, loadRunOneShot, loadRunTui, loadStartSession, loadTreeSitter } from './lazy-modules.js';
 import type { CliOptions } from './options.js';
 import { parsePlainWords } from './interpret-args.js';
 import { startingState } from './starting-state.js';
@@ -52,7 +53,7 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
       case 'init': {
         const result = await writeStarterAgentsFile(command.cwd);
         if (result.written) {
-          io.stdout(`Wrote ${result.path}. Fill in your commands and conventions; keep it short.\n`);
+          io.stdout(`${initMessage(result)}\n`);
           return 0;
         }
         io.stderr(`lwyrm: ${result.path}: ${result.reason}\n`);
@@ -102,6 +103,7 @@ async function runWith(given: CliOptions, io: MainIo, stopEarly: (() => void) | 
   if (!options) return 2;
   const config = await loadConfig({ cwd: options.cwd, env: io.env });
   printWarnings(config, io);
+  hideKeysFromProc(config, io);
   const overruled = options.readOnly ? options.allow.filter((kind) => kind !== 'read') : [];
   if (overruled.length > 0) {
     // The safe flag wins; a script that meant to let the agent work should hear why it cannot.
@@ -138,11 +140,27 @@ async function runWith(given: CliOptions, io: MainIo, stopEarly: (() => void) | 
       ...(options.prompt !== undefined ? { initialPrompt: options.prompt } : {}),
       startingState: state,
       ...(painted ? { painted } : {}),
+      // Highlighting uses the code map's grammars, loaded once for both, when code first shows.
+      grammars: async (grammar) => (await loadTreeSitter()).createParser(grammar),
     });
   } finally {
     // A no-op once the view has taken the screen over.
     painted?.abandon();
   }
+}
+
+/** Proxy variables hold credentials only sometimes (user:pass@host); those are keys too. */
+const PROXY_VARIABLES = ['HTTP_PROXY', 'HTTPS_PROXY', 'ALL_PROXY', 'http_proxy', 'https_proxy', 'all_proxy'];
+
+/**
+ * A command's /proc/$PPID/environ is this process's start-up environment: the keys in it are
+ * overwritten (src/sandbox/scrub-environ.ts). Only for the real process environment.
+ */
+function hideKeysFromProc(config: Config, io: MainIo): void {
+  if (io.env !== process.env) return;
+  const names = [...config.secretEnvNames, ...PROXY_VARIABLES.filter((n) => io.env[n]?.includes('@'))];
+  const outcome = scrubExecEnvironment(names);
+  if (outcome.error) io.stderr(`lwyrm: warning: commands run without the sandbox may read API keys from /proc: ${escapeForDisplay(outcome.error)}\n`);
 }
 
 async function withStdinPrompt(options: CliOptions, io: MainIo): Promise<CliOptions | undefined> {

@@ -82,4 +82,6 @@ export const DEFAULTS = {
   loopDetectionWindow: 6,
   markdown: true,
   codeMapEnabled: true,
+  sandbox: 'auto',
+  bashInSandbox: 'confirm',
 } as const;

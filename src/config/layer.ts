@@ -1,5 +1,5 @@
 /** What one config file contributes, validated but not yet merged (camelCase, paths resolved). */
-import type { BashRule, CacheTtl, CodeMapSettings, Level, PathRule, ProxySetting, ToolProfile, WireFormat } from './types.js';
+import type { BashInSandbox, BashRule, CacheTtl, CodeMapSettings, Level, McpServerConfig, PathRule, ProxySetting, SandboxMode, ToolProfile, WireFormat } from './types.js';
 import type { ThinkingEffort } from '../providers/types.js';
 
 export interface PresetLayer {
@@ -65,6 +65,12 @@ export interface ConfigLayer {
   readonly protectedTokens?: number;
   readonly markdown?: boolean;
   readonly codeMap?: CodeMapSettings;
+  readonly mcpServers?: readonly McpServerConfig[];
+  readonly mcpSchemaBudget?: number;
+  readonly sandbox?: SandboxMode;
+  readonly sandboxWritable?: readonly string[];
+  readonly sandboxNetwork?: readonly string[];
+  readonly bashInSandbox?: BashInSandbox;
   readonly toolProfile?: ToolProfile;
 }
 
@@ -81,4 +87,5 @@ export const RESTRICTED_KEYS = [
   'commit_trailer',
   'plugins',
   'trusted_projects',
+  'mcp.servers',
 ] as const;

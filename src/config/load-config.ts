@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { DEFAULTS } from './defaults.js';
 import { ConfigError } from './errors.js';
 import type { ConfigLayer } from './layer.js';
-import { basePolicy, mergeCodeMap, mergePolicy, mergePresets, pick } from './merge.js';
+import { basePolicy, mcpBudget, mergeCodeMap, mergeMcpServers, mergePolicy, mergePresets, mergeSandbox, pick } from './merge.js';
 import { appPaths } from './paths.js';
 import { readLayer } from './read-layer.js';
 import { readTomlFile } from './read-toml.js';
@@ -33,7 +33,7 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<Config> {
   const user = userTable ? readLayer(userTable, { file: userFile, baseDir: home, home }, warnings) : undefined;
   const projectTable = resolve(projectFile) === resolve(userFile) ? undefined : await readTomlFile(projectFile);
   const rawProject = projectTable
-    ? readLayer(projectTable, { file: projectFile, baseDir: projectRoot, home }, warnings)
+    ? readLayer(projectTable, { file: projectFile, baseDir: projectRoot, home, origin: 'project' }, warnings)
     : undefined;
 
   const trusted = isTrustedProject(projectRoot, user?.trustedProjects);
@@ -44,7 +44,7 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<Config> {
   let refusedWarning = false;
   if (rawProject) {
     const userLimits = { maxReplyBytes: user?.maxReplyBytes ?? DEFAULTS.maxReplyBytes };
-    const outcome = restrictProjectLayer(rawProject, { trusted, projectRoot, userPolicy, userLimits });
+    const outcome = restrictProjectLayer(rawProject, { trusted, projectRoot, userPolicy, userLimits, ...(user ? { user } : {}) });
     project = outcome.layer;
     needsFloor = outcome.needsFloor;
     if (outcome.refused.length > 0) {
@@ -103,6 +103,9 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<Config> {
     protectedTokens: pick('protectedTokens', user, project),
     markdown: pick('markdown', user, project) ?? DEFAULTS.markdown,
     codeMap: mergeCodeMap(user, project),
+    mcpServers: mergeMcpServers(user, project, warnings),
+    ...(mcpBudget(user, project) !== undefined ? { mcpSchemaBudget: mcpBudget(user, project) } : {}),
+    sandbox: mergeSandbox(user, project),
     ...(pick('toolProfile', user, project) ? { toolProfile: pick('toolProfile', user, project) } : {}),
     secretEnvNames: [...new Set(presets.flatMap((p) => p.apiKeyEnv))],
     warnings,

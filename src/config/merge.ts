@@ -2,7 +2,7 @@
 import { BUILTIN_PRESETS, CUSTOM_PRESET_DEFAULTS, DEFAULT_POLICY, DEFAULTS } from './defaults.js';
 import { ConfigError } from './errors.js';
 import type { ConfigLayer, PolicyLayer, PresetLayer } from './layer.js';
-import type { BashRule, CodeMapSettings, PolicySettings, Preset, Prices } from './types.js';
+import type { BashRule, CodeMapSettings, McpServerConfig, PolicySettings, Preset, Prices, SandboxSettings } from './types.js';
 
 export function mergePolicy(base: PolicySettings, layer: PolicyLayer | undefined): PolicySettings {
   if (!layer) return base;
@@ -143,6 +143,37 @@ export function mergeCodeMap(user: ConfigLayer | undefined, project: ConfigLayer
   const enabled = b?.enabled ?? a?.enabled ?? DEFAULTS.codeMapEnabled;
   const budgetTokens = b?.budgetTokens ?? a?.budgetTokens;
   return budgetTokens === undefined ? { enabled } : { enabled, budgetTokens };
+}
+
+/** The user's servers first; a trusted project's server cannot replace one of the user's. */
+export function mergeMcpServers(user: ConfigLayer | undefined, project: ConfigLayer | undefined, warnings: string[]): McpServerConfig[] {
+  const servers = [...(user?.mcpServers ?? [])];
+  for (const s of project?.mcpServers ?? []) {
+    if (servers.some((u) => u.name === s.name)) {
+      warnings.push(`${project?.file ?? ''}: MCP server "${s.name}" is also in your user config; yours is used`);
+      continue;
+    }
+    servers.push(s);
+  }
+  return servers.filter((s) => s.enabled);
+}
+
+/** A project may lower the schema budget, never raise it above the user's. */
+export function mcpBudget(user: ConfigLayer | undefined, project: ConfigLayer | undefined): number | undefined {
+  const u = user?.mcpSchemaBudget;
+  const p = project?.mcpSchemaBudget;
+  if (p === undefined) return u;
+  return u === undefined ? p : Math.min(u, p);
+}
+
+/** Mode and auto-allow: project over user. Lists: the project's entries join the user's. */
+export function mergeSandbox(user: ConfigLayer | undefined, project: ConfigLayer | undefined): SandboxSettings {
+  return {
+    mode: project?.sandbox ?? user?.sandbox ?? DEFAULTS.sandbox,
+    writable: unique([...(user?.sandboxWritable ?? []), ...(project?.sandboxWritable ?? [])]),
+    network: unique([...(user?.sandboxNetwork ?? []), ...(project?.sandboxNetwork ?? [])]),
+    bashInSandbox: project?.bashInSandbox ?? user?.bashInSandbox ?? DEFAULTS.bashInSandbox,
+  };
 }
 
 export function basePolicy(user: ConfigLayer | undefined): PolicySettings {

@@ -1,9 +1,11 @@
 /** Turns one parsed TOML file into a validated ConfigLayer, collecting unknown-key warnings. */
 import { ConfigError } from './errors.js';
 import type { ConfigLayer, PolicyLayer, PresetLayer } from './layer.js';
+import { KNOWN_MCP, KNOWN_MCP_SERVER, readMcp } from './read-mcp.js';
 import { resolveConfigPath } from './resolve-path.js';
 import { isTable, TableReader, type Table } from './toml-reader.js';
 import type { BashRule, CodeMapSettings, Level, PathRule, ProxySetting } from './types.js';
+import { parseHostPattern } from '../sandbox/host-patterns.js';
 
 const LEVELS: readonly Level[] = ['allow', 'confirm', 'deny'];
 const EFFORTS = ['minimal', 'low', 'medium', 'high', 'xhigh', 'max'] as const;
@@ -20,6 +22,8 @@ export interface LayerContext {
   /** Relative paths in this file are taken from here: the project root, or HOME for the user file. */
   readonly baseDir: string;
   readonly home: string;
+  /** Whose file it is: a project's MCP servers are marked so their annotations are not believed. */
+  readonly origin?: 'user' | 'project';
 }
 
 export function readLayer(table: Table, ctx: LayerContext, warnings: string[]): ConfigLayer {
@@ -59,6 +63,25 @@ export function readLayer(table: Table, ctx: LayerContext, warnings: string[]): 
     protectedTokens: r.integer('protected_tokens', 0),
     markdown: r.boolean('markdown'),
     codeMap: readCodeMap(r, warnings),
+    mcpServers: readMcp(r.subTable('mcp'), {
+      baseDir: ctx.baseDir,
+      home: ctx.home,
+      origin: ctx.origin ?? 'user',
+      warnUnknown: (t, known) => warnUnknown(t, warnings, known),
+      warn: (line) => warnings.push(line),
+    }),
+    mcpSchemaBudget: r.integer('mcp_schema_budget', 100),
+    sandbox: r.oneOf('sandbox', ['auto', 'required', 'off'] as const),
+    sandboxWritable: r.stringList('sandbox_writable', true)?.map((p) => {
+      // "" would resolve to the base folder (HOME or the project) and open all of it.
+      if (p.trim() === '') r.fail('sandbox_writable', 'folder or file paths, none of them empty', p);
+      return resolveConfigPath(p, ctx.baseDir, ctx.home);
+    }),
+    sandboxNetwork: r.stringList('sandbox_network', true)?.map((entry) => {
+      const parsed = parseHostPattern(entry);
+      return parsed.ok ? parsed.pattern : r.fail('sandbox_network', parsed.expected, entry);
+    }),
+    bashInSandbox: r.oneOf('bash_in_sandbox', ['confirm', 'allow'] as const),
     toolProfile: r.oneOf('tool_profile', TOOL_PROFILES),
   };
   warnUnknown(r, warnings, KNOWN_TOP);
@@ -70,7 +93,7 @@ const KNOWN_TOP = [
   'session_retention_days', 'context_file', 'commit_trailer', 'plugins', 'max_tool_steps', 'max_retries',
   'max_file_size_bytes', 'max_tool_output_chars', 'bash_timeout_ms', 'stream_idle_timeout_ms', 'max_reply_bytes',
   'loop_detection_window', 'offload_eager_tokens', 'offload_threshold_tokens', 'protected_tokens', 'markdown',
-  'code_map', 'tool_profile',
+  'code_map', 'tool_profile', 'mcp', 'mcp_schema_budget', 'sandbox', 'sandbox_writable', 'sandbox_network', 'bash_in_sandbox',
 ];
 const KNOWN_PRESET = [
   'name', 'format', 'base_url', 'model', 'api_key_env', 'key_file', 'thinking', 'thinking_effort', 'vision',
@@ -89,6 +112,8 @@ export const KNOWN_KEYS = {
   policy: KNOWN_POLICY,
   rule: KNOWN_RULE,
   codeMap: KNOWN_CODE_MAP,
+  mcp: KNOWN_MCP,
+  mcpServer: KNOWN_MCP_SERVER,
 } as const;
 
 function readPreset(r: TableReader, ctx: LayerContext, warnings: string[]): PresetLayer {

@@ -4,7 +4,7 @@
  */
 import type { ConfigLayer, PolicyLayer } from './layer.js';
 import { isInside } from './resolve-path.js';
-import type { Level, PolicySettings } from './types.js';
+import type { Level, PolicySettings, SandboxMode } from './types.js';
 
 export interface TrustOutcome {
   /** The project layer with everything it may not set removed. */
@@ -27,6 +27,8 @@ export function restrictProjectLayer(
     userPolicy: PolicySettings;
     /** The user's own limits (their file, else the defaults): an untrusted project may only lower them. */
     userLimits?: { readonly maxReplyBytes: number };
+    /** The user's own file, for the sandbox settings an untrusted project may only tighten. */
+    user?: ConfigLayer;
   },
 ): TrustOutcome {
   const refused: string[] = [];
@@ -55,6 +57,11 @@ export function restrictProjectLayer(
   drop('sessionRetentionDays', 'session_retention_days');
   drop('commitTrailer', 'commit_trailer');
   drop('plugins', 'plugins');
+  if (layer.mcpServers && layer.mcpServers.length > 0) {
+    // Starting a server runs its code: a cloned repository's servers wait until it is trusted.
+    refused.push(`mcp.servers (${layer.mcpServers.map((s) => s.name).join(', ')}: not started)`);
+  }
+  layer = { ...layer, mcpServers: undefined };
   if (layer.contextFile !== undefined && !isInside(layer.contextFile, opts.projectRoot)) {
     drop('contextFile', `context_file outside the project (${layer.contextFile})`);
   }
@@ -63,7 +70,42 @@ export function restrictProjectLayer(
     drop('maxReplyBytes', `max_reply_bytes above your own (${layer.maxReplyBytes} > ${cap})`);
   }
   if (layer.policy) refused.push(...looserPolicy(layer.policy, opts.userPolicy));
+  const sandbox = tighterSandbox(layer, opts.user, opts.projectRoot);
+  refused.push(...sandbox.refused);
+  layer = sandbox.layer;
   return { layer, refused, needsFloor: layer.policy !== undefined };
+}
+
+const SANDBOX_RANK: Record<SandboxMode, number> = { off: 0, auto: 1, required: 2 };
+
+/**
+ * An untrusted project may make the sandbox stricter (sandbox = "required", bash_in_sandbox =
+ * "confirm") but not open it: no "off", no auto-allow, no writable paths outside the project and
+ * no hosts of its own. What it may not add is dropped; the user's own lists stay as they are.
+ */
+function tighterSandbox(project: ConfigLayer, user: ConfigLayer | undefined, projectRoot: string): { layer: ConfigLayer; refused: string[] } {
+  const refused: string[] = [];
+  let layer = project;
+  const userMode = user?.sandbox ?? 'auto';
+  if (layer.sandbox !== undefined && SANDBOX_RANK[layer.sandbox] < SANDBOX_RANK[userMode]) {
+    refused.push(`sandbox = "${layer.sandbox}"`);
+    layer = { ...layer, sandbox: undefined };
+  }
+  if (layer.bashInSandbox === 'allow' && user?.bashInSandbox !== 'allow') {
+    refused.push('bash_in_sandbox = "allow"');
+    layer = { ...layer, bashInSandbox: undefined };
+  }
+  if (layer.sandboxWritable !== undefined) {
+    const extra = layer.sandboxWritable.filter((p) => !isInside(p, projectRoot) && !(user?.sandboxWritable ?? []).includes(p));
+    if (extra.length > 0) refused.push(`sandbox_writable (${extra.join(', ')})`);
+    layer = { ...layer, sandboxWritable: undefined };
+  }
+  if (layer.sandboxNetwork !== undefined) {
+    const extra = layer.sandboxNetwork.filter((h) => !(user?.sandboxNetwork ?? []).includes(h));
+    if (extra.length > 0) refused.push(`sandbox_network (${extra.join(', ')})`);
+    layer = { ...layer, sandboxNetwork: undefined };
+  }
+  return { layer, refused };
 }
 
 const RANK: Record<Level, number> = { allow: 0, confirm: 1, deny: 2 };

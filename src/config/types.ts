@@ -95,6 +95,53 @@ export interface PolicySettings {
   readonly rules: readonly PathRule[];
 }
 
+/** One `[[mcp.servers]]` entry. env and header values may hold ${VAR} / ${file:PATH} references. */
+export interface McpServerConfig {
+  readonly name: string;
+  /** Who configured it: only a user's own servers have their readOnlyHint believed. */
+  readonly origin: 'user' | 'project';
+  readonly command?: string;
+  readonly args: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+  readonly url?: string;
+  readonly headers: Readonly<Record<string, string>>;
+  /** Tool-name globs run without asking / never run. */
+  readonly allow: readonly string[];
+  readonly deny: readonly string[];
+  /** Per-call timeout. */
+  readonly timeoutMs?: number;
+  readonly enabled: boolean;
+  readonly oauthClientId?: string;
+  readonly oauthClientSecretEnv?: string;
+  /** Where a stdio server starts (the config file's base folder). */
+  readonly cwd: string;
+  /**
+   * A stdio server starts through the command sandbox (src/sandbox/) like a bash command. Only a
+   * user's own server may set sandbox = false; a project's server always runs inside.
+   */
+  readonly sandbox: boolean;
+  /**
+   * env and header values are the values themselves, not references: an editor passed them over
+   * ACP from its own settings. Values under secret-looking names are redacted like keys.
+   */
+  readonly literalValues?: boolean;
+}
+
+/** auto: sandbox commands where it can start · required: refuse to run them otherwise · off. */
+export type SandboxMode = 'auto' | 'required' | 'off';
+
+/** Whether a command that runs in the sandbox still asks first (the policy's confirm) or not. */
+export type BashInSandbox = 'confirm' | 'allow';
+
+export interface SandboxSettings {
+  readonly mode: SandboxMode;
+  /** Absolute, real where they exist: writable besides the project and the private temp dir. */
+  readonly writable: readonly string[];
+  /** Host patterns reachable through the egress proxy (exact, ".suffix", CIDR, "*"). Empty: none. */
+  readonly network: readonly string[];
+  readonly bashInSandbox: BashInSandbox;
+}
+
 export interface CodeMapSettings {
   readonly enabled: boolean;
   /** Undefined: scale with the context window. */
@@ -141,6 +188,12 @@ export interface Config {
   readonly protectedTokens?: number;
   readonly markdown: boolean;
   readonly codeMap: CodeMapSettings;
+  /** The user's MCP servers, then a trusted project's (an untrusted project's never start). */
+  readonly mcpServers?: readonly McpServerConfig[];
+  /** Tokens all MCP tool schemas may cost before they are replaced by the search tools; undefined: 2% of the window. */
+  readonly mcpSchemaBudget?: number;
+  /** The command sandbox (src/sandbox/): mode, extra writable paths, network allowlist. */
+  readonly sandbox: SandboxSettings;
   /** tool_profile at the top level; a preset's own setting wins. */
   readonly toolProfile?: ToolProfile;
   /** Every preset's api_key_env names, so the bash tool can strip them all. */

@@ -9,10 +9,15 @@ const BAR_CELLS = 24;
 
 const num = formatCount;
 
-/** How far the context is on its way to the reclaim point, 0-100 (can pass 100 just before a reclaim). */
-export function percentToCompaction(stats: Pick<ContextStats, 'usedTokens' | 'threshold'>): number {
-  if (stats.threshold <= 0) return 100;
-  return Math.round((stats.usedTokens / stats.threshold) * 100);
+/** How full the context window is, 0-100: the status line's meter shows the same figure. */
+export function percentOfWindow(stats: Pick<ContextStats, 'usedTokens' | 'window'>): number {
+  if (stats.window <= 0) return 0;
+  return Math.max(0, Math.round((stats.usedTokens / stats.window) * 100));
+}
+
+/** Where compaction starts, in percent of the window. */
+export function compactionPercent(stats: Pick<ContextStats, 'threshold' | 'window'>): number {
+  return stats.window > 0 ? Math.round((stats.threshold / stats.window) * 100) : 0;
 }
 
 export function meterBar(percent: number, cells = BAR_CELLS): string {
@@ -30,10 +35,10 @@ export function sourceLabel(stats: Pick<ContextStats, 'measured' | 'estimatedTok
 }
 
 export function formatContextPanel(stats: ContextStats): string[] {
-  const percent = percentToCompaction(stats);
+  const percent = percentOfWindow(stats);
   const cacheShare = stats.inputTokensTotal > 0 ? Math.round((stats.cacheReadTokens / stats.inputTokensTotal) * 100) : 0;
   const lines = [
-    `${meterBar(percent)}  ${percent}% to compaction  (${num(stats.usedTokens)} tokens, ${sourceLabel(stats)})`,
+    `${meterBar(percent)}  ${percent}% of ${num(stats.window)} · compaction at ${compactionPercent(stats)}%  (${num(stats.usedTokens)} tokens, ${sourceLabel(stats)})`,
     `window ${num(stats.window)} · reclaims at ${num(stats.threshold)}`,
     `messages: ${num(stats.messages)}   output so far: ${num(stats.outputTokens)} tokens`,
     stats.inputTokensTotal > 0

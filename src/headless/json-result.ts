@@ -8,7 +8,8 @@ import type { TurnOutcome, TurnStatus } from '../agent/state.js';
 /**
  * The --json object, exactly as the contract names it. Every status but "finished" carries
  * `error`: the message stderr showed (`error` when given, else the turn's own detail), so a
- * script learns why without parsing stderr.
+ * script learns why without parsing stderr. `denied` counts the calls that were denied and
+ * `denied_calls` lists every denied or failed call (one-shot mode tallies them on the outcome).
  */
 export function jsonResult(
   outcome: TurnOutcome | undefined,
@@ -18,6 +19,7 @@ export function jsonResult(
 ): Record<string, unknown> {
   const rt = engine?.runtime;
   const usage = rt?.session.usage;
+  const calls = outcome?.calls ?? [];
   const unreported = (usage?.unreported ?? 0) > 0;
   return {
     status,
@@ -36,5 +38,7 @@ export function jsonResult(
     // A request whose server reported no usage leaves the cost unknown: null, never a low figure.
     ...(unreported ? { usage_reported: false } : {}),
     cost: unreported ? null : (rt?.session.cost ?? null),
+    denied: calls.filter((c) => c.status === 'denied').length,
+    denied_calls: calls.map((c) => ({ tool: c.tool, call: c.call, status: c.status, message: c.message })),
   };
 }

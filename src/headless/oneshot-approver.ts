@@ -10,6 +10,7 @@
 import { createInterface, type Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type { ApprovalDecision, ApprovalReply, ApprovalRequest, Approver } from '../policy/types.js';
+import { numberedDiffLines, parseUnifiedDiff } from '../tools/numbered-diff.js';
 
 export interface OneShotApprover {
   readonly approver: Approver;
@@ -28,6 +29,7 @@ export const TYPE_AHEAD_MS = 40;
 
 export function describeAllowance(request: ApprovalRequest): string {
   if (request.kind === 'bash') return '--allow bash, or add the command to bash_allowlist in [policy] (or a [[policy.bash_rules]] entry)';
+  if (request.kind === 'mcp') return `an allow pattern for ${request.tool} in its [[mcp.servers]] entry (allow = ["TOOL"])`;
   const where = request.path ? ` for ${request.path}` : '';
   return `--allow ${request.kind}, or a [[policy.rules]] entry with ${request.kind} = "allow"${where}`;
 }
@@ -37,7 +39,8 @@ export function formatApproval(request: ApprovalRequest): string {
   for (const warning of request.warnings ?? []) lines.push(`    ! ${warning}`);
   if (request.path) lines.push(`    ${request.path}`);
   if (request.command) lines.push(...request.command.split('\n').map((l) => `    $ ${l}`));
-  if (request.diff) lines.push(...request.diff.replace(/\n$/, '').split('\n').map((l) => `    ${l}`));
+  // With old and new line numbers, as the full screen's modal shows it.
+  if (request.diff) lines.push(...numberedDiffLines(parseUnifiedDiff(request.diff)).map((l) => `    ${l}`));
   lines.push(`    (${request.reason})`);
   const always = alwaysLine(request);
   if (always !== undefined) lines.push(`    ${always}`);
@@ -79,7 +82,8 @@ function otherAnswers(request: ApprovalRequest): string {
 }
 
 function choices(request: ApprovalRequest): string {
-  const always = request.alwaysGrants === false ? '[a]lways (just this once)' : `[a]lways (${request.kind === 'bash' ? 'as above' : request.kind})`;
+  const what = request.kind === 'bash' ? 'as above' : request.kind === 'mcp' ? 'this tool' : request.kind;
+  const always = request.alwaysGrants === false ? '[a]lways (just this once)' : `[a]lways (${what})`;
   return `  Allow? [y]es / [n]o / ${always} / [q]uit: `;
 }
 

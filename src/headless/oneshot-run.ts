@@ -4,7 +4,7 @@
  */
 import { access, constants, stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { CONFIG_WARNING_PREFIX } from '../agent/assemble-session.js';
+import { CONFIG_WARNING_PREFIX, STARTUP_HINT_PREFIX } from '../agent/assemble-session.js';
 import type { LindwyrmEngine } from '../agent/engine.js';
 import { CODE_MAP_GRACE_MS } from '../agent/late-code-map.js';
 import type { TurnOutcome, TurnStatus } from '../agent/state.js';
@@ -15,6 +15,7 @@ import { createOneShotApprover } from './oneshot-approver.js';
 import { createOneShotOutput } from './oneshot-output.js';
 import { createStreamJsonInput, type StreamJsonInput, type UserTurn } from './stream-json-input.js';
 import { oneShotDetail } from './oneshot-printer.js';
+import { createToolTally, type ToolTally } from './tool-tally.js';
 import { absent, ignoreError } from '../diagnostics/ignore-error.js';
 
 export { jsonResult } from './json-result.js';
@@ -23,6 +24,23 @@ export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
 
 /** 128 + the signal's number, as a shell reports a process the signal ended. */
 export const SIGNAL_STATUS: Readonly<Record<StopSignal, number>> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
+
+/** What the turn's end says a signal stopped it: Ctrl+C is the user; the others name themselves. */
+export function stopDetail(signal: StopSignal): string | undefined {
+  if (signal === 'SIGTERM') return 'Stopped by SIGTERM (a timeout, or a kill).';
+  if (signal === 'SIGHUP') return 'Stopped by SIGHUP (the terminal went away).';
+  return undefined;
+}
+
+/**
+ * The turn's outcome as one-shot mode reports it: with the calls that were denied or failed, and
+ * `incomplete` when every change the model tried was denied (the model stopping is not the task done).
+ */
+function reported(outcome: TurnOutcome, tally: ToolTally, line: (text: string) => void): TurnOutcome {
+  const refused = outcome.status === 'finished' ? tally.allChangesDenied() : undefined;
+  if (refused) line(`lwyrm: incomplete: ${refused}`);
+  return { ...outcome, ...(refused ? { status: 'incomplete' as const, detail: refused } : {}), calls: tally.unsuccessful };
+}
 
 export const EXIT_STATUS: Readonly<Record<TurnStatus, number>> = {
   finished: 0,
@@ -82,7 +100,7 @@ export async function runOneShotWith(cli: CliOptions, open: OpenEngine, io: OneS
   const stop = (): void => {
     approvals.close();
     input?.close();
-    engine?.interrupt();
+    engine?.interrupt(stopDetail(stopSignal));
   };
   // --input-format stream-json: the turns and the approval answers come as lines on stdin.
   const input = fromStdin
@@ -131,16 +149,27 @@ export async function runOneShotWith(cli: CliOptions, open: OpenEngine, io: OneS
       return status;
     }
     output.started(engine);
+    // The sandbox's startup note (why it cannot start) belongs with the others: wait for the probe.
+    await engine.sandbox?.ready();
+    await new Promise((resolve) => setImmediate(resolve));
     for (const block of engine.store.current().blocks) {
-      if (block.kind === 'notice' && !block.id.startsWith(CONFIG_WARNING_PREFIX)) output.onEvent({ type: 'notice', blockId: block.id, level: block.level, text: block.text });
+      if (block.kind !== 'notice' || block.id.startsWith(CONFIG_WARNING_PREFIX)) continue;
+      // Hints are for the full screen; a script's stderr gets them only when it asked (--verbose).
+      if (block.id.startsWith(STARTUP_HINT_PREFIX) && !cli.verbose) continue;
+      output.onEvent({ type: 'notice', blockId: block.id, level: block.level, text: block.text });
     }
     // After a failed stdout, "interrupted by the user" would be wrong: outputFailure says what happened.
-    const off = engine.store.onEvent((event) => (outputError && event.type === 'turn.end' ? undefined : output.onEvent(event)));
+    let tally = createToolTally();
+    const off = engine.store.onEvent((event) => {
+      tally.onEvent(event);
+      if (!(outputError && event.type === 'turn.end')) output.onEvent(event);
+    });
     let last: TurnOutcome | undefined;
     let told = false;
     for await (const turn of turnsOf(prompt, input)) {
       if (interrupted) break;
-      last = await engine.submit(turn.text, turn.images.length ? { images: turn.images } : undefined);
+      tally = createToolTally();
+      last = reported(await engine.submit(turn.text, turn.images.length ? { images: turn.images } : undefined), tally, (text) => output.line(text));
       told = false;
       // A conversation driven over stdin goes on after each turn (an interrupt line included)
       // until stdin ends or a signal stops the run.
@@ -161,7 +190,7 @@ export async function runOneShotWith(cli: CliOptions, open: OpenEngine, io: OneS
       last && !told
         ? last
         : interrupted
-          ? { status: 'interrupted', result: '', detail: 'Interrupted by the user.', steps: 0 }
+          ? { status: 'interrupted', result: '', detail: stopDetail(stopSignal) ?? 'Interrupted by the user.', steps: 0 }
           : { status: 'finished', result: '', steps: 0 };
     const written = cli.out === undefined ? true : await writeOut(cli.out, outcome, cli.json || output.structured, io);
     if (written !== true) {
@@ -215,6 +244,9 @@ async function writeOut(path: string, outcome: TurnOutcome, json: boolean, io: O
   }
   try {
     await writeFile(path, withNewline(outcome.result));
+    // Nothing reaches stdout with --out: say where the answer went, so a run never looks silent.
+    const lines = outcome.result === '' ? 0 : withNewline(outcome.result).split('\n').length - 1;
+    io.stderr.write(`lwyrm: wrote the answer to ${resolve(path)} (${lines === 0 ? 'empty' : `${lines} line${lines === 1 ? '' : 's'}`})\n`);
     return true;
   } catch (err) {
     const message = `could not write ${path}: ${err instanceof Error ? err.message : String(err)}`;

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { EngineEvent } from '../agent/events.js';
 import type { LindwyrmEngine } from '../agent/engine.js';
 import type { TurnOutcome, TurnStatus } from '../agent/state.js';
+import type { ServerStatus } from '../mcp/server-connection.js';
 import { escapeForDisplay } from '../policy/escape.js';
 import type { ContentBlock, Usage } from '../providers/types.js';
 import { jsonLine } from './json-line.js';
@@ -54,6 +55,9 @@ function ccBlock(block: ContentBlock): Record<string, unknown> {
       return { type: 'image', source: { type: 'base64', media_type: block.image.mediaType, data: block.image.base64 } };
   }
 }
+
+/** An MCP server's status in the words stream-json consumers know. */
+const MCP_STATUS: Readonly<Record<ServerStatus, string>> = { ready: 'connected', starting: 'pending', idle: 'pending', failed: 'failed' };
 
 export function createStreamJsonWriter(opts: StreamJsonOptions): StreamJsonWriter {
   let engine: LindwyrmEngine | undefined;
@@ -102,7 +106,7 @@ export function createStreamJsonWriter(opts: StreamJsonOptions): StreamJsonWrite
         model: rt.preset.model,
         preset: rt.preset.name,
         tools: rt.toolSchemas.map((t) => t.name),
-        mcp_servers: [],
+        mcp_servers: (e.mcp?.servers() ?? []).map((s) => ({ name: s.name, status: MCP_STATUS[s.status] })),
         permissionMode: rt.readOnly ? 'plan' : 'default',
         read_only: rt.readOnly,
         output_style: 'default',

@@ -10,8 +10,9 @@ import { expandHome } from './resolve-path.js';
 export interface AuditEntry {
   readonly session: string;
   readonly tool: string;
-  readonly event: 'decision' | 'outcome';
-  /** Resolved path or escaped command. */
+  /** 'network': a host a sandboxed command contacted or was refused (target host:port). */
+  readonly event: 'decision' | 'outcome' | 'network';
+  /** Resolved path, escaped command, or host:port. */
   readonly target?: string;
   /** allow / confirm / deny, and for a confirm the answer. */
   readonly decision?: string;

@@ -13,10 +13,17 @@ export interface Decision {
   readonly alwaysAsk?: boolean;
 }
 
+/**
+ * What an approval asks for: one of the policy's kinds, or 'mcp' — a tool of an MCP server, judged
+ * by its server's allow/deny patterns (src/mcp/mcp-policy.ts): [a]lways grants that one tool for
+ * the session, and --allow never covers it.
+ */
+export type ApprovalKind = ToolKind | 'mcp';
+
 /** What the user is asked to approve. Every string here is already escaped for display. */
 export interface ApprovalRequest {
   readonly id: string;
-  readonly kind: ToolKind;
+  readonly kind: ApprovalKind;
   readonly tool: string;
   /** The real destination (links and `..` resolved), for path kinds. */
   readonly path?: string;

@@ -36,6 +36,10 @@ export class SseParser {
   private readonly maxEventChars: number;
   /** Comment lines seen so far (`: keep-alive`); callers may treat them as signs of life. */
   comments = 0;
+  /** The last `id:` seen (MCP resumes a broken stream from it with Last-Event-ID). */
+  lastEventId = '';
+  /** The last `retry:` seen, in ms: how long to wait before reconnecting. */
+  retryMs: number | undefined;
 
   constructor(opts: SseParserOptions = {}) {
     this.maxEventChars = opts.maxEventChars ?? MAX_EVENT_CHARS;
@@ -159,7 +163,9 @@ export class SseParser {
       this.checkSize();
     }
     else if (field === 'event') this.eventName = value;
-    // id and retry are irrelevant to a one-shot POST stream.
+    // A model's one-shot POST stream ignores these; an MCP stream resumes with them.
+    else if (field === 'id' && !value.includes('\0')) this.lastEventId = value;
+    else if (field === 'retry' && /^\d+$/.test(value)) this.retryMs = Number(value);
   }
 
   private dispatch(): void {

@@ -34,6 +34,11 @@ export interface SessionRecord {
    * hits after the code changed. Stored in <id>.map.json beside the index, not in it.
    */
   readonly codeMapText?: string;
+  /**
+   * Present while a turn runs (src/agent/unfinished-turn.ts): when it started, and the answer text
+   * streamed since the last safe point. A saved session that still has it ended mid-turn.
+   */
+  readonly unfinishedTurn?: { readonly startedAt: string; readonly streamed: string; readonly afterMessages: number };
 }
 
 export interface SessionSummary {

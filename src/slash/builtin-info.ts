@@ -18,10 +18,10 @@ export const BUILTIN_SLASH_INFO: readonly SlashCommandInfo[] = [
   { name: '/context', help: 'show how full the context is, what is cached and what was offloaded' },
   { name: '/compact', args: '[instructions]', idle: 'always', help: 'summarize older history now; instructions say what to keep' },
   { name: '/sessions', args: '[resume|delete ID]', choices: ['resume', 'delete'], idle: 'with-arguments', help: 'browse saved sessions of this project: Enter resumes, d deletes' },
-  { name: '/init', help: 'write a starter AGENTS.md with your build commands and conventions' },
+  { name: '/init', help: "write a starter AGENTS.md with the project's build, test and lint commands" },
   { name: '/proxy', args: '[url|off]', choices: ['off'], help: 'show or set the proxy used for model requests' },
   { name: '/clear', idle: 'always', help: 'start a new session; what was saved stays saved' },
-  { name: '/export', args: '[file]', help: 'write this transcript as Markdown (default: lindwyrm-<session>.md)' },
+  { name: '/export', args: '[file]', help: 'write this transcript as Markdown (default: a file per session under the data dir)' },
   { name: '/help', help: 'show this list and the keys' },
   { name: '/exit', aliases: ['/quit'], help: 'leave (also Ctrl+D on an empty line, or Ctrl+C twice)' },
 ];

@@ -40,7 +40,7 @@ export function permCommand({ session, args }: SlashContext): SlashReply {
 }
 
 export async function policyCommand(ctx: SlashContext): Promise<SlashReply> {
-  const { session, args } = ctx;
+  const { session, args, toolContext } = ctx;
   const [sub, ...more] = args;
   if (sub === 'revoke') return revoke(session, more[0]);
   if (sub === 'why') return why(ctx);
@@ -55,6 +55,12 @@ export async function policyCommand(ctx: SlashContext): Promise<SlashReply> {
     grants.forEach((entry, i) => lines.push(`  ${i + 1}. ${escapeForDisplay(describeGrant(entry))}`));
   } else {
     lines.push('granted this session: nothing');
+  }
+  const sandbox = toolContext().sandbox;
+  if (sandbox) {
+    // Shown as it is, not as "still being checked": the probe answers within seconds.
+    await sandbox.ready();
+    lines.push(...sandbox.describe());
   }
   return { kind: 'panel', panel: 'policy', text: lines.join('\n') };
 }

@@ -4,7 +4,7 @@
  * while a turn runs, and the same answer for a name nobody registered.
  */
 import type { SlashResult } from '../agent/state.js';
-import type { SlashCommand, SlashCommandInfo, SlashEnv, SlashReply } from './types.js';
+import type { SlashCommand, SlashCommandInfo, SlashContext, SlashEnv, SlashReply } from './types.js';
 
 export interface SlashRegistry {
   /** Adds a command; returns what removes it again. A name (or alias) already taken is refused. */
@@ -14,8 +14,16 @@ export interface SlashRegistry {
   list(): readonly SlashCommandInfo[];
   /** Called after a command came or went. */
   onChange(listener: () => void): () => void;
+  /**
+   * Adds lines to every reply shown in `panel` ('context'): a part that owns some of what a
+   * built-in panel reports (the MCP servers' tool schemas) says it there. Returns what removes them.
+   */
+  extendPanel(panel: string, lines: PanelLines): () => void;
   run(text: string, env: SlashEnv): Promise<SlashResult>;
 }
+
+/** Lines a part adds to a panel, worked out when the panel is asked for. */
+export type PanelLines = (ctx: SlashContext) => readonly string[] | Promise<readonly string[]>;
 
 const NAME = /^\/[A-Za-z0-9][\w.:-]*$/;
 
@@ -51,6 +59,7 @@ export function createSlashRegistry(initial: readonly SlashCommand[] = []): Slas
   const commands: SlashCommand[] = [];
   const byName = new Map<string, SlashCommand>();
   const listeners = new Set<() => void>();
+  const extensions: { readonly panel: string; readonly lines: PanelLines }[] = [];
   let listed: readonly SlashCommandInfo[] | undefined;
   const changed = (): void => {
     listed = undefined;
@@ -81,6 +90,14 @@ export function createSlashRegistry(initial: readonly SlashCommand[] = []): Slas
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    extendPanel(panel, lines) {
+      const extension = { panel, lines };
+      extensions.push(extension);
+      return () => {
+        const at = extensions.indexOf(extension);
+        if (at >= 0) extensions.splice(at, 1);
+      };
+    },
     async run(text, env) {
       const trimmed = text.trim();
       const [name = '', ...args] = trimmed.split(/\s+/);
@@ -90,7 +107,12 @@ export function createSlashRegistry(initial: readonly SlashCommand[] = []): Slas
       const needsIdle = command.idle === 'always' || (command.idle === 'with-arguments' && rest !== '');
       if (needsIdle && env.busy()) return toSlashResult({ kind: 'error', text: `${name} cannot run while a turn is running.` });
       try {
-        return toSlashResult(await command.run({ ...env, name, args, rest }));
+        const ctx: SlashContext = { ...env, name, args, rest };
+        const reply = await command.run(ctx);
+        if (reply.kind !== 'panel') return toSlashResult(reply);
+        const added: string[] = [];
+        for (const e of extensions.filter((x) => x.panel === reply.panel)) added.push(...(await e.lines(ctx)));
+        return toSlashResult(added.length ? { ...reply, text: [reply.text, ...added].join('\n') } : reply);
       } catch (error) {
         // A command that throws failed like any other: the view shows why, nothing else breaks.
         return toSlashResult({ kind: 'error', text: error instanceof Error ? error.message : String(error) });

@@ -1,5 +1,5 @@
 /** The commands about the conversation itself: its context, its saved sessions, a new one, help. */
-import { writeStarterAgentsFile } from '../cli/init-agents.js';
+import { initMessage, writeStarterAgentsFile } from '../cli/init-agents.js';
 import { formatContextPanel } from '../context/format-context-panel.js';
 import { recordToData } from '../agent/session-record.js';
 import { formatCommandList } from './help.js';
@@ -49,11 +49,13 @@ export async function clearCommand({ session }: SlashContext): Promise<SlashRepl
   return { kind: 'text', text: `New session ${session.runtime.session.id}. Saved sessions are kept.` };
 }
 
+/** /init: a starter AGENTS.md with the project's own build, test and lint commands; never over an existing one. */
 export async function initCommand({ session }: SlashContext): Promise<SlashReply> {
-  const result = await writeStarterAgentsFile(session.runtime.config.projectRoot);
-  return result.written
-    ? { kind: 'text', text: `Wrote ${result.path}. Fill in your commands and conventions; keep it short.` }
-    : { kind: 'error', text: `${result.path}: ${result.reason}` };
+  const rt = session.runtime;
+  // A read-only session writes nothing into the project, even a file the user asked for.
+  if (rt.readOnly) return { kind: 'error', text: 'This session is read-only (--read-only): /init writes nothing. Run lwyrm --init instead.' };
+  const result = await writeStarterAgentsFile(rt.config.projectRoot);
+  return result.written ? { kind: 'text', text: initMessage(result) } : { kind: 'error', text: `${result.path}: ${result.reason}` };
 }
 
 export function helpCommand({ commands }: SlashContext): SlashReply {

@@ -51,6 +51,8 @@ export interface SlashEnv {
   /** The view's state as the engine has it (the transcript, for /export). */
   state(): SessionState;
   commands(): readonly SlashCommandInfo[];
+  /** lindwyrm's own data folder (the XDG data dir): where /export writes by default. */
+  readonly dataDir: string;
   /** A tool context for something the user asked outside a turn (/export writes under the policy). */
   toolContext(): ToolContext;
 }

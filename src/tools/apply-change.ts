@@ -30,6 +30,9 @@ export interface PlannedChange {
 export const MAX_DIFF_EDITS = 2000;
 const MAX_DIFF_MS = 1500;
 
+/** A diff longer than this is not kept for the transcript (the counts still are). */
+const MAX_KEPT_DIFF_CHARS = 256_000;
+
 export const FULL_REPLACEMENT_NOTE = '(too different to diff line by line: shown as a full replacement)';
 
 function splitForDiff(text: string): string[] {
@@ -124,7 +127,10 @@ export async function applyChange(ctx: ToolContext, change: PlannedChange): Prom
   if (ctx.files) await ctx.files.writeText(target, change.after);
   else await writeFileAtomic(target, change.after, { mode: 'keep' });
   ctx.onFileChanged?.(target);
-  if (isNew) return success(`Created ${shown} (${countLines(change.after)} lines).`, `Created ${shown}`);
+  // The diff the user approved, kept for the transcript (bounded: a rewrite of a huge file is not).
+  const kept = shownDiff.length <= MAX_KEPT_DIFF_CHARS ? { diff: shownDiff } : {};
+  const summary = { path: shown, added: diff.added, removed: diff.removed, ...kept };
+  if (isNew) return success(`Created ${shown} (${countLines(change.after)} lines).`, `Created ${shown}`, { change: { verb: 'create', ...summary } });
   const what = tool === 'edit_file' ? 'Edited' : 'Wrote';
-  return success(`${what} ${shown} (+${diff.added} -${diff.removed}).`, `${what} ${shown}`);
+  return success(`${what} ${shown} (+${diff.added} -${diff.removed}).`, `${what} ${shown}`, { change: { verb: tool === 'edit_file' ? 'edit' : 'write', ...summary } });
 }

@@ -1,4 +1,8 @@
-/** bash: runs a command in the project root under the bash policy, streaming its output live. */
+/**
+ * bash: runs a command in the project root under the bash policy, in the command sandbox where
+ * one runs (src/sandbox/), streaming its output live.
+ */
+import { homedir } from 'node:os';
 import { authorize } from '../policy/gate.js';
 import { decideBashWithFloor, type BashDecision } from '../policy/bash-policy.js';
 import { grantText, judgeSegments, proposeGrants, type GrantProposal, type SegmentVerdict, type SourcedGrant } from '../policy/bash-grants.js';
@@ -8,6 +12,10 @@ import { escapeForDisplay } from '../policy/escape.js';
 import { neutralGitEnv } from '../policy/git-env.js';
 import { resolvePath } from '../policy/resolve-path.js';
 import type { Config } from '../config/types.js';
+import { decideInSandbox } from '../sandbox/bash-in-sandbox.js';
+import { noSandbox } from '../sandbox/create-sandbox.js';
+import { asShellCommand } from '../sandbox/shell-command.js';
+import { SandboxRefusal, type WrappedCommand } from '../sandbox/types.js';
 import { secretEnvNames } from '../secrets/secret-names.js';
 import { arg, optional } from './args.js';
 import { defineTool, stringField } from './define-tool.js';
@@ -116,6 +124,11 @@ export async function decideCommand(command: string, ctx: ToolContext): Promise<
 /** Past this, a line without its end is shown cut: waiting would hold (and re-copy) all of it. */
 export const MAX_LIVE_LINE = 8192;
 
+/** "no output", "1 line of output", "12 lines of output": what the count counts, in the singular when it is one. */
+export function outputLines(n: number): string {
+  return n === 0 ? 'no output' : `${n} line${n === 1 ? '' : 's'} of output`;
+}
+
 /** Splits a stream into whole lines for the live view; the partial tail waits for the rest. */
 export function lineSplitter(emit: (lines: string) => void) {
   let pending = '';
@@ -165,7 +178,18 @@ export const bashTool = defineTool({
     // A process argument cannot hold NUL: refuse it before asking, not after the user said yes.
     if (command.includes('\0')) return failure('bash: argument "command" contains a NUL character, which no command line can carry.', undefined, 'invalid_args');
     const timeoutMs = args.timeout_ms ?? Math.min(ctx.config.bashTimeoutMs, MAX_TIMEOUT_MS);
-    const { decision, proposal } = await decideCommand(command, ctx);
+    const sandbox = ctx.sandbox ?? noSandbox(() => ctx.config);
+    const sandboxStatus = await sandbox.ready();
+    const sandboxed = sandboxStatus.state === 'on' && ctx.config.sandbox.mode !== 'off';
+    // Refused before the user is asked: a yes could not make it run.
+    if (!sandboxed && ctx.config.sandbox.mode === 'required') {
+      const why = sandboxStatus.state === 'unavailable' ? `${sandboxStatus.cause}. Fix: ${sandboxStatus.fix}` : 'the sandbox is off';
+      return failure(`Not run: sandbox = "required", but the sandbox cannot start here: ${why}.`, undefined, 'unavailable');
+    }
+    // The policy with this session's grants and the saved rules, then what the sandbox allows.
+    const judged = await decideCommand(command, ctx);
+    const decision = decideInSandbox(judged.decision, { command, settings: ctx.config.sandbox, sandboxed, projectRoot: ctx.projectRoot, home: process.env['HOME'] || homedir() });
+    const proposal = decision.level === 'confirm' ? judged.proposal : undefined;
     const firstLine = command.split('\n', 1)[0] ?? command;
     const lineCount = command.replace(/\n+$/, '').split('\n').length;
     const gate = await authorize(ctx, {
@@ -179,26 +203,37 @@ export const bashTool = defineTool({
     if (!gate.ok) return gate.result;
 
     const env = commandEnv(ctx.config);
-    if (decision.allowlisted !== undefined && parseCommand(command).segments.some((seg) => /(^|\/)git$/.test(seg.words[0] ?? ''))) {
+    if (judged.decision.allowlisted !== undefined && parseCommand(command).segments.some((seg) => /(^|\/)git$/.test(seg.words[0] ?? ''))) {
       Object.assign(env, await neutralGitEnv(ctx.projectRoot));
     }
+    let wrapped: WrappedCommand;
+    try {
+      wrapped = await sandbox.wrap({ argv: [await shellPath(), '-c', command], cwd: ctx.projectRoot, env, tool: 'bash' });
+    } catch (error) {
+      if (error instanceof SandboxRefusal) return failure(`Not run: ${error.message}`, undefined, 'unavailable');
+      throw error;
+    }
     const capture = new OutputCapture(ctx.config.maxToolOutputChars);
-    const live = lineSplitter((lines) => ctx.onOutput?.(escapeForDisplay(lines)));
-    const runner = ctx.commands ?? { run: runInGroup };
-    const outcome = await runner.run({
-      shell: await shellPath(),
-      command,
-      cwd: ctx.projectRoot,
-      env,
-      timeoutMs,
-      signal: ctx.signal,
-      onData: (text) => {
-        capture.push(text);
-        live.push(text);
-      },
-    });
+    const live = lineSplitter((lines) => ctx.onOutput?.(escapeForDisplay(wrapped.redact(lines))));
+    const onData = (text: string): void => {
+      capture.push(text);
+      live.push(text);
+    };
+    // The editor's terminal (ACP) takes a shell line: a sandboxed command goes as one, so it runs
+    // in the same sandbox there as here.
+    const outcome = await (ctx.commands
+      ? ctx.commands.run({
+          ...(wrapped.sandboxed ? { shell: '/bin/sh', command: asShellCommand(wrapped, env) } : { shell: await shellPath(), command }),
+          cwd: wrapped.cwd,
+          env: wrapped.env,
+          timeoutMs,
+          signal: ctx.signal,
+          onData,
+        })
+      : runInGroup({ argv: wrapped.argv, cwd: wrapped.cwd, env: wrapped.env, timeoutMs, signal: ctx.signal, onData }));
     live.flush();
-    const output = capture.text();
+    await wrapped.cleanup();
+    const output = wrapped.redact(capture.text());
     let status: string;
     if (outcome.interrupted) status = '[interrupted: the command and its child processes were stopped]';
     else if (outcome.timedOut) status = `[timed out after ${timeoutMs} ms: the command and its child processes were killed]`;
@@ -210,8 +245,11 @@ export const bashTool = defineTool({
       ? 'interrupted'
       : outcome.timedOut
         ? `timed out after ${Math.round(timeoutMs / 1000)} s`
-        : `exit ${outcome.exitCode ?? outcome.exitSignal}, ${capture.lines} lines`;
+        : `exit ${outcome.exitCode ?? outcome.exitSignal}, ${outputLines(capture.lines)}`;
     const failed = outcome.interrupted ? 'interrupted' : outcome.timedOut ? 'timeout' : 'failed';
-    return { ok, ...(ok ? {} : { failure: failed }), content: `${body}\n${status}`, summary, interrupted: outcome.interrupted || undefined };
+    // Also after a zero exit: a failed step in the middle of a script is worth the note too.
+    const notes = outcome.interrupted ? [] : wrapped.failureNotes(output);
+    const content = [body, status, ...notes].join('\n');
+    return { ok, ...(ok ? {} : { failure: failed }), content, summary, interrupted: outcome.interrupted || undefined };
   },
 });

@@ -36,6 +36,8 @@ interface ToolSpecBase {
   readonly detail?: (input: Args) => string | undefined;
   /** Whether a session offers the tool at all; default always. */
   readonly offered?: (session: { readonly vision: boolean }) => boolean;
+  /** Callable but left out of the schemas (see ToolDefinition.hidden). */
+  readonly hidden?: boolean;
 }
 
 /** A tool whose arguments are declared with `arg` (src/tools/args.ts). */
@@ -89,6 +91,7 @@ export function defineTool<S extends ArgSpecs>(spec: DeclaredToolSpec<S> | Schem
     title: spec.title ?? defaultTitle,
     ...(spec.detail ? { detail: spec.detail } : {}),
     ...(spec.offered ? { offered: spec.offered } : {}),
+    ...(spec.hidden ? { hidden: true } : {}),
     async run(input, ctx) {
       // One note per call: the gate records what it judged, and the result carries it out.
       const audit: AuditNote = ctx.audit ?? {};

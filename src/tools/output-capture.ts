@@ -5,13 +5,15 @@ export class OutputCapture {
   private tailParts: string[] = [];
   private tailLength = 0;
   private total = 0;
-  private totalLines = 0;
+  private newlines = 0;
+  private endsInNewline = true;
 
   constructor(private readonly maxChars: number) {}
 
   push(text: string): void {
     this.total += text.length;
-    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) this.totalLines++;
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) this.newlines++;
+    if (text !== '') this.endsInNewline = text.endsWith('\n');
     const headRoom = Math.floor(this.maxChars / 2) - this.head.length;
     if (headRoom > 0) {
       this.head += text.slice(0, headRoom);
@@ -36,8 +38,9 @@ export class OutputCapture {
     return this.total;
   }
 
+  /** Lines of output, a last one without its newline included ("a\nb" is two). */
   get lines(): number {
-    return this.totalLines;
+    return this.newlines + (this.endsInNewline ? 0 : 1);
   }
 
   text(): string {

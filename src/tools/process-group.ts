@@ -1,13 +1,14 @@
 /**
- * Runs a shell command as the leader of its own process group, so that on timeout or interrupt
- * the whole tree can be killed: SIGTERM to the group, then SIGKILL after a short grace for
- * anything that ignored it. Processes that leave the group on purpose (setsid) are out of reach.
+ * Runs a command as the leader of its own process group, so that on timeout or interrupt the
+ * whole tree can be killed: SIGTERM to the group, then SIGKILL after a short grace for anything
+ * that ignored it. Processes that leave the group on purpose (setsid) are out of its reach; in
+ * the sandbox they die with its PID namespace when the group's bwrap goes.
  */
 import { spawn } from 'node:child_process';
 
 export interface RunOptions {
-  readonly shell: string;
-  readonly command: string;
+  /** The program and its arguments: `[shell, '-c', command]`, or what the sandbox wrapped it in. */
+  readonly argv: readonly string[];
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
   readonly timeoutMs: number;
@@ -15,6 +16,12 @@ export interface RunOptions {
   /** Interleaved stdout + stderr, in arrival order, as it comes. */
   readonly onData: (text: string) => void;
   readonly graceMs?: number;
+}
+
+/** A shell command line instead of an argv: what a CommandRunner (the editor's terminal) takes. */
+export interface ShellRunOptions extends Omit<RunOptions, 'argv' | 'graceMs'> {
+  readonly shell: string;
+  readonly command: string;
 }
 
 export interface RunOutcome {
@@ -42,9 +49,10 @@ export async function killGroup(pid: number, graceMs: number): Promise<void> {
     return; // the group is already gone
   }
   const deadline = Date.now() + graceMs;
-  while (Date.now() < deadline) {
-    // No event tells us a group emptied; poll briefly.
-    await new Promise((r) => setTimeout(r, 20));
+  // No event tells us a group emptied; poll, soon at first: after a command ends, what is left
+  // (a sandbox's init on its way out) is usually gone within a millisecond or two.
+  for (let wait = 1; Date.now() < deadline; wait = Math.min(wait * 2, 20)) {
+    await new Promise((r) => setTimeout(r, wait));
     if (!groupAlive(pid)) return;
   }
   try {
@@ -61,9 +69,9 @@ export async function killGroup(pid: number, graceMs: number): Promise<void> {
 export function runInGroup(opts: RunOptions): Promise<RunOutcome> {
   const grace = opts.graceMs ?? 1000;
   return new Promise((resolve) => {
-    // The outer shell points stderr at the stdout pipe, then becomes the real shell: one pipe
+    // A small shell points stderr at the stdout pipe, then becomes the real program: one pipe
     // means one order, so the two streams interleave exactly as they were written.
-    const child = spawn(opts.shell, ['-c', 'exec 2>&1; exec "$0" -c "$1"', opts.shell, opts.command], {
+    const child = spawn('/bin/sh', ['-c', 'exec 2>&1; exec "$@"', 'sh', ...opts.argv], {
       cwd: opts.cwd,
       env: opts.env,
       detached: true,
@@ -110,7 +118,7 @@ export function runInGroup(opts: RunOptions): Promise<RunOutcome> {
     child.stdout?.on('data', (d: string) => opts.onData(d));
     child.stderr?.on('data', (d: string) => opts.onData(d));
     child.on('error', (error) => {
-      opts.onData(`could not start ${opts.shell}: ${error.message}\n`);
+      opts.onData(`could not start ${opts.argv[0] ?? 'the command'}: ${error.message}\n`);
       finish();
     });
     child.on('exit', (code, signal) => {

@@ -54,7 +54,7 @@ export function createToolRegistry(opts: ToolRegistryOptions): ToolRegistry {
     if (!byName.has(tool.name)) byName.set(tool.name, tool);
   }
   const schemas: readonly ToolSchema[] = Object.freeze(
-    [...byName.values()].map((t) => Object.freeze({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
+    [...byName.values()].filter((t) => t.hidden !== true).map((t) => Object.freeze({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
   );
   const withheld = new Map([...BUILTIN_TOOLS, ...(opts.extraTools ?? [])].map((t) => [t.name, t]));
 

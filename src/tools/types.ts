@@ -4,7 +4,8 @@ import type { ImageData, JsonSchemaObject } from '../providers/types.js';
 import type { Approver } from '../policy/types.js';
 import type { SessionGrants } from '../policy/session-grants.js';
 import type { Args } from './args.js';
-import type { RunOptions, RunOutcome } from './process-group.js';
+import type { RunOutcome, ShellRunOptions } from './process-group.js';
+import type { CommandSandbox } from '../sandbox/types.js';
 
 /**
  * Why a call failed, as data: other code (the transcript's status, the audit log, one-shot's
@@ -26,6 +27,17 @@ export type FailureKind = 'denied' | 'invalid_args' | 'not_found' | 'timeout' | 
  */
 export type ToolCallKind = ToolKind | 'other' | 'none';
 
+/** What a call that changed a file did: the transcript's one-line summary and the diff behind it. */
+export interface FileChange {
+  readonly verb: 'edit' | 'create' | 'write';
+  /** The path as shown to the user (escaped). */
+  readonly path: string;
+  readonly added: number;
+  readonly removed: number;
+  /** The unified diff; absent where it was not kept (a resumed session's history has only the counts). */
+  readonly diff?: string;
+}
+
 export interface ToolResult {
   /** False for any failure: bad arguments, denial, missing file, timeout, non-zero exit. */
   readonly ok: boolean;
@@ -42,6 +54,8 @@ export interface ToolResult {
   readonly interrupted?: boolean;
   /** True when the user answered [q]uit at a prompt: the engine stops the turn. */
   readonly quit?: boolean;
+  /** Set by write_file and edit_file when they changed a file. */
+  readonly change?: FileChange;
 }
 
 /** Resolves offloaded results by ref (the context manager's store implements it). */
@@ -83,6 +97,8 @@ export interface ToolContext {
   readonly files?: FileAccess;
   /** Where bash commands run when someone else owns the terminal (ACP); absent: a local process group. */
   readonly commands?: CommandRunner;
+  /** The session's command sandbox; without one, bash runs unsandboxed (or refuses, if required). */
+  readonly sandbox?: CommandSandbox;
 }
 
 export interface AuditNote {
@@ -98,7 +114,7 @@ export interface FileAccess {
 
 /** Runs a command somewhere else than a local process group, with the same options and outcome. */
 export interface CommandRunner {
-  run(opts: Omit<RunOptions, 'graceMs'>): Promise<Omit<RunOutcome, 'pid' | 'exitSignal'> & { readonly exitSignal: NodeJS.Signals | string | null }>;
+  run(opts: ShellRunOptions): Promise<Omit<RunOutcome, 'pid' | 'exitSignal'> & { readonly exitSignal: NodeJS.Signals | string | null }>;
 }
 
 export interface ToolDefinition {
@@ -117,6 +133,11 @@ export interface ToolDefinition {
   detail?(input: Args): string | undefined;
   /** Whether a session offers it at all (view_image needs a model that can see). Default yes. */
   offered?(session: { readonly vision: boolean }): boolean;
+  /**
+   * Callable but left out of the schemas: MCP tools deferred behind the search tools, which the
+   * model finds with mcp_search_tools and calls by name.
+   */
+  readonly hidden?: boolean;
   /** Never throws: every failure is a ToolResult with ok = false. */
   run(args: unknown, ctx: ToolContext): Promise<ToolResult>;
 }

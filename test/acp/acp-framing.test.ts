@@ -85,7 +85,7 @@ describe('lwyrm acp on the wire', () => {
     for (const line of peer.lines) expect(() => JSON.parse(line), line).not.toThrow();
   });
 
-  it('says what it cannot do: a missing API key, MCP servers it has no client for', async () => {
+  it('says what it cannot do: a missing API key, an MCP server that does not start', async () => {
     fake = await startFakeProvider({ format: 'anthropic', replies: [] });
     e = await makeEnv('anthropic', fake.baseUrl);
     const noKey = startEditor(cli(), { ...e, env: { ...e.env, FAKE_API_KEY: undefined } });

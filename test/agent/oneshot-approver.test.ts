@@ -31,7 +31,9 @@ describe('one-shot approvals', () => {
     stdin.write('a\n');
     await expect(decision).resolves.toBe('always');
     expect(stderr.text()).toContain('WRITE requested: edit prices.py (+1 -1)');
-    expect(stderr.text()).toContain('    +b');
+    // The diff with its line numbers: old, new, then the line itself.
+    expect(stderr.text()).toContain('    1   -a\n');
+    expect(stderr.text()).toContain('      1 +b\n');
     expect(stderr.text().match(/Allow\? \[y\]es/g)).toHaveLength(2);
     expect(a.takeDenialNote()).toBeUndefined();
   });

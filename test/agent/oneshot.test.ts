@@ -75,7 +75,7 @@ describe.each<FakeFormat>(['anthropic', 'openai'])('one-shot over %s', (format) 
     const lines = r.stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
     const obj = JSON.parse(lines[0]!) as Record<string, unknown>;
-    expect(Object.keys(obj).sort()).toEqual(['cost', 'model', 'preset', 'result', 'session_id', 'status', 'steps', 'usage']);
+    expect(Object.keys(obj).sort()).toEqual(['cost', 'denied', 'denied_calls', 'model', 'preset', 'result', 'session_id', 'status', 'steps', 'usage']);
     expect(obj).toMatchObject({
       status: 'finished',
       result: 'Done it.',
@@ -84,6 +84,8 @@ describe.each<FakeFormat>(['anthropic', 'openai'])('one-shot over %s', (format) 
       steps: 0,
       usage: { input: 10, cache_read: 7, cache_write: 1, output: 3 },
       cost: null,
+      denied: 0,
+      denied_calls: [],
     });
     expect(typeof obj['session_id']).toBe('string');
   });
@@ -120,7 +122,9 @@ describe.each<FakeFormat>(['anthropic', 'openai'])('one-shot over %s', (format) 
 
   it('denies a confirm when stdin is not a terminal, tells the model and says what would allow it', async () => {
     const r = await run([{ toolCalls: [{ name: 'needs_ok', input: { path: 'a.txt' } }] }, { text: 'Could not write.' }], {});
-    expect(r.status).toBe(0);
+    // A write tool's only call was denied: the turn did not do its job, whatever the model says (exit 3).
+    expect(r.status).toBe(3);
+    expect(r.stderr).toMatch(/incomplete: Every change the model tried was denied \(1 call: needs_ok a\.txt\)/);
     expect(r.stderr).toMatch(/denied write a\.txt .*stdin is not a terminal.*--allow write/);
     const body = readRequest(format, fake!.requests[1]!);
     const result = body.messages.flatMap((m) => m.toolResults.map((x) => x.content)).join('');

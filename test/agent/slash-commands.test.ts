@@ -3,6 +3,8 @@
  * /proxy URL|off), each operation swaps the runtime whole and publishes it, and commands
  * registered at runtime are listed where the view reads them.
  */
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LindwyrmEngine } from '../../src/agent/engine.js';
 import type { SlashCommand } from '../../src/slash/types.js';
@@ -157,5 +159,29 @@ describe('the registry', () => {
     expect(e.runtime.context).not.toBe(old.context);
     expect(e.getSnapshot().sessionId).toBe(e.runtime.session.id);
     expect(e.getSnapshot().blocks).toEqual([]);
+  });
+});
+
+describe('/init', () => {
+  it('writes AGENTS.md with the project\'s own commands, never over one, and nothing in a read-only session', async () => {
+    fake = await startFakeProvider({ format: 'anthropic', replies: [] });
+    sandbox = await makeSandbox('anthropic', fake.baseUrl);
+    await writeFile(join(sandbox.project, 'package.json'), JSON.stringify({ scripts: { build: 'tsup', test: 'vitest run' } }));
+    const path = join(sandbox.project, 'AGENTS.md');
+    const readOnly = await startEngine(sandbox, [noteTool], { readOnly: true });
+    const refused = await readOnly.runSlash('/init');
+    await readOnly.dispose();
+    expect(refused).toMatchObject({ error: true, output: expect.stringMatching(/read-only/) });
+    await expect(readFile(path, 'utf8')).rejects.toThrow();
+
+    engine = await startEngine(sandbox, [noteTool]);
+    const wrote = await engine.runSlash('/init');
+    expect(wrote.output).toBe(`Wrote ${path} (2 commands from the project's files; check them). Fill in your conventions; keep it short.`);
+    const text = await readFile(path, 'utf8');
+    expect(text).toMatch(/npm run build +# build \(package\.json scripts\.build: tsup\)/);
+    expect(text).toMatch(/npm test +# run the tests \(package\.json scripts\.test: vitest run\)/);
+    await writeFile(path, 'mine\n');
+    expect(await engine.runSlash('/init')).toMatchObject({ error: true, output: expect.stringMatching(/already exists; not overwriting/) });
+    expect(await readFile(path, 'utf8')).toBe('mine\n');
   });
 });

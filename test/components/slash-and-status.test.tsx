@@ -93,12 +93,15 @@ describe('slash commands', () => {
 });
 
 describe('status line and header', () => {
-  it('reads the context meter as a bar and the percent of the way to compaction', () => {
-    const m = readMeter({ usedTokens: 16_240, measured: true, window: 1_000_000, threshold: 200_000 }, 24);
-    expect(m.percent).toBe(8);
-    expect(m.label).toBe('8% to compaction');
-    expect(m.bar).toBe('██' + '·'.repeat(22));
-    expect(readMeter({ usedTokens: 250_000, measured: true, window: 1_000_000, threshold: 200_000 }, 10).bar).toBe('█'.repeat(10));
+  it('reads the context meter as the fill of the window, and says where compaction starts', () => {
+    const m = readMeter({ usedTokens: 160_240, measured: true, window: 1_000_000, threshold: 200_000 }, 24);
+    expect(m.percent).toBe(16);
+    expect(m.label).toBe('16% of 1M · compaction at 20%');
+    expect(m.bar).toBe('████' + '·'.repeat(20));
+    // Close to the compaction point it turns red, though the window is far from full.
+    expect(m.level).toBe('warn');
+    expect(readMeter({ usedTokens: 190_000, measured: true, window: 1_000_000, threshold: 200_000 }, 24).level).toBe('high');
+    expect(readMeter({ usedTokens: 1_250_000, measured: true, window: 1_000_000, threshold: 200_000 }, 10).bar).toBe('█'.repeat(10));
     expect(readMeter({ usedTokens: 0, measured: false, window: 0, threshold: 0 }, 4).percent).toBe(0);
   });
 
@@ -118,7 +121,7 @@ describe('status line and header', () => {
     const f = r.frame();
     expect(f).toContain('flash (anthropic, deepseek-chat)  thinking on · high');
     expect(f).toContain('/home/dev/shop  read=allow write=confirm delete=confirm bash=confirm');
-    expect(f).toContain('50% to compaction (48,000 tokens)');
+    expect(f).toContain('38% of 128k · compaction at 75% (48,000 tokens)');
     expect(f).toContain('last 10,000 in · 321 out');
     expect(f).toContain('$0.46');
     engine.emit({ type: 'settings', patch: { thinking: false, preset: { name: 'pro', format: 'openai', model: 'm2' } } });

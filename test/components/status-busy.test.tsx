@@ -14,7 +14,7 @@ it('cuts the figures, not the busy timer, on an 80-column screen', async () => {
   const r = renderApp({ engine, columns: 80, rows: 24 });
   engine.emit({ type: 'turn.start', blockId: 'u1', text: 'work' });
   await settle();
-  const status = r.frame().split('\n').find((l) => l.includes('to compaction'));
+  const status = r.frame().split('\n').find((l) => l.includes('compaction at'));
   expect(status).toBeDefined();
   expect(status!.length).toBeLessThanOrEqual(80);
   expect(status).toMatch(/working \d+s \(Ctrl\+C stops\)$/);

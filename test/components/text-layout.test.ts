@@ -4,6 +4,7 @@ import { wrapSegments, wrapText } from '../../components/text/wrap.js';
 import { textWidth } from '../../components/text/char-width.js';
 import { sanitizeForTerminal } from '../../components/text/sanitize.js';
 import { findSafeSplit, parseInline, renderMarkdown } from '../../components/transcript/markdown.js';
+import { theme } from '../../components/theme.js';
 
 const texts = (rows: readonly (readonly { text: string }[])[]) => rows.map((r) => r.map((s) => s.text).join(''));
 
@@ -52,7 +53,7 @@ describe('markdown', () => {
     expect(rows[0]![0]!.style?.bold).toBe(true);
     const inline = rows[2]!;
     expect(inline.find((s) => s.text === 'bold')?.style?.bold).toBe(true);
-    expect(inline.find((s) => s.text === 'code')?.style?.color).toBe('yellow');
+    expect(inline.find((s) => s.text === 'code')?.style?.color).toBe(theme.inlineCode.color);
   });
 
   it('leaves unclosed markers and snake_case words alone', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatContextPanel, meterBar, percentToCompaction } from '../../src/context/format-context-panel.js';
+import { compactionPercent, formatContextPanel, meterBar, percentOfWindow } from '../../src/context/format-context-panel.js';
 import type { ContextStats } from '../../src/context/types.js';
 
 const base: ContextStats = {
@@ -19,7 +19,7 @@ const base: ContextStats = {
 describe('/context panel', () => {
   it('shows the meter, the source of the figure, window, reclaim point, cache share and offloads', () => {
     expect(formatContextPanel(base)).toEqual([
-      '██······················  8% to compaction  (16,240 tokens, measured)',
+      '█·······················  2% of 1,000,000 · compaction at 20%  (16,240 tokens, measured)',
       'window 1,000,000 · reclaims at 200,000',
       'messages: 24   output so far: 3,120 tokens',
       'served from cache: 142,880 input tokens (94% of input)',
@@ -41,7 +41,8 @@ describe('/context panel', () => {
     expect(meterBar(1)).toBe('█' + '·'.repeat(23));
     expect(meterBar(50)).toBe('█'.repeat(12) + '·'.repeat(12));
     expect(meterBar(130)).toBe('█'.repeat(24));
-    expect(percentToCompaction({ usedTokens: 150_000, threshold: 200_000 })).toBe(75);
+    expect(percentOfWindow({ usedTokens: 150_000, window: 200_000 })).toBe(75);
+    expect(compactionPercent({ threshold: 150_000, window: 200_000 })).toBe(75);
   });
 });
 

@@ -74,8 +74,8 @@ describe.each<FakeFormat>(['anthropic', 'openai'])('lwyrm -p over %s', (format) 
     const r = await run(env, ['-p', 'what is it', '--json']);
     expect(r.status).toBe(0);
     const obj = JSON.parse(r.stdout) as Record<string, unknown>;
-    expect(Object.keys(obj).sort()).toEqual(['cost', 'model', 'preset', 'result', 'session_id', 'status', 'steps', 'usage']);
-    expect(obj).toMatchObject({ status: 'finished', result: 'Forty-two.', preset: 'fake', model: 'fake-model', steps: 0, cost: null });
+    expect(Object.keys(obj).sort()).toEqual(['cost', 'denied', 'denied_calls', 'model', 'preset', 'result', 'session_id', 'status', 'steps', 'usage']);
+    expect(obj).toMatchObject({ status: 'finished', result: 'Forty-two.', preset: 'fake', model: 'fake-model', steps: 0, cost: null, denied: 0, denied_calls: [] });
     expect(obj['usage']).toMatchObject({ input: 12, output: 4 });
     // The built CLI names itself to the server (CDN-fronted gateways refuse requests without it).
     const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -85,16 +85,20 @@ describe.each<FakeFormat>(['anthropic', 'openai'])('lwyrm -p over %s', (format) 
     expect(r2.status).toBe(0);
     expect(r2.stdout).toBe('');
     expect(await readFile(out, 'utf8')).toBe('Saved answer.\n');
+    // Nothing on stdout, so stderr says where the answer went.
+    expect(r2.stderr).toContain(`wrote the answer to ${out} (1 line)`);
   });
 
-  it('denies a write when stdin is not a terminal and says which flag would allow it', async () => {
+  it('denies a write when stdin is not a terminal, says which flag would allow it, and ends incomplete', async () => {
     const env = await setup([
       { toolCalls: [{ name: 'write_file', input: { path: 'new.txt', content: 'hello\n' } }] },
       { text: 'I could not write the file.' },
     ]);
     const r = await run(env, ['-p', 'create new.txt']);
-    expect(r.status).toBe(0);
+    // The model stopped politely, but the only change it tried was denied: not "finished".
+    expect(r.status).toBe(3);
     expect(r.stderr).toMatch(/denied .*--allow write/);
+    expect(r.stderr).toMatch(/incomplete: Every change the model tried was denied \(1 call: write_file new\.txt\)/);
     expect(existsSync(join(env.project, 'new.txt'))).toBe(false);
     expect(results(1).join('')).toMatch(/non-interactively/);
   });
@@ -251,7 +255,8 @@ describe('lwyrm -p on a terminal, typed ahead', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(existsSync(join(e.project, 'notes.txt'))).toBe(false);
     child.stdin.write('n\n');
-    expect(await done).toBe(0);
+    // 3: the turn's only change was denied, so it is incomplete.
+    expect(await done).toBe(3);
     expect(existsSync(join(e.project, 'notes.txt'))).toBe(false);
     expect(out).toContain('Left it.');
   });

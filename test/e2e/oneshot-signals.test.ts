@@ -50,7 +50,9 @@ describe.each<[FakeFormat, 'SIGTERM' | 'SIGHUP', number]>([
       format,
       replies: [{ toolCalls: [{ name: 'bash', input: { command: 'echo $$ > sleeper.pid; exec sleep 30' } }] }],
     });
-    e = await makeEnv(format, fake.baseUrl);
+    // The process group is what this is about: unsandboxed, so $$ is a PID of this machine
+    // (in the sandbox it is the PID namespace's; test/e2e/sandbox-processes.test.ts covers that).
+    e = await makeEnv(format, fake.baseUrl, { configToml: 'sandbox = "off"\n' });
     const p = start(cli(), e, ['-p', 'wait a while', '--allow', 'bash', '--json']);
     sleeper = Number(await fileAppears(e.project, 'sleeper.pid'));
     p.child.kill(signal);
@@ -58,6 +60,9 @@ describe.each<[FakeFormat, 'SIGTERM' | 'SIGHUP', number]>([
 
     expect(result.status, result.stderr).toBe(status);
     expect(JSON.parse(result.stdout)).toMatchObject({ status: 'interrupted' });
+    // Not "Interrupted by the user": the signal that stopped it is named.
+    expect(result.stderr).toContain(`interrupted: Stopped by ${signal}`);
+    expect(result.stderr).not.toMatch(/by the user/);
     expect(await running(sleeper)).toBe(false);
   });
 });

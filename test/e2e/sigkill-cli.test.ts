@@ -1,13 +1,40 @@
 /**
  * The built CLI killed with SIGKILL in the middle of a turn (no handler runs, nothing is flushed):
  * `-c -p` resumes to a valid history that the fake provider records, with nothing of the earlier
- * turns lost. Run `npm run build` first (CI does).
+ * turns lost, the text that had streamed kept and said so. Run `npm run build` first (CI does).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startFakeProvider, type FakeFormat, type FakeProvider, type ScriptedReply } from '../support/fake-provider.js';
 import type { Sandbox } from '../support/sandbox.js';
 import { assertValidHistory, readRequest } from '../agent/support/harness.js';
+import { readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileAppears, makeEnv, run, start, useBuild, waitFor } from './support/cli.js';
+
+/** Polls (the session file is written by another process; there is no event to wait on). */
+async function until(check: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The streamed text the running turn's session index holds once it holds some. */
+async function savedStream(root: string): Promise<string> {
+  const dir = join(root, 'data', 'lindwyrm', 'sessions');
+  let found = '';
+  await until(async () => {
+    for (const name of await readdir(dir, { recursive: true }).catch(() => [] as string[])) {
+      if (!String(name).endsWith('.meta.json')) continue;
+      const meta = JSON.parse(await readFile(join(dir, String(name)), 'utf8').catch(() => '{}')) as { record?: { unfinishedTurn?: { streamed?: string } } };
+      const streamed = meta.record?.unfinishedTurn?.streamed ?? '';
+      if (streamed.includes('token')) found = streamed;
+    }
+    return found !== '';
+  });
+  return found;
+}
 
 // Three CLI runs a test: generous on a loaded 2-core machine.
 vi.setConfig({ testTimeout: 60_000 });
@@ -76,7 +103,7 @@ describe.each<FakeFormat>(['anthropic', 'openai'])('lwyrm killed with SIGKILL ov
     expect(req.messages.at(-1)!.text).toBe('carry on');
   });
 
-  it('while the model streams: the prompt is kept and the next message carries on', async () => {
+  it('while the model streams: -c shows that the run died mid-turn, with the text that had streamed', async () => {
     const env = await setup([
       { text: 'First answer.' },
       { text: 'token '.repeat(4000), chunkDelayMs: 5 },
@@ -86,19 +113,40 @@ describe.each<FakeFormat>(['anthropic', 'openai'])('lwyrm killed with SIGKILL ov
 
     const p = start(cli(), env, ['-c', '-p', 'talk a lot']);
     await waitFor(p.stdout, /token/, p.child);
+    // Saved as it streams, within a second: the kill comes once the session file has some of it.
+    const streamed = await savedStream(env.root);
     p.child.kill('SIGKILL');
     expect((await p.done).signal).toBe('SIGKILL');
+    expect(streamed).toMatch(/^(token )+/);
 
     const next = await run(cli(), env, ['-c', '-p', 'shorter please']);
     expect(next.status).toBe(0);
     expect(next.stdout).toBe('Shorter.\n');
+    expect(next.stderr).toMatch(/The previous run ended in the middle of a turn/);
     const req = request(2);
     assertValidHistory(req);
-    expect(req.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    // The killed turn's prompt, what had streamed as the reply, then the new prompt on its own.
+    expect(req.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user']);
     expect(req.messages[0]!.text).toBe('say hello');
     expect(req.messages[1]!.text).toBe('First answer.');
-    // The killed turn's prompt is there; what streamed before the kill was never saved.
-    expect(req.messages[2]!.text).toMatch(/talk a lot[\s\S]*shorter please/);
-    expect(req.messages[2]!.text).not.toContain('token');
+    expect(req.messages[2]!.text).toBe('talk a lot');
+    expect(req.messages[3]!.text.startsWith(streamed)).toBe(true);
+    expect(req.messages[3]!.text.length).toBeGreaterThanOrEqual(streamed.length);
+    expect(req.messages[4]!.text).toBe('shorter please');
+  });
+
+  it('killed before any text arrived: the prompt gets a placeholder reply, not the next prompt merged into it', async () => {
+    const env = await setup([{ text: 'First answer.' }, { text: 'late', delayMs: 20_000 }, { text: 'Here.' }]);
+    expect((await run(cli(), env, ['-p', 'say hello'])).status).toBe(0);
+    const p = start(cli(), env, ['-c', '-p', 'take your time']);
+    // The request is out (the fake provider has it) but nothing has streamed.
+    await until(() => fake!.requests.length === 2);
+    p.child.kill('SIGKILL');
+    await p.done;
+    const next = await run(cli(), env, ['-c', '-p', 'are you there?']);
+    expect(next.status).toBe(0);
+    const req = request(2);
+    assertValidHistory(req);
+    expect(req.messages.map((m) => m.text)).toEqual(['say hello', 'First answer.', 'take your time', '(the previous run ended before a reply arrived)', 'are you there?']);
   });
 });

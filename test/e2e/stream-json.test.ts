@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startFakeProvider, type FakeProvider, type ScriptedReply } from '../support/fake-provider.js';
 import { makeSandbox, type Sandbox } from '../support/sandbox.js';
 import { fileAppears, makeEnv, run, start, useBuild, waitFor, type Env } from './support/cli.js';
+import { FLAKY } from '../mcp/support/mcp-session.js';
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -108,7 +109,9 @@ describe('lwyrm -p --output-format stream-json', () => {
     expect(asked).toMatchObject({ tool: 'write_file', kind: 'write', summary: expect.stringContaining('x.txt'), diff: expect.stringContaining('+x') });
     expect(lines.find((l) => l.subtype === 'approval_response')).toMatchObject({ request_id: asked['request_id'], decision: 'no' });
     expect(lines.find((l) => l.type === 'user')).toMatchObject({ tool_status: 'denied' });
-    expect(lines.at(-1)).toMatchObject({ type: 'result', status: 'finished' });
+    // The only change the model tried was denied: the turn did not do its job (issue 24).
+    expect(lines.at(-1)).toMatchObject({ type: 'result', status: 'incomplete', exit_status: 3, denied: 1 });
+    expect(r.status).toBe(3);
   });
 
   it('tells of a retried request as a notice', async () => {
@@ -204,5 +207,25 @@ describe('lwyrm -p --output-format stream-json', () => {
       expect(r.stderr).toMatch(message);
       expect(r.stdout).toBe('');
     }
+  });
+
+  it("names the session's MCP servers and their status in init, and offers their tools", async () => {
+    fake = await startFakeProvider({ format: 'anthropic', replies: [{ text: 'Hello.' }] });
+    const server = (name: string, command: string, args: string[] = []): string =>
+      `[[mcp.servers]]\nname = "${name}"\ncommand = ${JSON.stringify(command)}\nargs = ${JSON.stringify(args)}\n`;
+    const configToml = `max_retries = 0\n${server('flaky', process.execPath, [FLAKY])}${server('broken', '/nonexistent/mcp-server')}`;
+    e = await makeSandbox({ format: 'anthropic', baseUrl: fake.baseUrl, configToml });
+    const r = await run(cli(), e, ['-p', 'hi', '--output-format', 'stream-json']);
+    expect(r.status, r.stderr).toBe(0);
+    const lines = parseLines(r.stdout);
+    const init = lines[0]!;
+    expect(init['mcp_servers']).toEqual([
+      { name: 'flaky', status: 'connected' },
+      { name: 'broken', status: 'failed' },
+    ]);
+    expect(init['tools']).toEqual(expect.arrayContaining(['mcp__flaky__ok', 'read_resource']));
+    // The one that did not start is one line for the user.
+    const said = `${r.stderr}\n${lines.filter((l) => l.subtype === 'notice').map((l) => String(l['text'])).join('\n')}`;
+    expect(said).toMatch(/MCP server broken is unavailable: could not start \/nonexistent\/mcp-server/);
   });
 });

@@ -33,7 +33,14 @@ describe('bash', () => {
     const r = await bashTool.run({ command: 'pwd; exit 3' }, makeContext(root, { config: allowAll }));
     expect(r.ok).toBe(false);
     expect(r.content).toBe(`${root}\n[exit code 3]`);
-    expect(r.summary).toBe('exit 3, 1 lines');
+    expect(r.summary).toBe('exit 3, 1 line of output');
+  });
+
+  it('counts the lines of output a reader sees, a last line without its newline included', async () => {
+    const ctx = makeContext(root, { config: allowAll });
+    expect((await bashTool.run({ command: "printf 'one\\ntwo'" }, ctx)).summary).toBe('exit 0, 2 lines of output');
+    expect((await bashTool.run({ command: "printf 'one\\ntwo\\n'" }, ctx)).summary).toBe('exit 0, 2 lines of output');
+    expect((await bashTool.run({ command: 'true' }, ctx)).summary).toBe('exit 0, no output');
   });
 
   it('interleaves stdout and stderr in the order they were written, streamed line by line', async () => {

@@ -27,6 +27,7 @@ export function makeConfig(projectRoot: string, overrides: Partial<Config> = {})
     loopDetectionWindow: 6,
     markdown: true,
     codeMap: { enabled: false },
+    sandbox: { mode: 'auto', writable: [], network: [], bashInSandbox: 'confirm' },
     secretEnvNames: [],
     warnings: [],
     ...overrides,

@@ -59,7 +59,7 @@ describe.skipIf(!hasTmux)('the full screen in tmux', () => {
     expect(small).toHaveLength(18);
     expect(small[0]).toMatch(/^lindwyrm/);
     expect(small.at(-1)).toMatch(/^› ask, or \/help/);
-    expect(small.filter((l) => l.includes('% to compaction'))).toHaveLength(1);
+    expect(small.filter((l) => l.includes('· compaction at '))).toHaveLength(1);
     expect(small.join('\n')).toContain('history line 100');
 
     tmux('resize-window', '-t', 'fs', '-x', '120', '-y', '40');

@@ -6,8 +6,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, watch } from 'node:fs';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
-import type { FakeFormat } from '../../support/fake-provider.js';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { startFakeProvider, type FakeFormat, type FakeProvider, type ScriptedReply } from '../../support/fake-provider.js';
 import { makeSandbox, type Sandbox } from '../../support/sandbox.js';
 
 export interface Run {
@@ -65,10 +65,35 @@ export function useBuild(): () => string {
 export const PRICES_PY = 'def total(items):\n    result = 0\n    for item in items:\n        result = result + item["price"]\n    return result\n';
 
 /** A sandbox whose project holds prices.py; the CLI gives up at the first provider error. */
-export async function makeEnv(format: FakeFormat, baseUrl: string, opts: { codeMap?: boolean } = {}): Promise<Sandbox> {
-  const sandbox = await makeSandbox({ format, baseUrl, configToml: 'max_retries = 0\n', ...opts });
+export async function makeEnv(format: FakeFormat, baseUrl: string, opts: { codeMap?: boolean; configToml?: string } = {}): Promise<Sandbox> {
+  const sandbox = await makeSandbox({ format, baseUrl, ...opts, configToml: `max_retries = 0\n${opts.configToml ?? ''}` });
   await writeFile(join(sandbox.project, 'prices.py'), PRICES_PY);
   return sandbox;
+}
+
+/**
+ * A fake provider and a sandbox (makeEnv) per test, both closed after it: `setup` starts them
+ * with the test's replies, `fake` is the provider that recorded the requests.
+ */
+export function useFakeEnv(format: FakeFormat): { setup(replies: ScriptedReply[]): Promise<Sandbox>; fake(): FakeProvider } {
+  let fake: FakeProvider | undefined;
+  let env: Sandbox | undefined;
+  afterEach(async () => {
+    await fake?.close();
+    await env?.cleanup();
+    fake = env = undefined;
+  });
+  return {
+    async setup(replies) {
+      fake = await startFakeProvider({ format, replies });
+      env = await makeEnv(format, fake.baseUrl);
+      return env;
+    },
+    fake() {
+      if (!fake) throw new Error('useFakeEnv: setup() has not run in this test');
+      return fake;
+    },
+  };
 }
 
 export function start(cli: string, e: Env, args: readonly string[]): Started {

@@ -1,0 +1,33 @@
+/**
+ * A stdio MCP server started through the command sandbox, like a bash command: a server is a
+ * program running with the user's rights, and a trusted project's server is the project's code.
+ * Inside, it writes only to the project and the sandbox's temp dir, cannot see masked paths
+ * (credentials, lindwyrm's own data, read-denied files) and reaches only `sandbox_network` hosts.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { reportIgnored } from '../diagnostics/ignore-error.js';
+import type { CommandSandbox } from '../sandbox/types.js';
+import { spawnStdioServer, type StdioSpec } from './stdio-transport.js';
+
+export function sandboxedSpawn(sandbox: CommandSandbox): (spec: StdioSpec) => Promise<ChildProcess> {
+  return async (spec) => {
+    // A user's own server marked sandbox = false runs as it would without lindwyrm.
+    if (!spec.sandboxed) return spawnStdioServer(spec);
+    await sandbox.ready();
+    const wrapped = await sandbox.wrap({ argv: [spec.command, ...spec.args], cwd: spec.cwd, env: { ...spec.env }, tool: `mcp:${spec.name}` });
+    const [program, ...args] = wrapped.argv;
+    if (program === undefined) throw new Error('the sandbox produced no command');
+    const child = spawn(program, args, {
+      cwd: wrapped.cwd,
+      env: wrapped.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      // Its own process group, as unsandboxed: closing the session ends the server and its children.
+      detached: process.platform !== 'win32',
+      windowsHide: true,
+    });
+    const cleanup = (): void => void wrapped.cleanup().catch((error: unknown) => reportIgnored(`clean up the sandbox of MCP server ${spec.name}`, error));
+    child.once('exit', cleanup);
+    child.once('error', cleanup);
+    return child;
+  };
+}
