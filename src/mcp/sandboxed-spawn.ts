@@ -5,6 +5,8 @@
  * (credentials, lindwyrm's own data, read-denied files) and reaches only `sandbox_network` hosts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { accessSync, constants, statSync } from 'node:fs';
+import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { reportIgnored } from '../diagnostics/ignore-error.js';
 import type { CommandSandbox } from '../sandbox/types.js';
 import { spawnStdioServer, type StdioSpec } from './stdio-transport.js';
@@ -13,6 +15,8 @@ export function sandboxedSpawn(sandbox: CommandSandbox): (spec: StdioSpec) => Pr
   return async (spec) => {
     // A user's own server marked sandbox = false runs as it would without lindwyrm.
     if (!spec.sandboxed) return spawnStdioServer(spec);
+    // Inside, a missing program is only bwrap's exit status 1: find it first, to say what is wrong.
+    if (!findProgram(spec.command, spec.cwd, spec.env['PATH'])) throw new Error(`${spec.command}: command not found`);
     await sandbox.ready();
     const wrapped = await sandbox.wrap({ argv: [spec.command, ...spec.args], cwd: spec.cwd, env: { ...spec.env }, tool: `mcp:${spec.name}` });
     const [program, ...args] = wrapped.argv;
@@ -30,4 +34,17 @@ export function sandboxedSpawn(sandbox: CommandSandbox): (spec: StdioSpec) => Pr
     child.once('error', cleanup);
     return child;
   };
+}
+
+/** Whether `command` names an executable file, as a shell would look for it. */
+function findProgram(command: string, cwd: string, path: string | undefined): boolean {
+  const candidates = command.includes('/') ? [isAbsolute(command) ? command : resolve(cwd, command)] : (path ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, command));
+  return candidates.some((file) => {
+    try {
+      accessSync(file, constants.X_OK);
+      return statSync(file).isFile();
+    } catch {
+      return false;
+    }
+  });
 }
