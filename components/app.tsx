@@ -1,5 +1,5 @@
 /** The full-screen layout and the key routing; everything else lives in the panes. */
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type SetStateAction } from 'react';
 import { Box } from 'ink';
 import { useEngineState } from '../hooks/use-engine-state.js';
 import { useKeyRouter } from './keys/use-key-router.js';
@@ -14,16 +14,20 @@ import { FOLLOW, reanchor, type ScrollMetrics, type ScrollState } from './transc
 import { ReasoningPane, liveReasoning } from './reasoning-pane.js';
 import { StatusLine } from './status/status-line.js';
 import { ApprovalModal, approvalHeight, type ModalMode } from './approval/approval-modal.js';
-import { ComposerArea, composerExtras, composerTextRows, type Flash } from './composer/composer-area.js';
-import { EMPTY_COMPOSER, type ComposerState } from './composer/composer-state.js';
-import { bufferOf } from './composer/edit-buffer.js';
+import { QuestionModal } from './question/question-modal.js';
+import { questionHeight } from './question/question-rows.js';
+import { ComposerArea, composerCaret, composerExtras, composerLayout, type Flash } from './composer/composer-area.js';
+import { composerWithHistory, replaceText, type ComposerState } from './composer/composer-state.js';
+import type { TerminalControl } from './terminal/terminal-control.js';
 import { TextPanel } from './panels/text-panel.js';
 import { SessionsPanel } from './panels/sessions-panel.js';
+import { RewindPanel } from './panels/rewind-panel.js';
 import { useAppKeys, type Panel } from './keys/app-keys.js';
 
 const selectBlocks = (s: SessionState) => s.blocks;
 const selectMarkdown = (s: SessionState) => s.markdown;
 const selectApproval = (s: SessionState) => s.pendingApproval;
+const selectQuestion = (s: SessionState) => s.pendingQuestion ?? null;
 const selectBusy = (s: SessionState) => s.busy;
 const selectSessionId = (s: SessionState) => s.sessionId;
 const selectRoot = (s: SessionState) => s.projectRoot;
@@ -35,13 +39,20 @@ export interface AppProps {
   readonly initialPrompt?: string;
   /** Called once when the user leaves (/exit, Ctrl+D on an empty line, Ctrl+C twice). */
   readonly onExit: () => void;
+  /** Suspend, redraw, the editor, the real cursor; absent when rendered alone (tests). */
+  readonly terminal?: TerminalControl;
+  /** The project's prompt history, kept across runs. */
+  readonly history?: { readonly entries: readonly string[]; add(text: string): unknown };
+  /** Project paths for @ completion, once listed. */
+  readonly mentionPaths?: () => Promise<readonly string[]>;
 }
 
-export function App({ size, initialPrompt, onExit }: AppProps) {
+export function App({ size, initialPrompt, onExit, terminal, history, mentionPaths }: AppProps) {
   const { columns: width, rows } = useTerminalSize(size);
   const blocks = useEngineState(selectBlocks);
   const markdown = useEngineState(selectMarkdown);
   const approval = useEngineState(selectApproval);
+  const question = useEngineState(selectQuestion);
   const busy = useEngineState(selectBusy);
   const sessionId = useEngineState(selectSessionId);
   const projectRoot = useEngineState(selectRoot);
@@ -49,8 +60,9 @@ export function App({ size, initialPrompt, onExit }: AppProps) {
   const commands = useCommands();
   const slashCommands = useSlashCommands();
 
-  const composerRef = useRef<ComposerState>(EMPTY_COMPOSER);
-  const [composer, setComposerState] = useState<ComposerState>(EMPTY_COMPOSER);
+  const [initialComposer] = useState(() => composerWithHistory(history?.entries ?? []));
+  const composerRef = useRef<ComposerState>(initialComposer);
+  const [composer, setComposerState] = useState<ComposerState>(initialComposer);
   const setComposer = useCallback((next: ComposerState) => {
     composerRef.current = next;
     setComposerState(next);
@@ -66,25 +78,43 @@ export function App({ size, initialPrompt, onExit }: AppProps) {
   const [modalScroll, setModalScroll] = useState(0);
   const [modalMode, setModalMode] = useState<ModalMode>('choose');
   const [reason, setReason] = useState('');
-  const [queued, setQueued] = useState<string | null>(null);
+  const [modalFull, setModalFull] = useState(false);
+  const [queued, setQueuedState] = useState<string | null>(null);
+  const queuedRef = useRef<string | null>(null);
+  const setQueued = useCallback((next: SetStateAction<string | null>) => {
+    queuedRef.current = typeof next === 'function' ? next(queuedRef.current) : next;
+    setQueuedState(queuedRef.current);
+  }, []);
   const [flash, setFlash] = useState<Flash | null>(null);
+  const [paths, setPaths] = useState<readonly string[]>([]);
+  useEffect(() => {
+    let live = true;
+    mentionPaths?.().then(
+      (list) => live && setPaths(list),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [mentionPaths]);
 
   // Sends a prompt; if the engine refuses it, the text comes back to the input instead of vanishing.
   const send = useCallback(
     (text: string) =>
       commands.submit(text, (detail) => {
         setFlash({ text: `Not sent: ${detail}`, error: true });
-        if (composerRef.current.buffer.text === '') setComposer({ ...composerRef.current, buffer: bufferOf(text) });
+        if (composerRef.current.buffer.text === '') setComposer(replaceText(composerRef.current, text));
       }),
     [commands, setComposer],
   );
   const keyCommands = useMemo(() => ({ ...commands, submit: send }), [commands, send]);
 
-  // A new approval starts at the top of its body, on its answers, with an empty reason.
+  // A new approval starts at the top of its body, on its answers, clipped, with an empty reason.
   useEffect(() => {
     setModalScroll(0);
     setModalMode('choose');
     setReason('');
+    setModalFull(false);
   }, [approval?.id]);
   const sendReason = useCallback(
     (text: string) => {
@@ -108,7 +138,7 @@ export function App({ size, initialPrompt, onExit }: AppProps) {
     if (busy || queued === null) return;
     setQueued(null);
     send(queued);
-  }, [busy, queued, send]);
+  }, [busy, queued, send, setQueued]);
 
   const started = useRef(false);
   useEffect(() => {
@@ -119,6 +149,7 @@ export function App({ size, initialPrompt, onExit }: AppProps) {
 
   const layers = useAppKeys({
     approval,
+    question,
     busy,
     panel,
     composerRef,
@@ -134,31 +165,52 @@ export function App({ size, initialPrompt, onExit }: AppProps) {
     setModalScroll,
     modalMode,
     setModalMode,
+    setModalFull,
     setQueued,
     setFlash,
     commands: keyCommands,
     slashCommands,
+    mentionPaths: paths,
+    queuedRef,
     onExit,
+    ...(terminal ? { terminal } : {}),
+    ...(history ? { onRemember: (text: string) => void history.add(text) } : {}),
   });
   useKeyRouter(layers);
 
-  const modalRows = approval ? approvalHeight(approval, width, modalMaxRows(rows)) : undefined;
-  const extras = composerExtras(composer.buffer, flash, queued, width, slashCommands);
+  // An approval first: a question waits between steps, so both at once only when a slash command asks during one.
+  const modalRows = approval
+    ? approvalHeight(approval, width, modalMaxRows(rows), modalFull)
+    : question
+      ? questionHeight(question, width, modalMaxRows(rows))
+      : undefined;
+  const extras = composerExtras(composer, flash, queued, width, slashCommands);
+  const inputLayout = useMemo(() => composerLayout(composer, width, busy, terminal === undefined), [composer, width, busy, terminal]);
   // Ctrl+O while the model reasons: the reasoning streams in full in the transcript instead of the pane.
   const paneReasoning = expandReasoning ? null : reasoning;
   const layout = computeLayout({
     rows,
     reasoning: paneReasoning !== null,
-    composerRows: composerTextRows(composer.buffer, width),
+    composerRows: inputLayout.totalRows,
     composerExtras: extras,
     ...(modalRows !== undefined ? { modalRows } : {}),
   });
+
+  // The real cursor at the caret while the input has the keys (not under a modal or the sessions list).
+  const caret = composerCaret(inputLayout, layout.bottom, layout.composerRows);
+  const focused = !approval && panel?.kind !== 'sessions';
+  const cursorRow = focused ? rows - caret.rows + caret.row : -1;
+  useEffect(() => {
+    terminal?.setCursor(cursorRow >= 0 ? { row: cursorRow, column: caret.column } : undefined);
+  }, [terminal, cursorRow, caret.column]);
 
   return (
     <Box flexDirection="column" width={width} height={rows} overflowY="hidden">
       {layout.header > 0 ? <Header width={width} rows={layout.header} /> : null}
       {layout.fullScreen ? null : panel?.kind === 'text' ? (
         <TextPanel title={panel.title} text={panel.text} width={width} height={layout.transcript} scroll={panel.scroll} maxRef={panelMaxRef} pageRef={panelPageRef} />
+      ) : panel?.kind === 'rewind' ? (
+        <RewindPanel state={panel} width={width} height={layout.transcript} />
       ) : panel?.kind === 'sessions' ? (
         <SessionsPanel
           sessions={panel.sessions}
@@ -191,20 +243,23 @@ export function App({ size, initialPrompt, onExit }: AppProps) {
           maxRef={modalMaxRef}
           pageRef={modalPageRef}
           projectRoot={projectRoot}
+          full={modalFull}
           mode={modalMode}
           reason={reason}
           onReason={setReason}
           onReasonSubmit={sendReason}
         />
+      ) : question && modalRows !== undefined ? (
+        <QuestionModal question={question} width={width} height={layout.bottom} />
       ) : (
         <ComposerArea
-          buffer={composer.buffer}
+          composer={composer}
+          layout={inputLayout}
           width={width}
           height={layout.bottom}
           textRows={layout.composerRows}
           flash={flash}
           queued={queued}
-          busy={busy}
           commands={slashCommands}
         />
       )}

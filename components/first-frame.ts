@@ -36,7 +36,8 @@ const KNOWN_WIDTH = /^[\x20-\x7e…·─›█]*$/;
 export function firstFrameRows(state: SessionState, columns: number, rows: number): string[] | undefined {
   if (columns < FIRST_FRAME_MIN.columns || rows < FIRST_FRAME_MIN.rows) return undefined;
   if (state.blocks.length > 0 || state.pendingApproval !== null) return undefined;
-  const composer = layoutComposer(EMPTY_BUFFER, columns, composerPlaceholder(state.busy));
+  // The view puts the terminal's own cursor at the caret, so the caret is not drawn.
+  const composer = layoutComposer(EMPTY_BUFFER, columns, composerPlaceholder(state.busy), { marker: false });
   const layout = computeLayout({ rows, reasoning: false, composerRows: composer.rows.length, composerExtras: 0 });
 
   const lines: StyledLine[] = [];

@@ -16,6 +16,7 @@ import { FrameStdout } from './terminal/frame-stdout.js';
 import type { FrameWriter } from './terminal/frame-writer.js';
 import type { EarlyFrame } from './terminal/early-paint.js';
 import { SIGNAL_STATUS, createScreen } from './terminal/screen.js';
+import { createTerminalControl } from './terminal/terminal-control.js';
 import { holdStrayOutput, type StrayOutput } from './terminal/stray-output.js';
 import { sanitizeForTerminal } from './text/sanitize.js';
 import { encodeLine } from './text/ansi.js';
@@ -58,6 +59,10 @@ export interface RunTuiOptions {
    * entered, and Ink's first frame is diffed against these rows instead of repainting them.
    */
   readonly painted?: EarlyFrame;
+  /** The project's prompt history (src/sessions/prompt-history.ts), kept across runs. */
+  readonly history?: { readonly entries: readonly string[]; add(text: string): unknown };
+  /** Lists the project's paths for @ completion. */
+  readonly mentionPaths?: () => Promise<readonly string[]>;
 }
 
 /** The start-up failed before the session existed: the screen is restored, the caller reports it. */
@@ -87,7 +92,7 @@ export async function runTui(engineOrPending: Engine | Promise<Engine>, opts: Ru
   const screen = createScreen(target, { entered: opts.painted !== undefined });
   const frames = new FrameStdout(target, output.columns || 80, output.rows || 24, { minIntervalMs: opts.frameMs ?? 33 });
   // Resized since it was painted: the screen's contents are unknown, so the first frame repaints.
-  if (opts.painted && opts.painted.columns === frames.columns && opts.painted.rows === frames.rows) frames.writer.assume(opts.painted.lines);
+  if (opts.painted && opts.painted.columns === frames.columns && opts.painted.rows === frames.rows) frames.writer.assume(opts.painted.lines, opts.painted.cursor);
   opts.onFrameWriter?.(frames.writer);
   const onResize = (): void => frames.setSize(output.columns || 80, output.rows || 24);
 
@@ -121,13 +126,21 @@ export async function runTui(engineOrPending: Engine | Promise<Engine>, opts: Ru
   process.on('exit', onProcessExit);
   opts.painted?.handOver();
 
+  const stdin = opts.stdin ?? process.stdin;
+  const terminal = createTerminalControl({ screen, writer: frames.writer, stdin });
   const instance = render(
     <EngineProvider engine={paceEngine(engine, opts.renderMs ?? 50)}>
-      <App {...(opts.initialPrompt !== undefined ? { initialPrompt: opts.initialPrompt } : {})} onExit={() => finish(0)} />
+      <App
+        {...(opts.initialPrompt !== undefined ? { initialPrompt: opts.initialPrompt } : {})}
+        {...(opts.history ? { history: opts.history } : {})}
+        {...(opts.mentionPaths ? { mentionPaths: opts.mentionPaths } : {})}
+        terminal={terminal}
+        onExit={() => finish(0)}
+      />
     </EngineProvider>,
     {
       stdout: frames as unknown as NodeJS.WriteStream,
-      stdin: opts.stdin ?? process.stdin,
+      stdin,
       // Every write becomes one whole frame for the FrameWriter (see frame-stdout.ts).
       debug: true,
       exitOnCtrlC: false,

@@ -37,9 +37,10 @@ export function paceEngine(engine: Engine, minMs: number): Engine {
       };
     },
     getSnapshot: () => engine.getSnapshot(),
-    submit: (text) => engine.submit(text),
+    submit: (text, extra) => engine.submit(text, extra),
     interrupt: (reason) => engine.interrupt(reason),
     answer: (id, decision, note) => engine.answer(id, decision, note),
+    answerQuestion: (id, value) => engine.answerQuestion?.(id, value),
     runSlash: (command) => engine.runSlash(command),
     dispose: () => engine.dispose(),
   };

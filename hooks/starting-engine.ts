@@ -56,10 +56,11 @@ export function startingEngine(placeholder: SessionState, pending: Promise<Engin
       };
     },
     getSnapshot: () => (real ? real.getSnapshot() : starting),
-    submit: async (text): Promise<TurnOutcome> => (await ready).submit(text),
+    submit: async (text, extra): Promise<TurnOutcome> => (await ready).submit(text, extra),
     // Nothing runs before the engine exists, so there is nothing to stop or answer.
     interrupt: (reason) => real?.interrupt(reason),
     answer: (id, decision, note) => real?.answer(id, decision, note),
+    answerQuestion: (id, value) => real?.answerQuestion?.(id, value),
     runSlash: async (command): Promise<SlashResult> => (await ready).runSlash(command),
     async dispose() {
       // Leaving while it starts: let it finish starting, then close it properly (locks, files).

@@ -1,6 +1,10 @@
 import { useCallback } from 'react';
 import type { SlashResult } from '../src/agent/state.js';
 import type { SessionSummary } from '../src/sessions/types.js';
+import type { RewindView } from '../src/rewind/rewind-command.js';
+
+/** How the rewind picker names the files it overwrites when only some are chosen. */
+export { overwriteWord } from '../src/rewind/rewind-command.js';
 import type { ApprovalDecision } from '../src/policy/types.js';
 import { BUILTIN_SLASH_INFO } from '../src/slash/builtin-info.js';
 import { formatCommandList } from '../src/slash/help.js';
@@ -20,12 +24,18 @@ export type CommandEffect =
   | { readonly kind: 'help'; readonly commandList: string }
   | { readonly kind: 'sessions'; readonly sessions: readonly SessionSummary[] }
   /** Send this as the user's prompt (a command that expands to one). */
-  | { readonly kind: 'prompt'; readonly text: string };
+  | { readonly kind: 'prompt'; readonly text: string }
+  /** /rewind: the picker's list of checkpoints, or its preview of going back to one. */
+  | { readonly kind: 'rewind'; readonly view: RewindView }
+  /** A rewind was done: what it did, and the prompt to put back in the input (a conversation rewind). */
+  | { readonly kind: 'rewound'; readonly text: string; readonly input?: string };
 
 function effectOf(command: string, result: ViewSlashResult): CommandEffect {
   if (result.exit) return { kind: 'exit' };
   if (result.prompt !== undefined) return { kind: 'prompt', text: result.prompt };
   if (result.panel === 'sessions') return { kind: 'sessions', sessions: result.sessions ?? [] };
+  if (result.kind === 'rewind' && result.rewind) return { kind: 'rewind', view: result.rewind };
+  if (result.kind === 'rewound') return { kind: 'rewound', text: result.output ?? '', ...(result.input !== undefined ? { input: result.input } : {}) };
   const output = result.output?.replace(/\n+$/, '') ?? '';
   if (output === '') return { kind: 'none' };
   // A failed command's line shows as an error, not as news.
@@ -57,7 +67,9 @@ export function useCommands() {
   const submit = useCallback(
     (text: string, onRefused?: (detail: string) => void): void => {
       const before = engine.getSnapshot().blocks.length;
-      engine.submit(text).then(
+      // "!command": a shell command the user runs themselves (src/agent/user-shell.ts).
+      const shell = /^!\s*\S/.test(text) ? text.replace(/^!\s*/, '') : undefined;
+      (shell !== undefined ? engine.submit(shell, { shell: true }) : engine.submit(text)).then(
         (outcome) => {
           // Errors of a turn that ran are in the transcript; a refusal leaves no trace there.
           const since = engine.getSnapshot().blocks.slice(before);
@@ -75,5 +87,6 @@ export function useCommands() {
 
   const interrupt = useCallback(() => engine.interrupt(), [engine]);
   const answer = useCallback((id: string, decision: ApprovalDecision, note?: string) => engine.answer(id, decision, note), [engine]);
-  return { runSlash, submit, interrupt, answer };
+  const answerQuestion = useCallback((id: string, value: string) => engine.answerQuestion?.(id, value), [engine]);
+  return { runSlash, submit, interrupt, answer, answerQuestion };
 }

@@ -5,14 +5,18 @@
  * reading whole files, over every exported symbol of this project's src/.
  *
  *   node --import tsx scripts/bench-codemap.ts [--files 5000] [--worker dist/codemap-worker.js]
+ *   node --import tsx scripts/bench-codemap.ts --checker PROJECT [--symbol Class.method] [--pause 5000] [--no-budget]   (the TypeScript checker's figures)
+ *
+ * The checker on 5,000 files: --checker on a corpus directory kept with KEEP=1 from the first form
+ * (the corpus has no tsconfig: every file is checked as JavaScript or loose TypeScript).
  */
 import { execFile } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { openCodeMap, type CodeMap, type OpenCodeMapOptions } from '../src/codemap/code-map.js';
+import { CHECKER_BUDGET_MS, openCodeMap, type CodeMap, type OpenCodeMapOptions } from '../src/codemap/code-map.js';
 import { SKIPPED_DIRS } from '../src/codemap/walk-project.js';
 import { loadConfig } from '../src/config/load-config.js';
 import { readFileTool } from '../src/tools/read-file.js';
@@ -244,7 +248,144 @@ async function warmChild(root: string, cacheDir: string, worker?: string): Promi
 }
 
 const child = process.argv.indexOf('--warm-child');
-(child >= 0 ? warmChild(process.argv[child + 1]!, process.argv[child + 2]!, process.argv[child + 3]) : main()).catch((err: unknown) => {
+const checkerArg = process.argv.indexOf('--checker');
+const symbolArg = process.argv.indexOf('--symbol');
+(child >= 0 ? warmChild(process.argv[child + 1]!, process.argv[child + 2]!, process.argv[child + 3])
+  : checkerArg >= 0 ? checkerFigures(resolve(process.argv[checkerArg + 1]!), symbolArg >= 0 ? process.argv[symbolArg + 1] : undefined)
+    : main()).catch((err: unknown) => {
   console.error(err);
   process.exitCode = 1;
 });
+
+/** A fixed CPU loop: its time tells how fast this machine's cores are now (about 70 ms on an idle modern core). */
+function calibration(): number {
+  const c0 = process.cpuUsage();
+  let x = 0;
+  for (let i = 0; i < 1e8; i++) x += i;
+  const c = process.cpuUsage(c0);
+  return (c.user + c.system) / 1000 + (x < 0 ? 1 : 0);
+}
+
+/**
+ * `--checker PROJECT [--symbol NAME] [--pause MS] [--no-budget]`: the TypeScript checker behind
+ * find_references on a real project (fresh process, nothing cached), opened as a session opens it
+ * (the checker's budget: past it a tool answers from the syntax index, marked partial, while the
+ * checker goes on; --no-budget waits for the checker): the first find_references with the checker
+ * cold, when the checker's complete answer is there, the same question again, 20 other symbols, an
+ * edit then the next question (at once, and after a pause as long as a model's turn, while the
+ * checker works the last question out again in the background), and memory: the process's RSS
+ * before the first question and at its peak after (the difference is the checker: the worker
+ * thread, the compiler, its program). CPU times are of all threads; on a busy machine they are the
+ * steadier figure, and the calibration line scales them.
+ */
+async function checkerFigures(root: string, symbol?: string): Promise<void> {
+  const work = await mkdtemp(join(tmpdir(), 'lwyrm-bench-checker-'));
+  const env = { ...process.env, XDG_CACHE_HOME: join(work, 'cache'), XDG_CONFIG_HOME: join(work, 'config') };
+  const workerArg = process.argv.indexOf('--worker');
+  const distWorker = workerArg > 0 ? resolve(process.argv[workerArg + 1]!) : join(repo, 'dist', 'codemap-worker.js');
+  const hasWorker = await stat(distWorker).then(() => true, () => false);
+  const pauseArg = process.argv.indexOf('--pause');
+  const pauseMs = pauseArg > 0 ? Number(process.argv[pauseArg + 1]) : 5000;
+  const budget = process.argv.includes('--no-budget') ? undefined : CHECKER_BUDGET_MS;
+  let peak = process.memoryUsage().rss;
+  const sample = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 20);
+  const cpuMs = (c: NodeJS.CpuUsage): number => (c.user + c.system) / 1000;
+  try {
+    const calib = calibration();
+    console.log(`cpu calibration: 1e8-step loop ${calib.toFixed(0)} ms cpu (about 70 ms on an idle modern core; cpu figures below scale with it); `
+      + `load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${availableParallelism()} cores`);
+    const config = await loadConfig({ cwd: root, env });
+    let m = mark();
+    const map = await openCodeMap({
+      projectRoot: root, cacheDir: join(work, 'map'), config, worker: hasWorker ? { url: new URL(`file://${distWorker}`) } : 'off',
+      ...(budget !== undefined ? { checkerBudgetMs: budget } : {}),
+    });
+    map.mapText(8000);
+    const ts = map.symbols().filter((s) => /\.(ts|tsx|js|mts)$/.test(s.file));
+    console.log(`checker bench on ${root}: ${new Set(ts.map((s) => s.file)).size} TS/JS files, ${ts.length} symbols; open + map ${since(m)} (no checker yet), `
+      + `${hasWorker ? 'checker in the index worker' : 'checker in this thread (run npm run build for the worker)'}; `
+      + `${budget === undefined ? 'no budget: every question waits for the checker' : `checker budget ${budget} ms, as in a session`}`);
+    // The main thread's own memory, settled: what the checker adds is measured from here.
+    await new Promise((r) => setTimeout(r, 3000));
+    const before = process.memoryUsage().rss;
+    peak = before;
+    const refs = map.tools().find((t) => t.name === 'find_references')!;
+    const ctx = toolContext(config);
+    const partial = (summary: string): string => (summary.includes('(partial') ? ' PARTIAL (syntax index)' : ' (checker)');
+    // By default a method from the middle of the list: an ordinary question.
+    const methods = ts.filter((s) => s.kind === 'method');
+    const target = symbol ? ts.find((s) => s.qualified === symbol) : methods.at(Math.floor(methods.length / 2));
+    if (!target) throw new Error('no symbol to ask about');
+    const ask = { name: target.qualified, file: target.file, line: target.startLine };
+    const start = mark();
+    m = mark();
+    let r = await refs.run(ask, ctx);
+    console.log(`first find_references ${target.qualified} (checker cold): ${since(m)};${partial(r.summary)} ${r.summary}`);
+    let polls = 0;
+    while (r.summary.includes('(partial')) {
+      await new Promise((res) => setTimeout(res, 200));
+      r = await refs.run(ask, ctx);
+      polls++;
+    }
+    if (polls > 0) console.log(`the checker's complete answer there ${since(start)} after the first question (asked again ${polls} times meanwhile); ${r.summary}`);
+    const walls: number[] = [];
+    const cpus: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const t0 = performance.now();
+      const c0 = process.cpuUsage();
+      r = await refs.run(ask, ctx);
+      walls.push(performance.now() - t0);
+      cpus.push(cpuMs(process.cpuUsage(c0)));
+    }
+    console.log(`find_references warm, the same question again: median ${median(walls).toFixed(0)} ms wall, ${median(cpus).toFixed(0)} ms cpu of 5`);
+    const other = ts.filter((s) => s.kind === 'class' || s.kind === 'function' || s.kind === 'method')
+      .filter((_, i, all) => i % Math.max(1, Math.floor(all.length / 20)) === 0).slice(0, 20);
+    const otherWalls: number[] = [];
+    const otherCpus: number[] = [];
+    let otherPartial = 0;
+    for (const s of other) {
+      const t0 = performance.now();
+      const c0 = process.cpuUsage();
+      const o = await refs.run({ name: s.qualified, file: s.file, line: s.startLine }, ctx);
+      otherWalls.push(performance.now() - t0);
+      otherCpus.push(cpuMs(process.cpuUsage(c0)));
+      if (o.summary.includes('(partial')) otherPartial++;
+    }
+    console.log(`find_references warm, 20 other symbols (each may bring more files into the program): median ${median(otherWalls).toFixed(0)} ms wall, `
+      + `${median(otherCpus).toFixed(0)} ms cpu; max ${Math.max(...otherWalls).toFixed(0)} ms wall; ${otherPartial} partial`);
+    await refs.run(ask, ctx);
+    const edited = join(root, target.file);
+    const original = await readFile(edited, 'utf8');
+    try {
+      await writeFile(edited, `${original}\nexport const benchEdit = 1;\n`);
+      m = mark();
+      await map.fileChanged(edited);
+      r = await refs.run(ask, ctx);
+      console.log(`edit of ${target.file} -> next find_references at once: ${since(m)};${partial(r.summary)}`);
+      // Let the checker's answer after that edit finish (asked again until complete), then edit again.
+      while (r.summary.includes('(partial')) {
+        await new Promise((res) => setTimeout(res, 200));
+        r = await refs.run(ask, ctx);
+      }
+      await writeFile(edited, `${original}\nexport const benchEdit = 2;\n`);
+      await map.fileChanged(edited);
+      // The model's turn: the checker asks the last question again in the background meanwhile.
+      const bg = process.cpuUsage();
+      await new Promise((res) => setTimeout(res, pauseMs));
+      const background = cpuMs(process.cpuUsage(bg));
+      m = mark();
+      r = await refs.run(ask, ctx);
+      console.log(`edit -> ${pauseMs} ms (the model's turn; ${background.toFixed(0)} ms cpu in the background) -> next find_references: ${since(m)};${partial(r.summary)}`);
+    } finally {
+      await writeFile(edited, original);
+    }
+    await map.close();
+    clearInterval(sample);
+    const top = Math.max(peak, process.resourceUsage().maxRSS * 1024);
+    console.log(`memory: RSS ${(before / 1e6).toFixed(0)} MB before the first question, peak ${(top / 1e6).toFixed(0)} MB after: `
+      + `the checker ${((top - before) / 1e6).toFixed(0)} MB`);
+  } finally {
+    clearInterval(sample);
+    await rm(work, { recursive: true, force: true });
+  }
+}

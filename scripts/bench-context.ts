@@ -87,6 +87,8 @@ async function benchCompactionPass(dir: string): Promise<void> {
         },
         read: async (ref) => memory.get(ref),
         list: async () => [...memory].map(([ref, c]) => ({ ref, bytes: c.length })),
+        archive: async () => [],
+        archived: async () => [],
       },
       marker: MARKER,
       summarize: async () => 'unused',

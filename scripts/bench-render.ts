@@ -9,6 +9,10 @@
  *   node --import tsx scripts/bench-render.ts --code [seconds] [deltasPerSecond]   (the answer is one
  *                                                   long Python block, highlighted as it streams)
  *   node --import tsx scripts/bench-render.ts --first-frame     (only the tmux first frame)
+ *   node --import tsx scripts/bench-render.ts --input [runs]    (only the input figures below)
+ *
+ * The input (scripts/render-input.ts, also run after the streaming figures): a bracketed paste of
+ * 5,000 lines to screen (target < 100 ms) and per-key latency with it in the input (< 16 ms).
  *
  * Targets: < 30% of one core, < 200 KB/s written. When tmux and a build (dist/cli.js) are there, it
  * also times the first frame of the real `lwyrm` in a terminal: from exec until the header reaches
@@ -17,6 +21,11 @@
 import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { reportFigure } from './bench-report.js';
+
+if (process.argv.includes('--input')) {
+  await (await import('./render-input.js')).benchInput(Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 5));
+  process.exit(0);
+}
 
 if (process.argv.includes('--first-frame')) {
   await firstFrameInTmux();
@@ -162,6 +171,7 @@ reportFigure({ figure: code ? 'render CPU while streaming code' : 'render CPU wh
 reportFigure({ figure: 'render bytes written', median: Math.round(bytesPerSecond / 102.4) / 10, unit: 'KB/s', target: '< 200 KB/s', met: bytesPerSecond < 200 * 1024 });
 reportFigure({ figure: 'render first frame (in-process)', median: Math.round(firstFrameMs), unit: 'ms' });
 await firstFrameInTmux();
+if (!code) await (await import('./render-input.js')).benchInput();
 process.exit(0);
 
 /**

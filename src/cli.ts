@@ -23,6 +23,17 @@ async function flush(stream: NodeJS.WriteStream): Promise<void> {
   await new Promise<void>((resolve) => stream.write('', () => resolve()));
 }
 
+/** A yes/no question on stderr, answered on the terminal; anything but y/yes is no. */
+async function confirm(question: string): Promise<boolean> {
+  const { createInterface } = await import('node:readline/promises');
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^y(es)?$/i.test((await rl.question(question)).trim());
+  } finally {
+    rl.close();
+  }
+}
+
 async function cli(argv: readonly string[]): Promise<number> {
   const words = optionWords(argv);
   if (words.includes('--version')) {
@@ -52,6 +63,7 @@ async function cli(argv: readonly string[]): Promise<number> {
       for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
       return Buffer.concat(chunks).toString('utf8');
     },
+    ...(process.stdin.isTTY ? { confirm } : {}),
   });
 }
 

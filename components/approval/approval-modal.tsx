@@ -16,9 +16,9 @@ export { approvalKeysForm } from './approval-keys.js';
 export type ModalMode = 'choose' | 'reason' | 'save';
 
 /** Rows the modal wants for this request (border included), bounded by `maxRows`. */
-export function approvalHeight(req: PendingApproval, width: number, maxRows: number): number {
+export function approvalHeight(req: PendingApproval, width: number, maxRows: number, full = false): number {
   const inner = Math.max(1, width - 2);
-  const { head, body } = approvalContent(req, inner);
+  const { head, body } = approvalContent(req, inner, full);
   const keys = keyRows(req, inner, { scrollable: false });
   return Math.max(6, Math.min(maxRows, head.length + body.length + keys.length + 2));
 }
@@ -46,8 +46,11 @@ export const ApprovalModal = memo(function ApprovalModal({
   reason = '',
   onReason,
   onReasonSubmit,
+  full = false,
 }: {
   readonly request: PendingApproval;
+  /** The whole command and diff instead of the clipped first view. */
+  readonly full?: boolean;
   /** To tell a path outside the project, where [a]lways cannot grant more than this once. */
   readonly projectRoot?: string;
   readonly width: number;
@@ -65,7 +68,7 @@ export const ApprovalModal = memo(function ApprovalModal({
 }) {
   const inner = Math.max(1, width - 2);
   const innerRows = Math.max(0, height - 2);
-  const content = useMemo(() => approvalContent(request, inner), [request, inner]);
+  const content = useMemo(() => approvalContent(request, inner, full), [request, inner, full]);
   const outside = isOutside(request, projectRoot);
   const body = useMemo(() => (mode === 'save' ? saveRows(request, inner) : content.body), [mode, request, inner, content]);
   const fieldRows = mode === 'reason' ? Math.min(3, Math.max(1, Math.ceil((textWidth(reason) + 3) / inner))) : 0;

@@ -76,9 +76,15 @@ function rowsAt(priority: number, lines: readonly StyledLine[], firstPriority = 
   return lines.map((line, i) => ({ line, priority: i === 0 ? firstPriority : priority }));
 }
 
-export function approvalContent(req: PendingApproval, width: number): ApprovalContent {
-  const title = wrapSegments([{ text: `${req.kind.toUpperCase()} requested: `, style: { ...theme.warning, bold: true } }, { text: oneLine(req.summary) }], width);
-  const warnings = (req.warnings ?? []).flatMap((w) => wrapSegments([{ text: `! ${oneLine(w)}`, style: { ...theme.warning, bold: true } }], width, { restPrefix: [{ text: '  ' }] }));
+/** The key that switches between the clipped first view and the whole text. */
+export const WHOLE_TEXT_KEY = 'v';
+
+/** `full`: the whole command and diff, not the clipped first view (req.clipped). */
+export function approvalContent(req: PendingApproval, width: number, full = false): ApprovalContent {
+  // Control characters in the text are named in the title itself: they are shown as escapes below.
+  const titleText = req.titleNote !== undefined ? `${req.kind.toUpperCase()} requested (${oneLine(req.titleNote)}): ` : `${req.kind.toUpperCase()} requested: `;
+  const title = wrapSegments([{ text: titleText, style: { ...theme.warning, bold: true } }, { text: oneLine(req.summary) }], width);
+  const warnings = [...(req.warnings ?? []), ...(req.flags ?? [])].flatMap((w) => wrapSegments([{ text: `! ${oneLine(w)}`, style: { ...theme.warning, bold: true } }], width, { restPrefix: [{ text: '  ' }] }));
   const head: HeadRow[] = [
     ...rowsAt(3, title, 0),
     ...rowsAt(4, wrapText(sanitizeForTerminal(req.reason), width, theme.dim)),
@@ -86,14 +92,20 @@ export function approvalContent(req: PendingApproval, width: number): ApprovalCo
     ...alwaysRows(req, width),
     ...rowsAt(5, alwaysNote(req, width)),
   ];
+  if (req.clipped !== undefined) {
+    const note = full ? `whole text shown · ${WHOLE_TEXT_KEY} clips long lines again` : `${oneLine(req.clipped.note)} · ${WHOLE_TEXT_KEY} shows the whole text`;
+    head.push(...rowsAt(2, wrapText(note, width, theme.warning)));
+  }
+  const command = full ? req.command : (req.clipped?.command ?? req.command);
+  const diff = full ? req.diff : (req.clipped?.diff ?? req.diff);
   const body: StyledLine[] = [];
   if (req.path !== undefined) {
     // A newline in a file name is shown as \n: the real name, on the path's own rows.
     body.push(...wrapSegments([{ text: 'path ', style: theme.dim }, { text: sanitizeForTerminal(req.path).replaceAll('\n', '\\n'), style: { bold: true } }], width));
   }
   // Already escaped by the engine; sanitized again in case a control slipped through.
-  if (req.command !== undefined) body.push(...commandRows(req.command, width));
-  if (req.diff !== undefined && req.diff.lines.length > 0) body.push(...diffRows(req.diff, width, req.path));
+  if (command !== undefined) body.push(...commandRows(command, width));
+  if (diff !== undefined && diff.lines.length > 0) body.push(...diffRows(diff, width, req.path));
   return { head, body };
 }
 

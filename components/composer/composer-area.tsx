@@ -4,8 +4,11 @@ import { LineView } from '../text/line-view.js';
 import { lineText, type StyledLine } from '../text/styled-line.js';
 import { sanitizeForTerminal } from '../text/sanitize.js';
 import { wrapText } from '../text/wrap.js';
-import type { EditBuffer } from './edit-buffer.js';
-import { composerPlaceholder, composerWindow, layoutComposer, separatorLine } from './composer-layout.js';
+import { composerPlaceholder, composerWindow, layoutComposer, separatorLine, type ComposerLayout } from './composer-layout.js';
+import type { ComposerState } from './composer-state.js';
+import { searchPrompt } from './reverse-search.js';
+import { cycleHint } from './completion.js';
+import { MAX_COMPOSER_ROWS } from '../layout.js';
 import type { SlashCommandInfo } from '../../src/slash/types.js';
 import { slashHint } from './slash-commands.js';
 
@@ -29,24 +32,40 @@ export function flashRows(flash: Flash, width: number): StyledLine[] {
   return kept;
 }
 
-function extraRows(buffer: EditBuffer, flash: Flash | null, queued: string | null, width: number, commands: readonly SlashCommandInfo[]): StyledLine[] {
+/** The composer's own rows above the text: the Ctrl+R search, or the Tab candidates / slash hint. */
+function composerHint(composer: ComposerState, commands: readonly SlashCommandInfo[]): StyledLine | undefined {
+  if (composer.search) return [{ text: sanitizeForTerminal(searchPrompt(composer.search)), style: { color: composer.search.failed ? 'red' : 'cyan' } }];
+  if (composer.cycle) return [{ text: sanitizeForTerminal(cycleHint(composer.cycle)), style: { dim: true } }];
+  const hint = slashHint(composer.buffer.text, commands);
+  return hint === undefined ? undefined : [{ text: sanitizeForTerminal(hint), style: { dim: true } }];
+}
+
+function extraRows(composer: ComposerState, flash: Flash | null, queued: string | null, width: number, commands: readonly SlashCommandInfo[]): StyledLine[] {
   const rows: StyledLine[] = [];
   if (flash) rows.push(...flashRows(flash, width));
   if (queued !== null) {
-    rows.push([{ text: `queued (sent when this turn ends): ${sanitizeForTerminal(queued).replaceAll('\n', ' ')}`, style: { color: 'yellow' } }]);
+    const shown = queued.length > 500 ? `${queued.slice(0, 500)}…` : queued;
+    rows.push([{ text: `queued (sent when this turn ends): ${sanitizeForTerminal(shown).replaceAll('\n', ' ')}`, style: { color: 'yellow' } }]);
   }
-  const hint = slashHint(buffer.text, commands);
-  if (hint !== undefined) rows.push([{ text: sanitizeForTerminal(hint), style: { dim: true } }]);
+  const hint = composerHint(composer, commands);
+  if (hint !== undefined) rows.push(hint);
   return rows;
 }
 
-/** Rows above the text: a flash message, the queued text and the slash-command hint. */
-export function composerExtras(buffer: EditBuffer, flash: Flash | null, queued: string | null, width: number, commands: readonly SlashCommandInfo[]): number {
-  return extraRows(buffer, flash, queued, width, commands).length;
+/** Rows above the text: a flash message, the queued text and the hint. */
+export function composerExtras(composer: ComposerState, flash: Flash | null, queued: string | null, width: number, commands: readonly SlashCommandInfo[]): number {
+  return extraRows(composer, flash, queued, width, commands).length;
 }
 
-export function composerTextRows(buffer: EditBuffer, width: number): number {
-  return layoutComposer(buffer, width, '').rows.length;
+/** The input laid out for the area: only the lines around the caret (see layoutComposer). */
+export function composerLayout(composer: ComposerState, width: number, busy: boolean, marker = true): ComposerLayout {
+  return layoutComposer(composer.buffer, width, composerPlaceholder(busy), { maxRows: MAX_COMPOSER_ROWS, chips: composer.chips, marker });
+}
+
+/** Where the caret is in the area's input rows (the last rows of the area), and how many there are. */
+export function composerCaret(layout: ComposerLayout, height: number, textRows: number): { row: number; column: number; rows: number } {
+  const input = composerWindow(layout, Math.max(1, Math.min(textRows, height)));
+  return { row: input.cursorRow, column: layout.cursorColumn, rows: input.rows.length };
 }
 
 /**
@@ -54,30 +73,31 @@ export function composerTextRows(buffer: EditBuffer, width: number): number {
  * first (it is what is being typed), then the rule, then the extras.
  */
 export const ComposerArea = memo(function ComposerArea({
-  buffer,
+  composer,
+  layout,
   width,
   height,
   textRows,
   flash,
   queued,
-  busy,
   commands,
 }: {
-  readonly buffer: EditBuffer;
+  readonly composer: ComposerState;
+  /** composerLayout(composer, …), computed once by the app (it also places the cursor from it). */
+  readonly layout: ComposerLayout;
   readonly width: number;
   readonly height: number;
   readonly textRows: number;
   readonly flash: Flash | null;
   readonly queued: string | null;
-  readonly busy: boolean;
   /** The slash commands, for the hint under the input. */
   readonly commands: readonly SlashCommandInfo[];
 }) {
-  const input = composerWindow(layoutComposer(buffer, width, composerPlaceholder(busy)), Math.max(1, Math.min(textRows, height)));
+  const input = composerWindow(layout, Math.max(1, Math.min(textRows, height))).rows;
   let room = Math.max(0, height - input.length);
   const rule = room > 0;
   if (rule) room -= 1;
-  const extras = extraRows(buffer, flash, queued, width, commands).slice(0, room);
+  const extras = extraRows(composer, flash, queued, width, commands).slice(0, room);
   return (
     <Box flexDirection="column" height={height} width={width} overflowY="hidden">
       {rule ? <LineView line={separatorLine(width)} /> : null}

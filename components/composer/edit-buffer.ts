@@ -63,20 +63,74 @@ export function lineEnd(b: EditBuffer): EditBuffer {
   return { ...b, cursor: lineEndOf(b.text, b.cursor) };
 }
 
-export function killToStart(b: EditBuffer): EditBuffer {
-  const start = lineStartOf(b.text, b.cursor);
-  return { text: b.text.slice(0, start) + b.text.slice(b.cursor), cursor: start };
+/** Text cut out of the buffer, for the kill ring. */
+export interface Killed {
+  readonly buffer: EditBuffer;
+  readonly killed: string;
 }
 
-export function killToEnd(b: EditBuffer): EditBuffer {
-  return { ...b, text: b.text.slice(0, b.cursor) + b.text.slice(lineEndOf(b.text, b.cursor)) };
+function cut(b: EditBuffer, from: number, to: number): Killed {
+  return { buffer: { text: b.text.slice(0, from) + b.text.slice(to), cursor: from }, killed: b.text.slice(from, to) };
 }
 
-export function killWord(b: EditBuffer): EditBuffer {
+export function killToStart(b: EditBuffer): Killed {
+  return cut(b, lineStartOf(b.text, b.cursor), b.cursor);
+}
+
+export function killToEnd(b: EditBuffer): Killed {
+  const end = lineEndOf(b.text, b.cursor);
+  // At the end of a line Ctrl+K joins the next one, as in readline.
+  return cut(b, b.cursor, end === b.cursor && end < b.text.length ? end + 1 : end);
+}
+
+/** Ctrl+W: back over spaces, then over the word (whitespace-delimited, as readline's unix-word-rubout). */
+export function killWord(b: EditBuffer): Killed {
   let i = b.cursor;
   while (i > 0 && /\s/.test(b.text[i - 1]!)) i--;
   while (i > 0 && !/\s/.test(b.text[i - 1]!)) i--;
-  return { text: b.text.slice(0, i) + b.text.slice(b.cursor), cursor: i };
+  return cut(b, i, b.cursor);
+}
+
+// Readline's words: letters and digits (so Alt+Backspace stops at _ . / - in a path or a name).
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+const isWord = (ch: string | undefined): boolean => ch !== undefined && WORD_CHAR.test(ch);
+
+/** Where Alt+B / Ctrl+← lands: the start of this or the previous word. */
+export function wordStartBefore(text: string, i: number): number {
+  while (i > 0 && !isWord(text[i - 1])) i--;
+  while (i > 0 && isWord(text[i - 1])) i--;
+  return i;
+}
+
+/** Where Alt+F / Ctrl+→ lands: the end of this or the next word. */
+export function wordEndAfter(text: string, i: number): number {
+  while (i < text.length && !isWord(text[i])) i++;
+  while (i < text.length && isWord(text[i])) i++;
+  return i;
+}
+
+export function wordLeft(b: EditBuffer): EditBuffer {
+  return { ...b, cursor: wordStartBefore(b.text, b.cursor) };
+}
+
+export function wordRight(b: EditBuffer): EditBuffer {
+  return { ...b, cursor: wordEndAfter(b.text, b.cursor) };
+}
+
+/** Alt+Backspace: the word before the cursor, stopping at punctuation (a path's last part). */
+export function killWordBack(b: EditBuffer): Killed {
+  return cut(b, wordStartBefore(b.text, b.cursor), b.cursor);
+}
+
+/** Alt+D: to the end of the word after the cursor. */
+export function killWordForward(b: EditBuffer): Killed {
+  return cut(b, b.cursor, wordEndAfter(b.text, b.cursor));
+}
+
+/** The Delete key: the character under the cursor. */
+export function deleteForward(b: EditBuffer): EditBuffer {
+  if (b.cursor >= b.text.length) return b;
+  return { text: b.text.slice(0, b.cursor) + b.text.slice(nextBoundary(b.text, b.cursor)), cursor: b.cursor };
 }
 
 export function isOnFirstLine(b: EditBuffer): boolean {

@@ -1,10 +1,11 @@
-/** The overlays' key layers: the approval modal and the sessions panel each own the keyboard while open. */
+/** The overlays' key layers: the approval modal, an engine question and the sessions panel each own the keyboard while open. */
 import type { ApprovalDecision } from '../../src/policy/types.js';
 import type { KeyLayer } from './use-key-router.js';
 import type { CommandEffect } from '../../hooks/use-commands.js';
 import type { KeyCommand } from './key-commands.js';
 import type { AppKeyDeps } from './app-keys.js';
 import { FOLLOW } from '../transcript/transcript-window.js';
+import { WHOLE_TEXT_KEY } from '../approval/approval-rows.js';
 
 /** PgUp / PgDn in the modal's body. */
 const MODAL_PAGE_ROWS = 8;
@@ -76,9 +77,39 @@ export function approvalLayer(d: AppKeyDeps): KeyLayer {
         d.setModalMode?.('save');
         d.setModalScroll(0);
       } else if (key === 'e' && req.every === true) d.commands.answer(req.id, 'every');
+      else if (key === WHOLE_TEXT_KEY && req.clipped !== undefined) {
+        d.setModalFull?.((f) => !f);
+        d.setModalScroll(0);
+      }
       else if (key !== undefined && DECISIONS[key]) d.commands.answer(req.id, DECISIONS[key]);
       else if (cmd.name === 'escape') d.commands.answer(req.id, 'no');
       else scrollModal(d, cmd);
+      return true;
+    },
+  };
+}
+
+/** An engine question: its keys answer, Enter takes the first answer, Esc and Ctrl+C its cancel. */
+export function questionLayer(d: AppKeyDeps): KeyLayer {
+  return {
+    name: 'question',
+    active: d.question !== null && d.question !== undefined,
+    handle(cmd) {
+      const q = d.question!;
+      const reply = (value: string): void => d.commands.answerQuestion?.(q.id, value);
+      if (cmd.name === 'text') {
+        const choice = q.choices.find((c) => c.key === cmd.text.toLowerCase());
+        if (choice) reply(choice.value);
+      } else if (cmd.name === 'submit') {
+        const first = q.choices[0];
+        if (first) reply(first.value);
+      } else if (cmd.name === 'escape') {
+        reply(q.cancel);
+      } else if (cmd.name === 'interrupt') {
+        reply(q.cancel);
+        // Also a Ctrl+C like any other (stop, clear, count toward the second that leaves).
+        return false;
+      }
       return true;
     },
   };

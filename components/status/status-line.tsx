@@ -3,7 +3,7 @@ import { Box, Text } from 'ink';
 import { useEngineState } from '../../hooks/use-engine-state.js';
 import type { SessionState } from '../../src/agent/state.js';
 import { inkTextProps } from '../text/line-view.js';
-import { BUSY_STYLE, HINT_STYLE, STARTING_TEXT, busyText, indexingText, meterBarWidth, meterSegments, usageText } from './status-segments.js';
+import { BUSY_STYLE, HINT_STYLE, NOT_SAVED_STYLE, NOT_SAVED_TEXT, STARTING_TEXT, budgetLevel, budgetText, busyText, indexingText, meterBarWidth, meterSegments, usageText } from './status-segments.js';
 
 const selectContext = (s: SessionState) => s.context;
 const selectLastUsage = (s: SessionState) => s.lastUsage;
@@ -12,6 +12,14 @@ const selectUnreported = (s: SessionState) => s.sessionUsage.unreported ?? 0;
 const selectBusy = (s: SessionState) => s.busy;
 const selectIndexing = (s: SessionState) => s.indexing ?? null;
 const selectStarting = (s: SessionState) => s.starting === true;
+const selectNotSaved = (s: SessionState) => (s.saveError ?? null) !== null;
+
+/** A save that failed (a full disk) stays in view, never cut, until a later save works. */
+const NotSaved = memo(function NotSaved() {
+  const notSaved = useEngineState(selectNotSaved);
+  return notSaved ? <Text {...inkTextProps(NOT_SAVED_STYLE)}>{NOT_SAVED_TEXT}</Text> : null;
+});
+const selectBudget = (s: SessionState) => s.budget;
 
 /** The context meter: its own selector, so streaming text does not re-render it. */
 export const ContextMeter = memo(function ContextMeter({ barWidth }: { readonly barWidth: number }) {
@@ -32,6 +40,14 @@ const UsageFigures = memo(function UsageFigures() {
   const cost = useEngineState(selectCost);
   const unreported = useEngineState(selectUnreported);
   return <Text dimColor wrap="truncate-end">{usageText(last, cost, unreported)}</Text>;
+});
+
+/** Spend against the budgets, when any is set. */
+const BudgetFigures = memo(function BudgetFigures() {
+  const budget = useEngineState(selectBudget);
+  const text = budgetText(budget);
+  if (!text) return null;
+  return budgetLevel(budget) === 'warn' ? <Text color="yellow">{text}</Text> : <Text dimColor>{text}</Text>;
 });
 
 /** The code map's index while it builds; gone once the map is ready. */
@@ -65,8 +81,9 @@ const BusyTimer = memo(function BusyTimer() {
 });
 
 /**
- * The meter and figures shrink (cut with "…") before the busy timer does: on an 80-column screen
- * the figures alone can fill the line, and "working 12s (Ctrl+C stops)" is what says a turn runs.
+ * The meter and figures shrink (cut with "…") before the budgets and the busy timer do: on an
+ * 80-column screen the figures alone can fill the line, "working 12s (Ctrl+C stops)" is what says a
+ * turn runs, and spend against a budget is what says it may pause.
  */
 export function StatusLine({ width, hint }: { readonly width: number; readonly hint?: string }) {
   return (
@@ -80,7 +97,10 @@ export function StatusLine({ width, hint }: { readonly width: number; readonly h
           {hint ? <Text {...inkTextProps(HINT_STYLE)}> · {hint}</Text> : null}
         </Text>
       </Box>
+      {/* Spend against a budget is kept whole, like the timer: it is what says a turn may pause. */}
       <Box flexShrink={0}>
+        <NotSaved />
+        <BudgetFigures />
         <BusyTimer />
       </Box>
     </Box>

@@ -7,6 +7,7 @@
 import type { SessionState } from '../../src/agent/state.js';
 import { startingSnapshot } from '../../hooks/starting-engine.js';
 import { firstFrameRows } from '../first-frame.js';
+import { COMPOSER_PROMPT } from '../composer/composer-layout.js';
 import { BSU, ESU, diffFrame } from './frame-diff.js';
 import { ENTER_SCREEN, LEAVE_SCREEN, SIGNAL_STATUS } from './screen.js';
 import { holdStrayOutput, type StrayOutput } from './stray-output.js';
@@ -23,6 +24,8 @@ export interface EarlyFrame {
   readonly rows: number;
   /** The rows on screen, as Ink would write them. */
   readonly lines: readonly string[];
+  /** Where the real cursor was put: the input's caret (see the FrameWriter's setCursor). */
+  readonly cursor: { readonly row: number; readonly column: number };
   /** Other output held back since the frame was drawn; the view keeps holding it. */
   readonly stray?: StrayOutput;
   /** The view owns the screen and the exit paths now: the interim handlers go. */
@@ -78,7 +81,9 @@ export function paintEarlyFrame(
   };
 
   stdin.setRawMode(true);
-  write(ENTER_SCREEN + BSU + diffFrame([], lines, rows, true).bytes + ESU);
+  // The caret of the empty input: the last row, after the prompt. The cursor is shown there, as the view will.
+  const cursor = { row: rows - 1, column: COMPOSER_PROMPT.length };
+  write(ENTER_SCREEN + BSU + diffFrame([], lines, rows, true).bytes + `\x1b[${cursor.row + 1};${cursor.column + 1}H\x1b[?25h` + ESU);
   for (const [sig, handler] of handlers) process.on(sig, handler);
   process.on('exit', restore);
 
@@ -86,6 +91,7 @@ export function paintEarlyFrame(
     columns,
     rows,
     lines,
+    cursor,
     ...(stray ? { stray } : {}),
     handOver() {
       release();

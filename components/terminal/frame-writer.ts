@@ -19,6 +19,9 @@ export class FrameWriter {
   private lastWrite = -Infinity;
   private full = true;
   private closed = false;
+  /** Where the terminal's cursor goes after each frame (the input's caret), or hidden. */
+  private cursor: { row: number; column: number } | undefined | null = null;
+  private cursorShown = '';
   /** Frames received from Ink and writes sent to the terminal (for the render benchmark). */
   submitted = 0;
   written = 0;
@@ -53,14 +56,56 @@ export class FrameWriter {
    * The terminal already shows `rows` (painted before the view was loaded): the next frame is
    * diffed against them instead of repainting the screen.
    */
-  assume(rows: readonly string[]): void {
+  assume(rows: readonly string[], cursor?: { row: number; column: number }): void {
     this.screen = rows;
     this.full = false;
+    if (cursor) {
+      this.cursor = cursor;
+      this.cursorShown = this.cursorBytes();
+    }
   }
 
   /** What the terminal shows, as far as this writer knows: one string per row. */
   get shown(): readonly string[] {
     return this.screen;
+  }
+
+  /**
+   * Puts the real cursor at (row, column) after every frame, shown, so an IME's preedit and a
+   * screen reader follow the caret; undefined hides it.
+   */
+  setCursor(cursor: { row: number; column: number } | undefined): void {
+    this.cursor = cursor;
+    if (this.pending === undefined && this.timer === undefined && !this.closed) this.writeCursor('');
+  }
+
+  /** Draws the whole screen again from what it should show (Ctrl+L, back from Ctrl+Z or an editor). */
+  repaint(): void {
+    if (this.closed) return;
+    this.full = true;
+    this.cursorShown = '';
+    this.pending ??= this.screen.join('\n');
+    this.flush();
+  }
+
+  private cursorBytes(): string {
+    const c = this.cursor;
+    // Never placed: the cursor stays as the screen left it (hidden).
+    if (c === null) return '';
+    if (!c) return '\x1b[?25l';
+    const row = Math.max(0, Math.min(c.row, this.rows - 1));
+    return `\x1b[${row + 1};${Math.max(0, c.column) + 1}H\x1b[?25h`;
+  }
+
+  private writeCursor(bytes: string): void {
+    const cursor = this.cursorBytes();
+    // The frame's own writes move the cursor: after any, it is put back; otherwise only on change.
+    if (bytes === '' && cursor === this.cursorShown) return;
+    this.cursorShown = cursor;
+    if (bytes === '' && cursor === '') return;
+    const out = bytes + cursor;
+    this.written += bytes === '' ? 0 : 1;
+    this.target.write(this.sync && bytes !== '' ? BSU + out + ESU : out);
   }
 
   /** The terminal changed size: its contents are unknown, so the next frame repaints it all. */
@@ -81,9 +126,7 @@ export class FrameWriter {
     this.full = false;
     this.screen = screen;
     this.lastWrite = performance.now();
-    if (bytes === '') return;
-    this.written += 1;
-    this.target.write(this.sync ? BSU + bytes + ESU : bytes);
+    this.writeCursor(bytes);
   }
 
   /** Writes what is pending and stops; later frames are dropped. */

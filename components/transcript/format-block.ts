@@ -74,11 +74,13 @@ function lineCount(text: string): number {
   return text.endsWith('\n') ? n - 1 : n;
 }
 
-function outputTail(output: string, width: number, rows: number): StyledLine[] {
+/** `total`: lines of the whole output (the kept tail may start mid-way), so the count is of all. */
+function outputTail(output: string, width: number, rows: number, total?: number): StyledLine[] {
   const lines = sanitizeForTerminal(output.replace(/\n+$/, '')).split('\n');
   const shown = lines.slice(-rows);
+  const earlier = Math.max(lines.length, total ?? 0) - shown.length;
   const out: StyledLine[] = [];
-  if (lines.length > rows) out.push([{ text: `  │ … ${lines.length - rows} earlier lines`, style: theme.dim }]);
+  if (earlier > 0) out.push([{ text: `  │ … ${earlier} earlier line${earlier === 1 ? '' : 's'}`, style: theme.dim }]);
   for (const line of shown) {
     out.push(...wrapSegments(line === '' ? [] : [{ text: line, style: theme.dim }], width, {
       firstPrefix: [{ text: '  │ ', style: theme.dim }],
@@ -126,7 +128,7 @@ export function formatBlock(block: TranscriptBlock, width: number, opts: FormatO
       });
       if (block.detail !== undefined) rows.push(...detailRows(block.detail, block.title, width, opts.expandReasoning));
       if (block.output !== '' && (running || block.name === 'bash')) {
-        rows.push(...outputTail(block.output, width, running ? RUNNING_OUTPUT_ROWS : FINISHED_OUTPUT_ROWS));
+        rows.push(...outputTail(block.output, width, running ? RUNNING_OUTPUT_ROWS : FINISHED_OUTPUT_ROWS, block.outputLines));
       }
       const status = TOOL_STATUS[block.status];
       if (status && block.resultSummary !== undefined) {

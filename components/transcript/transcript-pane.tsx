@@ -56,7 +56,7 @@ export const TranscriptPane = memo(function TranscriptPane(props: TranscriptPane
       {rows.length > 0 ? <Text>{rows.map(encodeLine).join('\n')}</Text> : null}
       {window.below > 0 ? (
         <Text inverse wrap="truncate-end">
-          {` ↓ ${hidden} more line${hidden === 1 ? '' : 's'} below · End follows the live output `}
+          {` ↓ ${hidden} more line${hidden === 1 ? '' : 's'} below · Ctrl+End follows the live output `}
         </Text>
       ) : null}
     </Box>

@@ -63,7 +63,8 @@ export function createAcpApprover(opts: {
         : [];
     const toolCall = {
       toolCallId: call?.toolCallId ?? request.id,
-      title: `${request.summary} (${request.reason})`,
+      // An editor shows the title first: what the text hides goes there too.
+      title: [`${request.summary} (${request.reason})`, request.titleNote, ...(request.flags ?? [])].filter((t) => t !== undefined).join(' — '),
       kind: acpKind(request.tool, request.kind),
       status: 'pending',
       ...(call ? { rawInput: call.input ?? {}, locations: locationsOf(call.name, call.input, opts.projectRoot) } : {}),

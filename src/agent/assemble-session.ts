@@ -4,8 +4,10 @@
  * slash commands and the engine. start-session.ts passes the real tool registry and code map;
  * tests pass their own tools through the same path.
  */
+import { join } from 'node:path';
 import type { CliOptions } from '../cli/options.js';
 import { appPaths } from '../config/paths.js';
+import { useTempJournal } from '../io/temp-journal.js';
 import type { Config } from '../config/types.js';
 import { ignoreError, setVerboseLog } from '../diagnostics/ignore-error.js';
 import type { Approver } from '../policy/types.js';
@@ -20,6 +22,7 @@ import { createSlashRegistry } from '../slash/registry.js';
 import type { SlashCommand } from '../slash/types.js';
 import type { ToolDefinition } from '../tools/types.js';
 import { createEngine, type LindwyrmEngine, type ToolDelegates } from './engine.js';
+import type { EngineQuestion } from './state.js';
 import { indexingProgress } from './indexing-progress.js';
 import { loadInstructions } from './instructions.js';
 import { newSessionData } from './runtime.js';
@@ -29,6 +32,13 @@ import { sessionParts, type CreateTools } from './session-parts.js';
 import { recordToData } from './session-record.js';
 import { createSession } from './session.js';
 import { newSessionMarker } from './system-prompt.js';
+import { createHookRunner } from '../extensions/hook-runner.js';
+import { createHooks } from '../extensions/hooks.js';
+import { loadExtensions } from '../extensions/load-extensions.js';
+import { formatSkillCosts, registerCustomCommands } from '../extensions/session-extensions.js';
+import { skillsPromptSection, skillTool } from '../extensions/skills.js';
+import { formatRewindStats } from '../rewind/format.js';
+import { rewindSlashCommand } from '../rewind/rewind-slash.js';
 
 export { codeMapBudget } from './session-parts.js';
 
@@ -74,6 +84,8 @@ export interface SessionDeps extends CodeMapSource {
 export async function assembleSession(cli: CliOptions, config: Config, deps: SessionDeps): Promise<LindwyrmEngine> {
   const env = deps.env ?? process.env;
   const paths = appPaths(env);
+  // Every atomic write of this run lists its temp file here first, for the sweep after a kill.
+  useTempJournal(join(paths.dataDir, 'writes'));
   const log = deps.log ?? (cli.verbose ? (line: string) => process.stderr.write(`[lwyrm] ${line}\n`) : undefined);
   setVerboseLog(log);
   const notices: string[] = [...config.warnings];
@@ -95,6 +107,12 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
   });
   const files = await openSessionFiles({ cli, config, paths, secrets: secrets.values, notice: (line) => storeNotice(line), ...(log ? { log } : {}) });
   const record = files.record;
+  // Only now, after the config's trust decision: the user's commands and skills, and a trusted project's.
+  const extensions = await loadExtensions({ config, configDir: paths.configDir, userConfigFile: paths.userConfigFile });
+  notices.push(...extensions.warnings);
+  const skills = extensions.skills;
+  const skillTools = skills.length ? [skillTool(skills)] : [];
+  const skillsText = skillsPromptSection(skills);
 
   const parts = sessionParts({
     cli,
@@ -104,11 +122,13 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
     // Both are there before the first prompt and tools are built (after `settle` below).
     instructions: () => instructions,
     codeMap: { on: config.codeMap.enabled && deps.openCodeMap !== undefined, tools: () => started.tools(), mapText: (b) => started.mapText(b) },
-    createTools: deps.createTools,
+    // Every call that can change files runs inside the turn's checkpoint.
+    createTools: (opts) => files.rewind.wrapTools(deps.createTools(opts)),
     onRetry: (note) => retryNotice(note),
-    // A protocol server's tools after the caller's own; the MCP set is sized for the preset's window.
-    extraTools: (p) => [...(deps.extraTools?.() ?? []), ...(mcp?.tools(p.contextWindow) ?? [])],
+    // A protocol server's tools after the caller's own and the skill tool; the MCP set is sized for the preset's window.
+    extraTools: (p) => [...(deps.extraTools?.() ?? []), ...skillTools, ...(mcp?.tools(p.contextWindow) ?? [])],
     toolChanges: () => mcp?.refreeze(),
+    ...(skillsText ? { skills: skillsText } : {}),
     ...(log ? { log } : {}),
     ...(deps.clientOptions ? { clientOptions: deps.clientOptions } : {}),
   });
@@ -156,7 +176,26 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
   // The code map's text is read here only: when a session starts, and when the prefix changes anyway.
   const codeMapText = resumedMap ?? parts.mapText(preset);
 
-  const slash = createSlashRegistry([...builtinSlashCommands(), ...(deps.slashCommands ?? [])]);
+  const slash = createSlashRegistry([...builtinSlashCommands(), rewindSlashCommand(() => files.rewind), ...(deps.slashCommands ?? [])]);
+  registerCustomCommands(slash, extensions.commands, (line) => notices.push(line));
+  if (skills.length) slash.extendPanel('context', () => formatSkillCosts(skills));
+  // Hook failures and messages are startup notices until the engine exists, then go to the transcript.
+  let hookNotice = (_level: 'info' | 'warning', text: string): void => void notices.push(text);
+  let hookNotices = 0;
+  let sessionId = (): string => data.id;
+  const hooks = config.hooks.length
+    ? createHooks({
+        entries: config.hooks,
+        // The bash tool's environment and output escaping; its sandbox where the session has one.
+        run: createHookRunner({ config, wrap: (spec) => sandbox.wrap(spec) }),
+        projectRoot: config.projectRoot,
+        common: () => ({ session_id: sessionId(), transcript_path: '', cwd: config.projectRoot, permission_mode: cli.readOnly ? 'plan' : 'default' }),
+        report: (level, text) => hookNotice(level, text),
+        // What a hook changes in the project lands in the turn's checkpoint, as a command's does.
+        around: (label, run) => (live.engine ? live.engine.aroundCommand(label, run) : run()),
+        ...(log ? { log } : {}),
+      })
+    : undefined;
   // /mcp, the servers' /context lines, and their prompts as /SERVER:PROMPT as each server comes up.
   registerMcpCommands(slash, mcp, log);
   const engine = createEngine(
@@ -181,6 +220,8 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
       ),
     {
       ...(deps.approver ? { approver: deps.approver } : {}),
+      // Only the full screen answers questions: one-shot and the protocol modes take their fallback.
+      ...(deps.approver || cli.oneShot ? { answerQuestion: (q: EngineQuestion) => q.fallback } : {}),
       ...(deps.takeDenialNote ? { takeDenialNote: deps.takeDenialNote } : {}),
       ...(deps.describe ? { describe: deps.describe } : {}),
       ...(deps.delegates ? { delegates: deps.delegates } : {}),
@@ -188,6 +229,9 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
       ...(log ? { log } : {}),
       ...(started.on ? { onFileChanged: (path: string) => started.fileChanged(path) } : {}),
       saves: files.saves,
+      ...(hooks ? { hooks } : {}),
+      checkpoints: files.rewind,
+      contextNotes: async () => formatRewindStats(await files.rewind.stats()),
       cli,
       ...(files.store ? { store: files.store } : {}),
       slash,
@@ -219,6 +263,8 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
   let later = 0;
   mcpNotice = (text) => engine.store.dispatch({ type: 'notice', blockId: `mcp-notice-${++later}`, level: 'warning', text });
   storeNotice = (text) => engine.store.dispatch({ type: 'notice', blockId: `store-notice-${++later}`, level: 'warning', text });
+  sessionId = () => engine.runtime.session.id;
+  hookNotice = (level, text) => engine.store.dispatch({ type: 'notice', blockId: `hook-${++hookNotices}`, level, text });
   retryNotice = (text) => engine.store.dispatch({ type: 'notice', blockId: `retry-${++retries}`, level: 'warning', text, kind: 'retry' });
   engine.store.flush();
   return engine;

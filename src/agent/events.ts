@@ -6,7 +6,7 @@ import type { ApprovalDecision, ApprovalRequest } from '../policy/types.js';
 import type { AssistantMessage, StopReason, Usage } from '../providers/types.js';
 import type { FailureKind, FileChange, ToolCallKind } from '../tools/types.js';
 import type { SlashCommandInfo } from '../slash/types.js';
-import type { ContextGauge, IndexingProgress, SessionState, ToolCallStatus, TurnStatus } from './state.js';
+import type { BudgetGauge, ContextGauge, EngineQuestion, IndexingProgress, SessionState, ToolCallStatus, TurnStatus } from './state.js';
 
 /** Settings the header shows; changed by slash commands. */
 export type SettingsPatch = Partial<
@@ -61,8 +61,13 @@ export type EngineEvent =
   | { readonly type: 'context'; readonly gauge: ContextGauge }
   /** The slash commands changed (one registered at runtime, or removed). */
   | { readonly type: 'commands'; readonly commands: readonly SlashCommandInfo[] }
+  | { readonly type: 'question.request'; readonly question: EngineQuestion }
+  | { readonly type: 'question.resolved'; readonly id: string; readonly value: string }
+  | { readonly type: 'budget'; readonly gauge: BudgetGauge }
   /** The code map's indexing progress; null when it is ready or failed. Coalesced like deltas. */
   | { readonly type: 'indexing'; readonly progress: IndexingProgress | null }
+  /** A save of the session failed (`error`), or worked again after one had (null). */
+  | { readonly type: 'save'; readonly error: string | null }
   | {
       readonly type: 'notice';
       readonly blockId: string;
@@ -87,5 +92,7 @@ export const FLUSH_AT_ONCE: ReadonlySet<EngineEventType> = new Set<EngineEventTy
   'approval.request',
   'approval.resolved',
   'commands',
+  'question.request',
+  'question.resolved',
   'turn.end',
 ]);

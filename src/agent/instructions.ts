@@ -1,10 +1,15 @@
 /**
  * Project instructions: AGENTS.md at the project root, LINDWYRM.md (agent-specific, takes
  * precedence), the user's own AGENTS.md, and config.contextFile. Files from the project are
- * untrusted input: a link out of the project is not read, and a huge file is cut with a note.
+ * untrusted input: a file that is a symbolic or hard link is not read (whichever side of the
+ * project it leads to), a huge one is cut with a note, and hidden text is named and its tag
+ * characters removed (hidden-text.ts).
  */
-import { open, realpath, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, open, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
+import { scanHiddenText } from './hidden-text.js';
+import { absent } from '../diagnostics/ignore-error.js';
 
 /** Instructions cost tokens on every request; past this a file is cut. */
 export const MAX_INSTRUCTION_BYTES = 32 * 1024;
@@ -42,19 +47,15 @@ function inside(root: string, path: string): boolean {
   return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch {
-    return false; // missing or unreadable: there is no such file to load
-  }
-}
-
 async function readCapped(path: string, maxBytes: number): Promise<{ text: string; truncated: boolean; size: number }> {
-  const handle = await open(path, 'r');
+  // The checks above ran on the name; these hold for the file opened, should it be swapped between
+  // (a link put in its place, a FIFO that would block the start).
+  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   try {
-    const size = (await handle.stat()).size;
+    const info = await handle.stat();
+    if (!info.isFile()) throw new Error('it is not a regular file');
+    if (info.nlink > 1) throw new Error(`it has ${info.nlink} hard links; instruction files that are links are not read`);
+    const size = info.size;
     const length = Math.min(size, maxBytes);
     const buffer = Buffer.alloc(length);
     const { bytesRead } = await handle.read(buffer, 0, length, 0);
@@ -70,6 +71,21 @@ async function readCapped(path: string, maxBytes: number): Promise<{ text: strin
   } finally {
     await handle.close();
   }
+}
+
+/** Why `path` is not read as instructions (a symbolic or hard link), or undefined. */
+async function linkNote(path: string, root: string): Promise<string | undefined> {
+  const info = await lstat(path).catch(absent);
+  if (info === undefined) return undefined;
+  if (info.isSymbolicLink()) {
+    const target = await realpath(path).catch(absent);
+    if (target !== undefined && !inside(root, target)) {
+      return `${path} points outside the project (a symbolic link to ${target}); instruction files that are links are not read.`;
+    }
+    return `${path} is a symbolic link (to ${target ?? 'a missing file'}); instruction files that are links are not read.`;
+  }
+  if (info.isFile() && info.nlink > 1) return `${path} has ${info.nlink} hard links; instruction files that are links are not read.`;
+  return undefined;
 }
 
 interface Candidate {
@@ -100,7 +116,14 @@ export async function loadInstructions(opts: InstructionOptions): Promise<Loaded
   const notes: string[] = [];
   const seen = new Set<string>();
   for (const c of candidates) {
-    if (!(await exists(c.path))) continue;
+    if ((await lstat(c.path).catch(absent)) === undefined) continue;
+    // A link makes one file two: edited here, it changes there (another project's instructions,
+    // or the user's own, which every session obeys). Neither side of a link is read.
+    const link = await linkNote(c.path, root);
+    if (link !== undefined) {
+      notes.push(link);
+      continue;
+    }
     let real: string;
     try {
       real = await realpath(c.path);
@@ -118,8 +141,12 @@ export async function loadInstructions(opts: InstructionOptions): Promise<Loaded
         notes.push(`${c.path} is not a regular file; not read.`);
         continue;
       }
-      const { text, truncated, size } = await readCapped(real, maxBytes);
+      const read = await readCapped(real, maxBytes);
+      const { truncated, size } = read;
       if (truncated) notes.push(`${c.path} is ${Math.round(size / 1024)} KB; only the first ${Math.round(maxBytes / 1024)} KB were read.`);
+      const hidden = scanHiddenText(read.text);
+      if (hidden.found !== '') notes.push(`${c.path} contains ${hidden.found}.`);
+      const text = hidden.text;
       if (text.trim()) sections.push({ kind: c.kind, label: c.label, path: c.path, text, truncated });
     } catch (err) {
       notes.push(`${c.path} could not be read: ${err instanceof Error ? err.message : String(err)}`);

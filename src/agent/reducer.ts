@@ -11,13 +11,22 @@ import type { PendingApproval, SessionState, TranscriptBlock, TranscriptChange }
 /** Live tool output kept in the state: the tail only, so a chatty command cannot grow it forever. */
 export const TOOL_OUTPUT_TAIL_CHARS = 8_000;
 
+function newlines(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
 // Diffs are read into numbered lines once, here, so every view draws them from the same reading.
 function parsedChange({ diff, ...change }: FileChange): TranscriptChange {
   return diff === undefined || diff === '' ? change : { ...change, diff: parseUnifiedDiff(diff) };
 }
 
-function parsedApproval({ diff, ...request }: ApprovalRequest): PendingApproval {
-  return diff === undefined || diff === '' ? request : { ...request, diff: parseUnifiedDiff(diff) };
+function parsedApproval({ diff, clipped, ...request }: ApprovalRequest): PendingApproval {
+  const parsed = diff === undefined || diff === '' ? request : { ...request, diff: parseUnifiedDiff(diff) };
+  if (clipped === undefined) return parsed;
+  const { diff: clippedDiff, ...rest } = clipped;
+  return { ...parsed, clipped: clippedDiff === undefined || clippedDiff === '' ? rest : { ...rest, diff: parseUnifiedDiff(clippedDiff) } };
 }
 
 function indexOfBlock(blocks: readonly TranscriptBlock[], id: string): number {
@@ -95,7 +104,9 @@ export function reduce(state: SessionState, event: EngineEvent): SessionState {
       const old = i < 0 ? undefined : state.blocks[i];
       if (!old || old.kind !== 'tool') return state;
       const output = (old.output + event.text).slice(-TOOL_OUTPUT_TAIL_CHARS);
-      return { ...state, blocks: replaceAt(state.blocks, i, { ...old, output, version: old.version + 1 }) };
+      // Counted as it comes: the tail is cut, and "… N earlier lines" must be N of all of them.
+      const outputLines = (old.outputLines ?? 0) + newlines(event.text);
+      return { ...state, blocks: replaceAt(state.blocks, i, { ...old, output, outputLines, version: old.version + 1 }) };
     }
     case 'tool.end': {
       const i = indexOfBlock(state.blocks, event.blockId);
@@ -123,12 +134,20 @@ export function reduce(state: SessionState, event: EngineEvent): SessionState {
       return { ...state, context: event.gauge };
     case 'commands':
       return { ...state, commands: event.commands };
+    case 'question.request':
+      return { ...state, pendingQuestion: event.question };
+    case 'question.resolved':
+      return state.pendingQuestion?.id === event.id ? { ...state, pendingQuestion: null } : state;
+    case 'budget':
+      return { ...state, budget: event.gauge };
     case 'indexing': {
       const old = state.indexing ?? null;
       const next = event.progress;
       if (old === next || (old && next && old.done === next.done && old.total === next.total)) return state;
       return { ...state, indexing: next };
     }
+    case 'save':
+      return (state.saveError ?? null) === event.error ? state : { ...state, saveError: event.error };
     case 'notice': {
       const block: TranscriptBlock = { kind: 'notice', id: event.blockId, version: 0, level: event.level, text: event.text };
       return { ...state, blocks: [...state.blocks, block] };
@@ -143,7 +162,7 @@ export function reduce(state: SessionState, event: EngineEvent): SessionState {
       }
       const end: TranscriptBlock = { kind: 'turn_end', id: event.blockId, version: 0, status: event.status };
       const withDetail: TranscriptBlock = event.detail === undefined ? end : { ...end, detail: event.detail };
-      return { ...state, busy: false, pendingApproval: null, blocks: [...blocks, withDetail] };
+      return { ...state, busy: false, pendingApproval: null, ...(state.pendingQuestion ? { pendingQuestion: null } : {}), blocks: [...blocks, withDetail] };
     }
     default: {
       const unhandled: never = event;

@@ -10,10 +10,14 @@ import type { AppPaths } from '../config/paths.js';
 import type { Config } from '../config/types.js';
 import { createOffloadStore, sweepOrphanedOffloads, type DisposableOffloadStore } from '../context/offload-store.js';
 import { ignoreError } from '../diagnostics/ignore-error.js';
+import { sweepAbandonedTemps } from '../io/temp-journal.js';
 import { SessionLockedError } from '../sessions/errors.js';
 import { savedSessionIds } from '../sessions/saved-ids.js';
 import { createSessionStore } from '../sessions/session-store.js';
 import type { SessionRecord, SessionStore } from '../sessions/types.js';
+import { removeRewindSession, type Rewind } from '../rewind/rewind-service.js';
+import { openSessionRewind } from '../rewind/session-rewind.js';
+import { redactJson as redactSecrets, redactText, secretMatcher } from '../secrets/redact.js';
 
 export interface SessionFiles {
   readonly store?: SessionStore;
@@ -31,10 +35,12 @@ export interface SessionFiles {
   switchTo(id: string, resumed: boolean): Promise<DisposableOffloadStore>;
   /** Saves the conversation in use; `recordOf` gets the refs of its offloaded results. */
   save(recordOf: (offloadRefs: readonly string[]) => SessionRecord): Promise<void>;
+  /** The checkpoints of the conversation in use (they follow it like its offloads). */
+  readonly rewind: Rewind;
   close(): Promise<void>;
 }
 
-type Paths = Pick<AppPaths, 'sessionsDir' | 'offloadDir'>;
+type Paths = Pick<AppPaths, 'sessionsDir' | 'offloadDir' | 'dataDir'>;
 
 /** Opens the store and finds the conversation to resume; `notice` gets what the user should know. */
 export async function openSessionFiles(opts: {
@@ -48,7 +54,15 @@ export async function openSessionFiles(opts: {
   const { cli, config, paths, notice, log } = opts;
   const store: SessionStore | undefined =
     cli.save || cli.resume || cli.continueLast
-      ? createSessionStore({ dir: paths.sessionsDir, projectRoot: config.projectRoot, offloadDir: paths.offloadDir, secrets: opts.secrets, onNotice: notice })
+      ? createSessionStore({
+          dir: paths.sessionsDir,
+          projectRoot: config.projectRoot,
+          offloadDir: paths.offloadDir,
+          secrets: opts.secrets,
+          onNotice: notice,
+          // A swept or deleted session's checkpoints go with it.
+          onRemoved: (id) => removeRewindSession(paths.dataDir, config.projectRoot, id),
+        })
       : undefined;
   const saves = Boolean(store && cli.save);
   let record: SessionRecord | undefined;
@@ -66,9 +80,16 @@ export async function openSessionFiles(opts: {
       record = undefined;
     }
   }
+  // Archived turns are history written to disk: the keys a session file would not hold, neither do they.
+  const redact = (text: string): string => redactText(text, secretMatcher(opts.secrets())).text;
   const newId = (): string => store?.newId() ?? `tmp-${randomBytes(6).toString('hex')}`;
   const firstId = record?.id ?? newId();
   let current = firstId;
+  // Checkpoints live beside the sessions under the data dir; with --no-save in a temp folder.
+  const rewindNotices: string[] = [];
+  const redactJson = (json: string): string => redactSecrets(json, secretMatcher(opts.secrets())).text;
+  const rewind = await openSessionRewind({ ...(cli.save ? { dataDir: paths.dataDir } : {}), config, sessionId: firstId, redactJson, ...(log ? { log } : {}) }, rewindNotices);
+  rewindNotices.forEach(notice);
   let offload: DisposableOffloadStore | undefined;
   // Whether the conversation in use is on disk: its offloads stay when we leave it.
   let saved = record !== undefined;
@@ -83,6 +104,8 @@ export async function openSessionFiles(opts: {
     firstId,
     newId,
     async prepare(sweepNotice) {
+      // Temp files a killed run left beside the user's files (and ours) go before anything is written.
+      await sweepAbandonedTemps().catch(ignoreError('remove the temp files of killed runs', log));
       if (store && saves) {
         // A sweep that fails leaves old sessions for the next start; this one must still start.
         await store.sweep(config.sessionRetentionDays, firstId).then((r) => r.problems.forEach(sweepNotice), ignoreError('sweep old sessions', log));
@@ -94,7 +117,7 @@ export async function openSessionFiles(opts: {
           ignoreError('sweep orphaned offloads', log),
         );
       }
-      offload = createOffloadStore({ dir: paths.offloadDir, sessionId: firstId });
+      offload = createOffloadStore({ dir: paths.offloadDir, sessionId: firstId, redact });
       return offload;
     },
     async switchTo(id, resumed) {
@@ -104,16 +127,21 @@ export async function openSessionFiles(opts: {
       if (store && saves) await store.unlock(old).catch(ignoreError(`unlock session ${old}`, log));
       current = id;
       saved = resumed;
-      offload = createOffloadStore({ dir: paths.offloadDir, sessionId: id });
+      await rewind.switchSession(id);
+      offload = createOffloadStore({ dir: paths.offloadDir, sessionId: id, redact });
       return offload;
     },
     async save(recordOf) {
       if (!store || !saves || !offload) return;
+      // The snapshots the record's stubs name are on disk for good before the record is.
+      await offload.sync();
       const refs = (await offload.list()).map((o) => o.ref);
       await store.save(recordOf(refs));
       saved = true;
     },
+    rewind,
     async close() {
+      await rewind.close();
       await store?.close().catch(ignoreError('close the session store', log));
       await leave();
     },

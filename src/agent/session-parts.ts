@@ -78,6 +78,8 @@ export function sessionParts(opts: {
   /** Told before each retry of a request, for the transcript (and machine interfaces). */
   readonly onRetry?: (note: string) => void;
   readonly clientOptions?: Partial<ModelClientOptions>;
+  /** The skills' part of the system prompt, fixed for the session. */
+  readonly skills?: string;
 }): SessionParts {
   const { cli, config } = opts;
   const keys = new Map<string, string | undefined>();
@@ -135,6 +137,7 @@ export function sessionParts(opts: {
         ...(config.commitTrailer ? { commitTrailer: config.commitTrailer } : {}),
         ...(mapText ? { codeMap: mapText } : {}),
         ...(p.toolProfile === 'small' ? { profile: 'small' as const } : {}),
+        ...(opts.skills ? { skills: opts.skills } : {}),
       }),
     mapText: (p) => opts.codeMap.mapText(mapBudget(p)),
     savedMapText(data, p) {
@@ -152,6 +155,7 @@ export function sessionParts(opts: {
         summarize,
         marker,
         tools: schemas,
+        replyTokens: p.maxTokens,
       }),
     thinkingFor(p) {
       const thinkingEffort = cli.thinkingEffort ?? p.thinkingEffort;

@@ -21,6 +21,7 @@ import { resumedSession } from './unfinished-turn.js';
 import { addCost, addUsage, contextTokens, reclaimThreshold } from './usage.js';
 import { ignoreError } from '../diagnostics/ignore-error.js';
 import { createSessionGrants, type GrantEntry, type SessionGrants } from '../policy/session-grants.js';
+import type { ConversationState } from '../rewind/conversation-snapshot.js';
 
 export interface Session {
   /** The runtime in use: read it, never assign to it. */
@@ -56,6 +57,12 @@ export interface Session {
   rewritePrompt(): PromptPrefix;
   /** Replaces the conversation's history (a /compact); the caller saves. */
   replaceHistory(messages: readonly Message[]): void;
+  /**
+   * Puts an earlier state of this conversation back (a rewind): its history, the system prompt it
+   * was sent with and its turn count, so the next request starts with exactly what the provider
+   * saw (and cached) then. Saves it.
+   */
+  restoreConversation(state: ConversationState): Promise<void>;
   /** Counts a request's usage in the session's totals (a turn's; `side` for a summary's). */
   recordUsage(usage: Usage, side: boolean): void;
   /** Publishes the meter's figure (an estimate before the first request). */
@@ -75,6 +82,12 @@ export interface SessionHost {
   detail?(name: string, input: unknown): string | undefined;
   /** The running turn's abort signal (a summary made mid-turn stops with it). */
   turnSignal(): AbortSignal | undefined;
+  /** Asked before every summary (PreCompact hooks): a reason not to make it, or undefined. */
+  preCompact?(trigger: 'manual' | 'auto', instructions: string): Promise<string | undefined>;
+  /** Another conversation was opened (a resumed one, or a new one after /clear). */
+  opened?(resumed: boolean): void;
+  /** Told of every request billed (a summary's too) with its cost, priced by the preset it went to: the budgets count it. */
+  billed?(usage: Usage, cost: number | null): void;
 }
 
 /** The first runtime's parts that come from outside: the rest is built from them. */
@@ -88,7 +101,7 @@ function withRule(policy: PolicySettings, rule: PathRule): PolicySettings {
 
 export function createSession(start: SessionStart, parts: SessionParts, files: SessionFiles, host: SessionHost): Session {
   let rt: SessionRuntime;
-  const summarize = createSummarizer(() => ({
+  const summarizeNow = createSummarizer(() => ({
     client: rt.client,
     system: rt.system,
     toolSchemas: rt.toolSchemas,
@@ -99,6 +112,12 @@ export function createSession(start: SessionStart, parts: SessionParts, files: S
     // A summary is billed like any request: it counts in the session's totals, not the window.
     onUsage: (u) => session.recordUsage(u, true),
   }));
+  // A summary asked for outside a turn is the user's (/compact); one inside a turn is automatic.
+  const summarize: typeof summarizeNow = async (older, instructions) => {
+    const blocked = await host.preCompact?.(host.turnSignal() ? 'auto' : 'manual', instructions ?? '');
+    if (blocked !== undefined) throw new Error(`a PreCompact hook blocked it: ${blocked}`);
+    return summarizeNow(older, instructions);
+  };
   /** The meter's figure: the context manager's, else (a manager without a gauge) the last request's. */
   const gauge = (measured?: Usage): void => {
     const window = rt.preset.contextWindow;
@@ -192,6 +211,7 @@ export function createSession(start: SessionStart, parts: SessionParts, files: S
       if (opened.recovered) await session.persist();
       // After the reset, so the notice is in the new transcript.
       changes.tell();
+      host.opened?.(resumed);
     },
     async switchPreset(name) {
       const { preset, client } = await parts.preset(name, rt.proxyOverride);
@@ -249,10 +269,21 @@ export function createSession(start: SessionStart, parts: SessionParts, files: S
     replaceHistory(messages) {
       rt.session.history.splice(0, rt.session.history.length, ...messages);
     },
+    async restoreConversation(state) {
+      const { codeMapText: _old, ...rest } = rt;
+      const history = [...state.history];
+      // An earlier state is a finished one: no turn of it to recover, and its transcript is its history.
+      const { unfinishedTurn: _none, ...now } = rt.session;
+      const conversation = { ...now, history, turns: state.turns, ...(history.length === 0 ? { firstPrompt: '' } : {}) };
+      swap({ ...rest, ...(state.codeMapText !== undefined ? { codeMapText: state.codeMapText } : {}), system: state.system, session: ready(conversation) }, 'conversation');
+      await session.persist();
+    },
     recordUsage(usage, side) {
       const s = rt.session;
+      const cost = computeCost(usage, rt.preset.prices, rt.preset);
       s.usage = addUsage(s.usage, usage);
-      s.cost = addCost(s.cost, computeCost(usage, rt.preset.prices, rt.preset));
+      s.cost = addCost(s.cost, cost);
+      host.billed?.(usage, cost);
       // Zeros a server never reported are no measurement: they count in the totals only.
       if (!usage.unreported) {
         if (side) rt.context.recordSideUsage?.(usage);

@@ -26,6 +26,9 @@ export async function startSession(cli: CliOptions, config: Config, hooks: Sessi
   return assembleSession(cli, config, realSessionDeps(hooks));
 }
 
+/** How long after the code map opens the checker's compiler and libraries load (in the background). */
+const CHECKER_WARM_UP_MS = 3000;
+
 /** The real tool registry and code map; tests add their env and knobs to the same wiring. */
 export function realSessionDeps(hooks: SessionHooks = {}): SessionDeps {
   return {
@@ -34,8 +37,14 @@ export function realSessionDeps(hooks: SessionHooks = {}): SessionDeps {
     // off) never load the indexer and its plugins.
     // The cache folder is the session's (from its env), one per project as codeMapCacheDirFor names it.
     openCodeMap: async ({ projectRoot, cacheDir, config: c, onProgress }) => {
-      const { openCodeMap, workspaceHash } = await import('../codemap/code-map.js');
-      return openCodeMap({ projectRoot, cacheDir: join(cacheDir, workspaceHash(projectRoot)), config: c, ...(onProgress ? { onProgress } : {}) });
+      const { CHECKER_BUDGET_MS, openCodeMap, workspaceHash } = await import('../codemap/code-map.js');
+      return openCodeMap({
+        projectRoot, cacheDir: join(cacheDir, workspaceHash(projectRoot)), config: c, ...(onProgress ? { onProgress } : {}),
+        // A session still open after a few seconds will likely ask who uses what: get the checker's compiler ready.
+        warmCheckerAfterMs: CHECKER_WARM_UP_MS,
+        // A symbol tool never blocks the turn on a cold checker: past this it answers from the syntax index, marked partial.
+        checkerBudgetMs: CHECKER_BUDGET_MS,
+      });
     },
     // The symbol tools' names and schemas, for a session that starts before the index is ready;
     // their calls go to the real tools once it is (src/agent/late-code-map.ts).

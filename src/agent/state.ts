@@ -9,6 +9,7 @@ import type { SessionSummary } from '../sessions/types.js';
 import type { ParsedDiff } from '../tools/numbered-diff.js';
 import type { FailureKind, FileChange } from '../tools/types.js';
 import type { SlashCommandInfo } from '../slash/types.js';
+import type { RewindView } from '../rewind/rewind-command.js';
 
 export type TurnStatus = 'finished' | 'incomplete' | 'error' | 'interrupted';
 export type ToolCallStatus = 'running' | 'ok' | 'error' | 'denied' | 'interrupted';
@@ -25,8 +26,10 @@ export interface TranscriptChange extends Omit<FileChange, 'diff'> {
 }
 
 /** The approval the view shows: the request, its diff read into numbered lines. */
-export interface PendingApproval extends Omit<ApprovalRequest, 'diff'> {
+export interface PendingApproval extends Omit<ApprovalRequest, 'diff' | 'clipped'> {
   readonly diff?: ParsedDiff;
+  /** The clipped first view (ApprovalRequest.clipped), its diff read the same way. */
+  readonly clipped?: { readonly command?: string; readonly diff?: ParsedDiff; readonly note: string };
 }
 
 export type TranscriptBlock =
@@ -44,6 +47,8 @@ export type TranscriptBlock =
       readonly status: ToolCallStatus;
       /** Live output while running (bash), escaped; bounded to the tail. */
       readonly output: string;
+      /** Lines of live output in all (the tail above holds only the last of them). */
+      readonly outputLines?: number;
       /** 'Edited prices.py', or the error, once finished. */
       readonly resultSummary?: string;
       /** A file it changed: "edit prices.py +1 −4", and the diff behind it. */
@@ -87,6 +92,11 @@ export interface SessionState {
    * resume only a saved one. Absent from an engine that does not say.
    */
   readonly saved?: boolean;
+  /**
+   * Why the last save of the session failed (a full disk); absent or null once a save works. The
+   * view keeps it in sight: the conversation on screen is not on disk.
+   */
+  readonly saveError?: string | null;
   /** The session is still being assembled; the view shows what the config says until it is. */
   readonly starting?: boolean;
   /**
@@ -95,6 +105,46 @@ export interface SessionState {
    * built-in ones).
    */
   readonly commands?: readonly SlashCommandInfo[];
+  /** A question the engine waits on (see EngineQuestion); null or absent when none. */
+  readonly pendingQuestion?: EngineQuestion | null;
+  /** Spend against the budgets that are set; absent when none is. */
+  readonly budget?: BudgetGauge;
+}
+
+/** One answer to an EngineQuestion: the key that picks it, what it says, and the value it returns. */
+export interface QuestionChoice {
+  readonly key: string;
+  readonly label: string;
+  readonly value: string;
+}
+
+/**
+ * A question the engine waits on between two steps, approval-like: before an automatic summary,
+ * at a budget, before /model re-sends the conversation to another model. Plain data; the view
+ * shows it in place of the input and answers with `answerQuestion`. A run without a view takes
+ * `fallback` without asking; an interrupt settles it with `cancel`.
+ */
+export interface EngineQuestion {
+  readonly id: string;
+  readonly kind: 'compaction' | 'budget' | 'model-switch';
+  readonly title: string;
+  readonly lines: readonly string[];
+  /** The first one is what Enter picks. */
+  readonly choices: readonly QuestionChoice[];
+  readonly fallback: string;
+  readonly cancel: string;
+}
+
+/** Spend against one budget, for the status line. `spent` is null while unknown (no prices). */
+export interface BudgetReading {
+  readonly spent: number | null;
+  readonly limit: number;
+}
+
+export interface BudgetGauge {
+  readonly turnCost?: BudgetReading;
+  readonly sessionCost?: BudgetReading;
+  readonly turnTokens?: BudgetReading;
 }
 
 export interface IndexingProgress {
@@ -112,6 +162,8 @@ export interface TurnOutcome {
   /** What this turn's requests used (summaries included), and their cost (null without prices). */
   readonly usage?: Usage;
   readonly cost?: number | null;
+  /** False when the session was to be saved and could not be (absent with --no-save). */
+  readonly saved?: boolean;
   /** One-shot mode's tally of the turn's tool calls that were denied or failed (src/headless/tool-tally.ts). */
   readonly calls?: readonly { readonly tool: string; readonly call: string; readonly status: 'denied' | 'error'; readonly message: string }[];
 }
@@ -119,7 +171,7 @@ export interface TurnOutcome {
 /** The result of a slash command: text to show (the view decides how), or a request to exit. */
 export interface SlashResult {
   /** The command's tagged reply this result carries (src/slash/types.ts, SlashReply). */
-  readonly kind?: 'text' | 'error' | 'panel' | 'sessions' | 'prompt' | 'exit';
+  readonly kind?: 'text' | 'error' | 'panel' | 'sessions' | 'prompt' | 'exit' | 'rewind' | 'rewound';
   /** Send this to the model as the user's prompt (a custom command, a server's prompt). */
   readonly prompt?: string;
   readonly output?: string;
@@ -130,6 +182,10 @@ export interface SlashResult {
   readonly panel?: string;
   /** For the 'sessions' panel: this project's saved sessions, newest activity first. */
   readonly sessions?: readonly SessionSummary[];
+  /** /rewind: the checkpoints for the picker, or a preview of going back to one. */
+  readonly rewind?: RewindView;
+  /** For 'rewound': text to put back in the input (the prompt a conversation rewind went back before). */
+  readonly input?: string;
 }
 
 export interface EngineStore {
@@ -138,12 +194,18 @@ export interface EngineStore {
 }
 
 export interface Engine extends EngineStore {
-  /** Runs one turn; images (an editor's pasted screenshot) go with the text to a model that can see. */
-  submit(text: string, extra?: { readonly images?: readonly ImageData[] }): Promise<TurnOutcome>;
+  /**
+   * Runs one turn; images (an editor's pasted screenshot) go with the text to a model that can see.
+   * `shell`: the text is a command the user runs themselves (`!command` in the input): run, shown,
+   * added to the conversation, no model request.
+   */
+  submit(text: string, extra?: { readonly images?: readonly ImageData[]; readonly shell?: boolean }): Promise<TurnOutcome>;
   /** Stops the running turn; `reason` ("Stopped by SIGTERM.") is what the turn's end says, else "Interrupted by the user.". */
   interrupt(reason?: string): void;
   /** `note`: with a no, what the user typed for the model (what to do instead). */
   answer(approvalId: string, decision: ApprovalDecision, note?: string): void;
+  /** Answers the pending EngineQuestion with one of its choices' values. */
+  answerQuestion?(questionId: string, value: string): void;
   runSlash(command: string): Promise<SlashResult>;
   dispose(): Promise<void>;
 }

@@ -19,17 +19,26 @@ export interface SummarizerSource {
   readonly onUsage?: (usage: Usage) => void;
 }
 
-const REQUEST =
-  'Summarize the conversation so far for your own later use: it will replace the messages above. ' +
-  'Keep what was asked, what was decided and why, which files were read or changed and how, what ' +
-  'was tried and ruled out, and what is still to do. Be factual and compact. Reply with the ' +
-  'summary only, and call no tools.';
+/**
+ * The request: a record of the past under fixed headings, so the model that reads it later tells
+ * finished work from open work and the user's last request from everything before it. Framed as
+ * a request to stop and summarize, which is what a model mid-task would otherwise carry on from.
+ */
+export const SUMMARY_REQUEST = [
+  'Summarize the conversation so far for your own later use: it will replace the messages above, which stay archived word for word (the recall tool searches them).',
+  'Stop the task for this: call no tools and do not continue the work. Write a record of what already happened, in the past tense, under these headings:',
+  'Done: everything completed — edits made (file and what changed), commands run and their outcome, questions answered. Mark each item "(done)"; nothing listed here is to be done again.',
+  'Facts and decisions: what was learned, decided and why, what was tried and ruled out; file names, functions, commands and values exactly.',
+  'Open: what was asked or planned but not finished when this record was made, each marked "(open)"; write "none" if nothing is open.',
+  'Latest request: the user\'s most recent request above, in their words, and whether it was completed.',
+  'Be factual and compact. Reply with the record only.',
+].join('\n');
 
 export function createSummarizer(source: () => SummarizerSource): Summarizer {
   return async (older, instructions) => {
     const s = source();
     const messages: Message[] = [...older];
-    appendUserText(messages, instructions ? `${REQUEST}\nThe user adds: ${instructions}` : REQUEST);
+    appendUserText(messages, instructions ? `${SUMMARY_REQUEST}\nThe user adds what matters to keep: ${instructions}` : SUMMARY_REQUEST);
     const request = {
       system: s.system,
       tools: s.toolSchemas,

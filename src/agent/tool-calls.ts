@@ -10,6 +10,10 @@ import type { EngineEvent } from './events.js';
 import type { ToolRunner } from './ports.js';
 import type { ContextManager } from '../context/types.js';
 import { loopMessage, type LoopDetector } from './loop-detector.js';
+import { ignoreError } from '../diagnostics/ignore-error.js';
+import { sweepAbandonedTemps } from '../io/temp-journal.js';
+import type { Hooks } from '../extensions/hooks.js';
+import { hookToolInput } from '../extensions/hook-payload.js';
 
 export type ToolUse = Extract<ContentBlock, { type: 'tool_use' }>;
 export type ToolResultBlock = Extract<ContentBlock, { type: 'tool_result' }>;
@@ -22,6 +26,8 @@ export interface ToolCallsEnv {
   readonly context: ContextManager;
   readonly loops: LoopDetector;
   readonly loopWindow: number;
+  /** Calls one reply may run (max_calls_per_reply); the rest are answered "not run". Default 64. */
+  readonly maxCallsPerReply?: number;
   readonly signal: AbortSignal;
   readonly dispatch: (event: EngineEvent) => void;
   readonly newId: (prefix: string) => string;
@@ -30,6 +36,8 @@ export interface ToolCallsEnv {
   readonly log?: (line: string) => void;
   /** A note to add to the result of the call just run (one-shot's non-interactive denial). */
   readonly takeDenialNote?: () => string | undefined;
+  /** PreToolUse and PostToolUse hooks around each call. */
+  readonly hooks?: Pick<Hooks, 'preToolUse' | 'postToolUse'>;
 }
 
 export interface ToolCallsOutcome {
@@ -43,10 +51,23 @@ export function statusOf(failure: FailureKind | undefined): ToolCallStatus {
   return failure === undefined ? 'ok' : failure === 'denied' || failure === 'interrupted' ? failure : 'error';
 }
 
+export const DEFAULT_MAX_CALLS_PER_REPLY = 64;
+
+export function overLimitResult(asked: number, limit: number): string {
+  return `Not run: this reply asked for ${asked} tool calls, and at most ${limit} run per reply (max_calls_per_reply). Ask again for what is still needed, in smaller batches.`;
+}
+
 export async function runToolCalls(env: ToolCallsEnv, calls: readonly ToolUse[], loopWarnings: { count: number }): Promise<ToolCallsOutcome> {
   const results: ToolResultBlock[] = [];
   let stoppedForLoop = false;
-  for (const call of calls) {
+  const limit = env.maxCallsPerReply ?? DEFAULT_MAX_CALLS_PER_REPLY;
+  for (const [index, call] of calls.entries()) {
+    if (index >= limit) {
+      // Every call still gets its result, so the history stays valid; only the first `limit` run.
+      // No transcript block each: a runaway reply of thousands of calls would bury the screen.
+      results.push({ type: 'tool_result', toolUseId: call.id, content: overLimitResult(calls.length, limit), isError: true });
+      continue;
+    }
     const blockId = env.newId('tool');
     const kind = env.tools.get(call.name)?.kind;
     const detail = env.tools.detail?.(call.name, call.input);
@@ -74,9 +95,19 @@ export async function runToolCalls(env: ToolCallsEnv, calls: readonly ToolUse[],
       finish(loopMessage(call.name, env.loopWindow), 'failed', 'loop detected, not run');
       continue;
     }
+    const pre = await env.hooks?.preToolUse(call, env.signal);
+    if (pre?.blocked !== undefined) {
+      env.log?.(`tool ${env.describe(call.name, call.input)} → blocked by a PreToolUse hook`);
+      finish(`Not run: a PreToolUse hook refused this call: ${pre.blocked}`, 'denied', 'blocked by a PreToolUse hook');
+      continue;
+    }
+    // A hook's rewritten arguments go through the tool's own checks and the policy like the model's.
+    const input = pre?.input ?? call.input;
     const started = Date.now();
     const ctx = env.toolContext(env.signal, (text) => env.dispatch({ type: 'tool.output', blockId, text }));
-    const result = await env.tools.run(call.name, call.input, ctx);
+    const result = await env.tools.run(call.name, input, ctx);
+    // Another run killed mid-write (a parallel session, an earlier crash) may have left temp files.
+    await sweepAbandonedTemps().catch(ignoreError('remove the temp files of killed runs', env.log));
     // A call that failed while the turn was being stopped was stopped, whatever it says.
     const failure = env.signal.aborted && !result.ok ? 'interrupted' : failureOf(result);
     env.log?.(`tool ${env.describe(call.name, call.input)} → ${failure ?? 'ok'}: ${result.summary} (${Date.now() - started} ms)`);
@@ -89,11 +120,21 @@ export async function runToolCalls(env: ToolCallsEnv, calls: readonly ToolUse[],
     // session marker in all of them. A failing command's output can be just as large.
     const def = env.tools.get(call.name);
     const content = await env.context.onToolResult(call.name, result.content, {
-      input: call.input,
+      input,
       ...(def ? { bulk: def.bulk } : {}),
+      ...(result.whole !== undefined ? { whole: result.whole } : {}),
+      ...(result.wholeCut !== undefined ? { wholeCut: result.wholeCut } : {}),
     });
-    const note = env.takeDenialNote?.();
-    finish(note ? `${content}\n${note}` : content, failure, result.summary, result.images?.length ? { images: result.images } : {}, result.ok ? result.change : undefined);
+    const post = failure === undefined ? await env.hooks?.postToolUse({ ...call, input }, result, env.signal) : undefined;
+    // A PostToolUse hook (a formatter) may have rewritten the file the call wrote.
+    const path = post ? hookToolInput(input, ctx.projectRoot)['file_path'] : undefined;
+    if (typeof path === 'string') ctx.onFileChanged?.(path);
+    const notes = [env.takeDenialNote?.(), pre?.context, post?.feedback].filter((n): n is string => !!n);
+    finish([content, ...notes].join('\n'), failure, result.summary, result.images?.length ? { images: result.images } : {}, result.ok ? result.change : undefined);
+  }
+  if (calls.length > limit) {
+    const text = `The reply asked for ${calls.length} tool calls; the first ${limit} ran and the other ${calls.length - limit} were answered "not run" (max_calls_per_reply = ${limit}).`;
+    env.dispatch({ type: 'notice', blockId: env.newId('notice'), level: 'warning', text });
   }
   return { results, stoppedForLoop };
 }

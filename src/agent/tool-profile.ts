@@ -18,7 +18,8 @@ const SMALL: ReadonlyMap<string, string> = new Map([
   ['bash', 'Run a shell command in the project root; returns its output and exit code.'],
   ['write_file', 'Create a file or replace its whole contents.'],
   ['grep', 'Search file contents with a regular expression; prints path:line:text.'],
-  ['read_offloaded', 'Read back an offloaded result by its ref (off_0001).'],
+  ['read_offloaded', 'Read back an offloaded result or archived turn by its ref (off_0001, arc_0001).'],
+  ['recall', 'Search earlier turns a summary replaced: words, or /regex/.'],
   ['view_image', 'Look at an image file.'],
 ]);
 

@@ -4,6 +4,7 @@
  * valid in every case: every tool call has a result, and the turn can be continued.
  */
 import { ProviderError, type AssistantMessage, type ContentBlock, type ImageData, type Message, type ModelClient, type ThinkingEffort, type ToolSchema, type Usage } from '../providers/types.js';
+import type { ConfirmSummary } from '../context/types.js';
 import type { PromptPrefix } from './runtime.js';
 import type { TurnOutcome } from './state.js';
 import { streamRequest } from './model-request.js';
@@ -34,12 +35,33 @@ export interface TurnEnv extends Omit<ToolCallsEnv, 'loops'> {
    * system prompt and tools to send from now on.
    */
   readonly afterSummary?: () => PromptPrefix;
+  /** Text that joins the user's prompt in the history (what SessionStart and UserPromptSubmit hooks added). */
+  readonly promptContext?: readonly string[];
+  /**
+   * Before the turn ends (the model answered without tool calls): a reason to go on (a Stop
+   * hook's), or undefined. `active` is true when a Stop hook already made this turn go on.
+   */
+  readonly onStop?: (active: boolean, lastMessage: string) => Promise<string | undefined>;
+  /**
+   * Before each request (a summary's included): undefined to go on, or why the turn stops here
+   * (a budget reached and not raised). The history is valid at that point.
+   */
+  readonly beforeStep?: () => Promise<string | undefined>;
+  /** Asked before an automatic summary: now, or later once. */
+  readonly confirmSummary?: ConfirmSummary;
 }
 
+/** A Stop hook that never lets go would run the turn into max_tool_steps; this many times is enough. */
+export const MAX_STOP_CONTINUES = 5;
+
 /** Adds the user's text, merging into a trailing user message (tool results of a stopped turn). */
-export function appendUserText(history: Message[], text: string, images: readonly ImageData[] = []): void {
+export function appendUserText(history: Message[], text: string, images: readonly ImageData[] = [], extra: readonly string[] = []): void {
   const last = history.at(-1);
-  const blocks: ContentBlock[] = [{ type: 'text', text }, ...images.map((image) => ({ type: 'image' as const, image }))];
+  const blocks: ContentBlock[] = [
+    { type: 'text', text },
+    ...images.map((image) => ({ type: 'image' as const, image })),
+    ...extra.map((more) => ({ type: 'text' as const, text: more })),
+  ];
   if (last?.role === 'user') history[history.length - 1] = { role: 'user', content: [...last.content, ...blocks] };
   else history.push({ role: 'user', content: blocks });
 }
@@ -78,7 +100,7 @@ export function stepCeilingMessage(max: number): string {
 }
 
 export async function runTurn(env: TurnEnv, text: string, images?: readonly ImageData[]): Promise<TurnOutcome> {
-  appendUserText(env.history, text, images);
+  appendUserText(env.history, text, images, env.promptContext);
   // Saved before anything can go wrong: a process killed while the model streams still leaves
   // the prompt in the session, and `--continue` picks it up.
   await env.safePoint();
@@ -92,8 +114,16 @@ export async function runTurn(env: TurnEnv, text: string, images?: readonly Imag
   // A note that comes back unchanged before every step of a turn (summarizing paused, nothing left
   // to reclaim) is shown once per turn.
   let lastNote: string | undefined;
+  let stopContinues = 0;
   for (;;) {
-    const reclaim = await env.context.beforeRequest(env.history, system);
+    const stop = await env.beforeStep?.();
+    if (stop !== undefined) {
+      await env.safePoint();
+      // A budget question an interrupt cancelled: the turn was stopped (by the user, or a signal), not by the budget.
+      if (env.signal.aborted) return { status: 'interrupted', result: lastText, detail: interruptedDetail(env), steps };
+      return { status: 'incomplete', result: lastText, detail: stop, steps };
+    }
+    const reclaim = await env.context.beforeRequest(env.history, system, env.confirmSummary ? { confirmSummary: env.confirmSummary } : undefined);
     if (reclaim.action !== 'none') env.history.splice(0, env.history.length, ...reclaim.messages);
     if (reclaim.action === 'summarized' && env.afterSummary) ({ system, tools, toolSchemas } = env.afterSummary());
     const note = reclaim.detail ?? (reclaim.action !== 'none' ? `Context ${reclaim.action}.` : undefined);
@@ -179,6 +209,18 @@ export async function runTurn(env: TurnEnv, text: string, images?: readonly Imag
       return { status: 'incomplete', result: lastText, detail: 'The reply was cut off at max_tokens.', steps };
     }
     if (!calls.length) {
+      const goOn = env.signal.aborted ? undefined : await env.onStop?.(stopContinues > 0, replyText);
+      if (goOn !== undefined && stopContinues < MAX_STOP_CONTINUES && !env.signal.aborted) {
+        stopContinues++;
+        env.dispatch({ type: 'notice', blockId: env.newId('notice'), level: 'info', text: `A Stop hook asks the model to go on: ${goOn}` });
+        appendUserText(env.history, `[Stop hook] Do not stop yet: ${goOn}`);
+        await env.safePoint();
+        continue;
+      }
+      if (goOn !== undefined) {
+        const text = env.signal.aborted ? undefined : `A Stop hook asked to go on ${MAX_STOP_CONTINUES} times in this turn; the turn ends here.`;
+        if (text) env.dispatch({ type: 'notice', blockId: env.newId('notice'), level: 'warning', text });
+      }
       await env.safePoint();
       return { status: 'finished', result: replyText, steps };
     }

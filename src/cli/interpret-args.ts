@@ -14,6 +14,7 @@ export type ParsedCommand =
   | { readonly kind: 'version' }
   | { readonly kind: 'init'; readonly cwd: string }
   | { readonly kind: 'map'; readonly options: CliOptions }
+  | { readonly kind: 'rewind'; readonly cwd: string; readonly checkpoint?: number; readonly session?: string; readonly verbose: boolean }
   | { readonly kind: 'run'; readonly options: CliOptions }
   | { readonly kind: 'usage-error'; readonly message: string };
 
@@ -79,6 +80,7 @@ export function interpretArgs(a: ParsedWords, ctx: ParseContext): ParsedCommand 
   const proxy = lastString(a['proxy']);
   if (proxy !== undefined) checkProxy(proxy);
   if (a['init']) return { kind: 'init', cwd };
+  if (a['rewind'] !== undefined) return rewindCommand(a, cwd, resume);
 
   const options: CliOptions = {
     ...(prompt !== undefined ? { prompt } : {}),
@@ -86,6 +88,7 @@ export function interpretArgs(a: ParsedWords, ctx: ParseContext): ParsedCommand 
     json,
     ...formats,
     ...(out !== undefined ? { out } : {}),
+    ...(a['raw'] === true ? { raw: true } : {}),
     ...(model !== undefined ? { model } : {}),
     cwd,
     continueLast: a['continue'] === true,
@@ -98,6 +101,7 @@ export function interpretArgs(a: ParsedWords, ctx: ParseContext): ParsedCommand 
     ...(proxy !== undefined ? { proxy } : {}),
     verbose: a['verbose'] === true,
   };
+  if (options.raw === true && !options.oneShot) throw new UsageError('--raw only works with -p/--print (one-shot mode): the full screen always shows control sequences as escapes');
   if (a['map']) return { kind: 'map', options };
   if (!options.oneShot && !ctx.interactive) {
     // Most often `echo task | lwyrm`: the task is on stdin, and -p - is what reads it.
@@ -112,12 +116,31 @@ export function interpretArgs(a: ParsedWords, ctx: ParseContext): ParsedCommand 
  */
 function checkStandalone(a: ParsedWords, hasTask: boolean): void {
   if (a['init'] && a['map']) throw new UsageError('--init and --map are separate commands: run one, then the other');
+  if (a['rewind'] !== undefined && hasTask) throw new UsageError('--rewind restores files and exits; it runs no task, so leave out the prompt and -p');
+  if (a['rewind'] !== undefined && a['init']) throw new UsageError('--init and --rewind are separate commands: run one, then the other');
   const command = a['init'] ? '--init' : a['map'] ? '--map' : undefined;
   if (!command) return;
   const what = command === '--init' ? 'writes AGENTS.md' : 'prints the code map';
   if (hasTask) throw new UsageError(`${command} ${what} and exits; it runs no task, so leave out the prompt and -p`);
   const session = a['continue'] === true ? '--continue' : a['resume'] !== undefined ? '--resume' : undefined;
   if (session) throw new UsageError(`${command} ${what} and exits; ${session} does not apply to it`);
+}
+
+/** --rewind [N]: files only, no model; the flags of a task or a new session make no sense beside it. */
+function rewindCommand(a: ParsedWords, cwd: string, resume: string | undefined): ParsedCommand {
+  const value = lastString(a['rewind']) ?? '';
+  if (value !== '' && !/^[1-9]\d{0,8}$/.test(value)) throw new UsageError(`--rewind ${value}: expected a checkpoint number (1, 2, …), or nothing for the last turn`);
+  for (const flag of ['save', 'read-only', 'map', 'json', 'out', 'model', 'allow']) {
+    const given = flag === 'save' ? a['save'] === false : a[flag] !== undefined && a[flag] !== false;
+    if (given) throw new UsageError(`--rewind restores files and exits; --${flag === 'save' ? 'no-save' : flag} does not apply to it`);
+  }
+  return {
+    kind: 'rewind',
+    cwd,
+    ...(value !== '' ? { checkpoint: Number(value) } : {}),
+    ...(resume !== undefined ? { session: resume } : {}),
+    verbose: a['verbose'] === true,
+  };
 }
 
 function oneOf<T extends string>(flag: string, value: string | undefined, allowed: readonly T[]): T | undefined {

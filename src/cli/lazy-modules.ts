@@ -21,7 +21,16 @@ export interface RunTuiModule {
   /** With a promise, the first frame shows `startingState` while the engine starts. */
   runTui(
     engine: Engine | Promise<Engine>,
-    opts: { initialPrompt?: string; startingState?: SessionState; painted?: EarlyFrame; grammars?: GrammarParsers },
+    opts: {
+      initialPrompt?: string;
+      startingState?: SessionState;
+      painted?: EarlyFrame;
+      grammars?: GrammarParsers;
+      /** The project's prompt history (src/sessions/prompt-history.ts). */
+      history?: { readonly entries: readonly string[]; add(text: string): unknown };
+      /** Project paths for @ completion. */
+      mentionPaths?: () => Promise<readonly string[]>;
+    },
   ): Promise<number>;
 }
 /** A first frame already on screen; the view adopts it (components/terminal/early-paint.ts). */
@@ -29,6 +38,8 @@ export interface EarlyFrame {
   readonly columns: number;
   readonly rows: number;
   readonly lines: readonly string[];
+  /** Where the real cursor was put (the input's caret). */
+  readonly cursor: { readonly row: number; readonly column: number };
   readonly stray?: { readonly writeStdout: (data: string) => boolean; release(): { stdout: string; stderr: string } };
   handOver(): void;
   abandon(): void;
@@ -36,11 +47,20 @@ export interface EarlyFrame {
 export interface EarlyPaintModule {
   paintEarlyFrameOnProcess(state: SessionState, env: Readonly<Record<string, string | undefined>>): EarlyFrame | undefined;
 }
+export interface InputSupportModule {
+  openInputSupport(config: Config, env: Readonly<Record<string, string | undefined>>, apiKey: string | undefined): Promise<{
+    history: { readonly entries: readonly string[]; add(text: string): unknown };
+    mentionPaths: () => Promise<readonly string[]>;
+  }>;
+}
 export interface RunAcpModule {
   runAcp(base: CliOptions, opts: { version: string; env: Readonly<Record<string, string | undefined>> }): Promise<number>;
 }
 export interface PrintMapModule {
   printCodeMap(config: Config): Promise<string>;
+}
+export interface RewindCliModule {
+  runRewindCli: typeof import('../rewind/rewind-cli.js').runRewindCli;
 }
 
 // The specifiers stay literal so the bundler can split them into chunks, and typed, so tsc checks
@@ -53,6 +73,9 @@ export const loadRunOneShot = (): Promise<RunOneShotModule> =>
 
 export const loadRunTui = (): Promise<RunTuiModule> =>
   import('../../components/run-tui.js');
+
+export const loadInputSupport = (): Promise<InputSupportModule> =>
+  import('../agent/input-support.js');
 
 export const loadEarlyPaint = (): Promise<EarlyPaintModule> =>
   import('../../components/terminal/early-paint.js');
@@ -69,3 +92,6 @@ export const loadTreeSitter = (): Promise<TreeSitterModule> =>
 
 export const loadPrintMap = (): Promise<PrintMapModule> =>
   import('../codemap/print-map.js');
+
+export const loadRewindCli = (): Promise<RewindCliModule> =>
+  import('../rewind/rewind-cli.js');

@@ -6,12 +6,15 @@ import { jsonResult } from '../headless/json-result.js';
 import { jsonLine } from '../headless/json-line.js';
 import { failedStreamResult } from '../headless/stream-json-failure.js';
 import { escapeForDisplay } from '../policy/escape.js';
+import { ignoreError } from '../diagnostics/ignore-error.js';
 import { scrubExecEnvironment } from '../sandbox/scrub-environ.js';
 import { helpText } from './flags.js';
 import { initMessage, writeStarterAgentsFile } from './init-agents.js';
-import { loadEarlyPaint, loadPrintMap, loadRunAcp, loadRunOneShot, loadRunTui, loadStartSession, loadTreeSitter } from './lazy-modules.js';
+import { loadEarlyPaint, loadInputSupport, loadPrintMap, loadRewindCli, loadRunAcp, loadRunOneShot, loadRunTui, loadStartSession, loadTreeSitter } from './lazy-modules.js';
+import { appPaths } from '../config/paths.js';
 import type { CliOptions } from './options.js';
-import { parsePlainWords } from './interpret-args.js';
+import { parsePlainWords, type ParsedCommand } from './interpret-args.js';
+import { fullScreenRefusal, MAX_NESTING, nestedNote, nestingDepth, tooDeepRefusal } from './nesting.js';
 import { startingState } from './starting-state.js';
 
 export interface MainIo {
@@ -28,6 +31,8 @@ export interface MainIo {
   readonly claimStdout?: () => (text: string) => void;
   /** All of stdin as text, for `-p -`; absent where there is no stdin to read. */
   readonly readStdin?: () => Promise<string>;
+  /** A yes/no question answered at the terminal; absent when stdin is not one (the answer is then no). */
+  readonly confirm?: (question: string) => Promise<boolean>;
 }
 
 /** `-p -` (or a lone `-` as the prompt): the task is read from stdin, as in most Unix tools. */
@@ -38,6 +43,8 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
   if (argv[0] === ACP_COMMAND) return runAcpCommand(argv.slice(1), io);
   // Plain `lwyrm` (or a prompt in plain words) is the common start; it need not wait for yargs.
   const command = parsePlainWords(argv, ctx) ?? (await import('./parse-args.js')).parseArgs(argv, ctx);
+  const nested = nestingRefusal(command, io);
+  if (nested !== undefined) return nested;
   let verbose = false;
   try {
     switch (command.kind) {
@@ -67,6 +74,18 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
         io.stdout(ensureNewline(await printCodeMap(config)));
         return 0;
       }
+      case 'rewind': {
+        verbose = command.verbose;
+        const config = await loadConfig({ cwd: command.cwd, env: io.env });
+        printWarnings(config, io);
+        const { runRewindCli } = await loadRewindCli();
+        const paths = appPaths(io.env);
+        return await runRewindCli(
+          { ...(command.checkpoint !== undefined ? { checkpoint: command.checkpoint } : {}), ...(command.session !== undefined ? { session: command.session } : {}) },
+          config,
+          { dataDir: paths.dataDir, sessionsDir: paths.sessionsDir, stdout: io.stdout, stderr: io.stderr, ...(io.confirm ? { confirm: io.confirm } : {}) },
+        );
+      }
       case 'run':
         verbose = command.options.verbose;
         return await run(command.options, io);
@@ -74,6 +93,28 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
   } catch (error) {
     return reportError(error, io, verbose);
   }
+}
+
+/**
+ * Inside lindwyrm's own bash tool: no full screen (whether or not a terminal can be had), one-shot
+ * runs say so, and past MAX_NESTING levels nothing runs. Undefined: go on.
+ */
+function nestingRefusal(command: ParsedCommand, io: MainIo): number | undefined {
+  const depth = nestingDepth(io.env);
+  if (depth === 0) return undefined;
+  const fullScreen =
+    (command.kind === 'run' && !command.options.oneShot) || (command.kind === 'usage-error' && command.message.includes('full-screen session'));
+  if (fullScreen) {
+    io.stderr(`lwyrm: ${fullScreenRefusal(depth)}\n`);
+    return 2;
+  }
+  if (command.kind !== 'run') return undefined;
+  if (depth >= MAX_NESTING) {
+    io.stderr(`lwyrm: ${tooDeepRefusal(depth)}\n`);
+    return 2;
+  }
+  io.stderr(`lwyrm: ${nestedNote(depth)}\n`);
+  return undefined;
 }
 
 /**
@@ -132,6 +173,10 @@ async function runWith(given: CliOptions, io: MainIo, stopEarly: (() => void) | 
   const painted = paintEarlyFrameOnProcess(state, io.env);
   try {
     const { runTui } = await loadRunTui();
+    // The project's prompt history and @ paths: a failure costs those, never the session.
+    const input = await loadInputSupport()
+      .then(async (m) => m.openInputSupport(config, io.env, await resolveApiKey(preset, io.env)))
+      .catch(ignoreError('open the prompt history'));
     const engine = afterFirstFrame().then(async () => {
       const { startSession } = await loadStartSession();
       return await startSession(options, config);
@@ -140,6 +185,7 @@ async function runWith(given: CliOptions, io: MainIo, stopEarly: (() => void) | 
       ...(options.prompt !== undefined ? { initialPrompt: options.prompt } : {}),
       startingState: state,
       ...(painted ? { painted } : {}),
+      ...(input ?? {}),
       // Highlighting uses the code map's grammars, loaded once for both, when code first shows.
       grammars: async (grammar) => (await loadTreeSitter()).createParser(grammar),
     });

@@ -19,6 +19,8 @@ export interface CliOptions {
   /** --include-partial-messages: text and thinking deltas as stream-json events. */
   readonly includePartial?: boolean;
   readonly out?: string;
+  /** --raw: the answer's terminal control sequences go to stdout unescaped. */
+  readonly raw?: boolean;
   /** -m: a preset name, or 'ollama:MODEL' / 'lmstudio:MODEL'. */
   readonly model?: string;
   /** Real path of the project root (-C, default the current directory). */

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { appPaths } from '../config/paths.js';
 import type { Config } from '../config/types.js';
 import type { ToolDefinition } from '../tools/types.js';
+import type { CheckerAnswer, CheckerQuestion } from './checker-protocol.js';
 import { createEditIndexer } from './edit-worker.js';
 import { findEntryFiles } from './entry-points.js';
 import { findReferencesTool } from './find-references-tool.js';
@@ -13,11 +14,12 @@ import type { ProjectSymbol } from './graph-types.js';
 import { renderMap } from './map-text.js';
 import { loadPlugins } from './load-plugins.js';
 import { MAP_RENDER_VERSION, openMapCache } from './map-cache.js';
-import { openProjectIndex, type OpenStats } from './project-index.js';
+import { openProjectIndex, toProjectPath, type OpenStats } from './project-index.js';
 import { scoreSymbols } from './rank.js';
 import { readSymbolTool } from './read-symbol-tool.js';
+import { GIVEN_UP, NEEDS_FILES } from './ts-checker.js';
 import { chooseRunner, WORKER_MIN_JOBS, type WorkerChoice } from './worker-runner.js';
-import { absent } from '../diagnostics/ignore-error.js';
+import { absent, ignoreError } from '../diagnostics/ignore-error.js';
 
 export interface CodeMap {
   /** The map cut to `budgetTokens`; the same index gives the same bytes. */
@@ -48,7 +50,24 @@ export interface OpenCodeMapOptions {
   readonly maxFiles?: number;
   /** How long a plugin may take on one file before it is skipped. @default 10000 */
   readonly pluginTimeoutMs?: number;
+  /** false: answer TS/JS symbol questions from the syntax index only (for comparisons). @default true */
+  readonly typeChecker?: boolean;
+  /**
+   * Loads the checker's compiler and libraries in the index worker this long after opening, in the
+   * background (a session still open by then is likely to ask; a short one-shot run is gone before).
+   * Project files are parsed only when a question needs them. Off when absent.
+   */
+  readonly warmCheckerAfterMs?: number;
+  /**
+   * How long a symbol tool waits for the checker before it answers from the syntax index, saying
+   * the answer is partial; the checker goes on, and the same question asked again gets its answer.
+   * Waits as long as the checker takes when absent; a function is asked at each question.
+   */
+  readonly checkerBudgetMs?: number | (() => number);
 }
+
+/** What a session waits for the checker (a cold one on a large project takes longer: the tool answers partially meanwhile). */
+export const CHECKER_BUDGET_MS = 1500;
 
 /** Files larger than this are not indexed (they are data or generated). */
 const MAX_INDEXED_FILE_BYTES = 512 * 1024;
@@ -133,11 +152,68 @@ export async function openCodeMap(opts: OpenCodeMapOptions): Promise<CodeMap> {
       const known = index.indexedStamp(rel);
       if (!st || !known || st.size !== known.size || st.mtimeMs !== known.mtimeMs) {
         await index.refresh(rel);
+        // A question under way was asked about the code before this change: none joins it now.
+        pending.clear();
         scheduleSave();
       }
     },
   };
-  const tools = [readSymbolTool(source), findReferencesTool(source), getDependenciesTool(source)];
+  // The checker gets the TS/JS file list when it changed since it was last sent, or when the worker is new.
+  let sent: { key: string; generation: number } | undefined;
+  /** The last question asked, asked again in the background after an edit (its types are then warm for the next one). */
+  let lastQuestion: CheckerQuestion | undefined;
+  const checkedFiles = (): string[] => [...index.files()].filter(([, f]) => f.plugin?.name === 'typescript').map(([rel]) => rel).sort();
+  const ask = async (q: CheckerQuestion, token: object): Promise<CheckerAnswer> => {
+    const files = checkedFiles();
+    const key = files.join('\0');
+    const generation = editor.generation();
+    const fresh = sent?.key === key && sent.generation === generation;
+    let answer = await editor.query({ ...q, root: opts.projectRoot, ...(fresh ? {} : { files }) }, token);
+    if (!answer.ok && answer.error === NEEDS_FILES) answer = await editor.query({ ...q, root: opts.projectRoot, files }, token);
+    if (answer.ok) sent = { key, generation: editor.generation() };
+    return answer;
+  };
+  /** Questions a tool stopped waiting for, still under way in the worker: the same question asked again waits for that answer. */
+  const pending = new Map<string, Promise<CheckerAnswer>>();
+  const askChecker = async (q: CheckerQuestion): Promise<CheckerAnswer> => {
+    // Warming in this thread would stop it for seconds; without a worker the first question builds it.
+    if (q.op === 'warm' && !editor.usesWorker()) return { ok: true, results: [] };
+    if (q.op !== 'warm') lastQuestion = q;
+    const budget = typeof opts.checkerBudgetMs === 'function' ? opts.checkerBudgetMs() : opts.checkerBudgetMs;
+    // In this thread the checker blocks until done: a budget could not cut it short.
+    if (q.op === 'warm' || budget === undefined || !editor.usesWorker()) return ask(q, {});
+    const key = JSON.stringify(q);
+    const before = pending.get(key);
+    const token = {};
+    const asked = before ?? ask(q, token);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<undefined>((res) => { timer = setTimeout(res, budget, undefined); });
+    const first = await Promise.race([asked, late]);
+    clearTimeout(timer);
+    if (first) {
+      if (pending.get(key) === asked) pending.delete(key);
+      // The earlier one was stopped by a request in between: this question is asked anew.
+      return before && !first.ok && first.error === GIVEN_UP ? askChecker(q) : first;
+    }
+    if (!before) {
+      // The checker goes on in the worker until another request comes; its answer is kept there for the same question asked again.
+      editor.giveUp(token);
+      pending.set(key, asked);
+      void asked.catch(ignoreError('finish a TypeScript checker question answered partially')).finally(() => {
+        if (pending.get(key) === asked) pending.delete(key);
+      });
+    }
+    return { ok: false, late: true, error: `partial answer: the TypeScript checker did not answer within ${(budget / 1000).toFixed(1)} s `
+      + '(it is still working the project\'s types out; ask again shortly for its complete answer)' };
+  };
+  const checked = (rel: string): boolean => opts.typeChecker !== false && index.files().get(rel)?.plugin?.name === 'typescript';
+  const symbolSource = { ...source, askChecker, checked };
+  let warmTimer: NodeJS.Timeout | undefined;
+  if (opts.warmCheckerAfterMs !== undefined && opts.typeChecker !== false && checkedFiles().length > 0) {
+    warmTimer = setTimeout(() => void askChecker({ op: 'warm', targets: [] }).catch(ignoreError('warm up the TypeScript checker')), opts.warmCheckerAfterMs);
+    warmTimer.unref();
+  }
+  const tools = [readSymbolTool(symbolSource), findReferencesTool(symbolSource), getDependenciesTool(symbolSource)];
   return {
     warnings,
     stats: index.stats,
@@ -163,10 +239,17 @@ export async function openCodeMap(opts: OpenCodeMapOptions): Promise<CodeMap> {
     tools: () => tools,
     symbols: () => index.graph().symbols,
     async fileChanged(path) {
+      pending.clear();
       await index.refresh(path);
       scheduleSave();
+      // An edit throws the checker's types away: work them out again while the model writes its next turn.
+      const rel = toProjectPath(opts.projectRoot, path);
+      if (lastQuestion && lastQuestion.op !== 'warm' && rel !== undefined && checked(rel)) {
+        void askChecker({ op: 'warm', targets: lastQuestion.targets, replay: lastQuestion.op }).catch(ignoreError('ask the TypeScript checker again after an edit'));
+      }
     },
     async close() {
+      clearTimeout(warmTimer);
       if (saveTimer) clearTimeout(saveTimer);
       saveTimer = undefined;
       await saveAll();

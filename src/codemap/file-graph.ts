@@ -5,12 +5,13 @@
  * A change to file X can alter another file's answers only through those, so a file whose reach
  * and names miss X keeps its answers; the assembled graph is the one a full build makes.
  */
-import type { CodeGraph, GraphEdge, ProjectSymbol } from './graph-types.js';
+import type { CodeGraph, GraphEdge, GraphEdgeKind, ProjectSymbol } from './graph-types.js';
 import { createNameResolver, type IndexedFile, type NameResolver } from './resolve-names.js';
-import type { EdgeKind, ProjectFacts, SymbolInfo } from './types.js';
+import type { ProjectFacts, SymbolInfo } from './types.js';
 
-export const EDGE_KINDS: readonly EdgeKind[] = ['calls', 'references', 'extends', 'implements', 'imports'];
+export const EDGE_KINDS: readonly GraphEdgeKind[] = ['calls', 'references', 'extends', 'implements', 'imports', 'possible'];
 const EDGE_KIND_INDEX = new Map(EDGE_KINDS.map((k, i) => [k, i]));
+const TYPE_KINDS = new Set(['class', 'interface', 'type', 'enum']);
 
 export interface FileGraph {
   /**
@@ -128,24 +129,42 @@ export function assembleGraph(parts: ReadonlyMap<string, FileGraph>): CodeGraph 
   return { symbols, edges, outgoing, incoming, byName, byFile };
 }
 
-function resolveOne(file: string, files: ReadonlyMap<string, IndexedFile>, t: Tables, resolver: NameResolver, namesOf: (file: string) => readonly string[]): FileGraph {
+function resolveOne(file: string, files: ReadonlyMap<string, IndexedFile>, t: Tables, resolver: NameResolver,
+  namesOf: (file: string) => readonly string[], readsOf: (file: string) => readonly string[]): FileGraph {
   const index = files.get(file)!.index;
   const edges: number[] = [];
   const targets: string[] = [];
   const base = t.start.get(file)!;
-  let last: { from: number; to: number; kind: EdgeKind; line: number } | undefined;
+  let last: { from: number; to: number; kind: GraphEdgeKind; line: number } | undefined;
+  const push = (from: number, to: number, kind: GraphEdgeKind, line: number): void => {
+    // Plugins list raw edges once per line; two names on a line that meet in one symbol are adjacent.
+    if (last && last.from === from && last.to === to && last.kind === kind && last.line === line) return;
+    const target = t.symbols[to]!;
+    // The name on its own declaration line (`self.x = ...` declaring the field x) is not a use of it.
+    if (kind === 'references' && target.file === file && target.startLine === line) return;
+    last = { from, to, kind, line };
+    edges.push(from >= 0 ? from - base : -1, to - t.start.get(target.file)!, EDGE_KIND_INDEX.get(kind)!, line);
+    targets.push(target.file);
+  };
   for (const raw of index.edges) {
     const from = raw.from ? resolver.local(file, raw.from) ?? -1 : -1;
-    const to = resolver.resolve(file, raw.from, raw.to);
+    const to = resolver.resolve(file, raw.from, raw.to, raw.via);
+    if (to === undefined && raw.kind === 'calls') {
+      for (const maybe of resolver.possible(file, raw.from, raw.to)) if (maybe !== from) push(from, maybe, 'possible', raw.line);
+    }
     if (to === undefined || to === from) continue;
-    // Plugins list raw edges once per line; two names on a line that meet in one symbol are adjacent.
-    if (last && last.from === from && last.to === to && last.kind === raw.kind && last.line === raw.line) continue;
-    last = { from, to, kind: raw.kind, line: raw.line };
-    const target = t.symbols[to]!;
-    edges.push(from >= 0 ? from - base : -1, to - t.start.get(target.file)!, EDGE_KIND_INDEX.get(raw.kind)!, raw.line);
-    targets.push(target.file);
+    push(from, to, raw.kind, raw.line);
+    // `Type.method()` / `Type::new()` is a use of the type as well.
+    const dot = raw.to.indexOf('.');
+    if (raw.kind === 'calls' && dot > 0 && raw.via === undefined) {
+      const head = resolver.resolve(file, raw.from, raw.to.slice(0, dot));
+      if (head !== undefined && head !== to && head !== from && TYPE_KINDS.has(t.symbols[head]!.kind) && t.symbols[to]!.container !== undefined) {
+        push(from, head, 'references', raw.line);
+      }
+    }
   }
-  const deps = new Set<string>();
+  const deps = new Set<string>(readsOf(file));
+  deps.delete(file);
   const imports: [string, readonly string[]][] = [];
   const reach = (at: string): void => {
     for (const imp of files.get(at)?.index.imports ?? []) {
@@ -179,13 +198,16 @@ export function updateFileGraphs(prev: ReadonlyMap<string, FileGraph>, files: Re
   for (const f of files.keys()) lists.set(f, fresh(f) ? sortedSymbols(files.get(f)!.index.symbols) : prev.get(f)!.symbols);
   const tables = symbolTables(lists);
   const names = new Map<string, Set<string>>();
+  const reads = new Map<string, Set<string>>();
+  const note = (map: Map<string, Set<string>>, file: string, value: string): void => {
+    let set = map.get(file);
+    if (!set) map.set(file, (set = new Set()));
+    set.add(value);
+  };
   const resolver = createNameResolver({
     files, symbols: tables.symbols, byFile: tables.byFile, byName: tables.byName, facts,
-    onGlobalName: (file, name) => {
-      let set = names.get(file);
-      if (!set) names.set(file, (set = new Set()));
-      set.add(name);
-    },
+    onGlobalName: (file, name) => note(names, file, name),
+    onRead: (file, read) => note(reads, file, read),
   });
   const touched = new Set<string>();
   const declared = new Set<string>();
@@ -209,7 +231,7 @@ export function updateFileGraphs(prev: ReadonlyMap<string, FileGraph>, files: Re
   for (const f of [...files.keys()].sort()) {
     const part = prev.get(f);
     if (part && !touched.has(f) && !affected(f, part)) next.set(f, part);
-    else next.set(f, resolveOne(f, files, tables, resolver, (file) => [...(names.get(file) ?? [])]));
+    else next.set(f, resolveOne(f, files, tables, resolver, (file) => [...(names.get(file) ?? [])], (file) => [...(reads.get(file) ?? [])]));
   }
   return next;
 }

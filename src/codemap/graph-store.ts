@@ -18,7 +18,7 @@ import type { CodeGraph, ProjectSymbol } from './graph-types.js';
 import { writeFileAtomic } from '../io/atomic-write.js';
 import type { ProjectFacts, SymbolInfo, SymbolKind } from './types.js';
 
-const FORMAT = 3;
+const FORMAT = 4;
 const MAGIC = 'lindwyrm-codemap-graph';
 const KINDS: readonly SymbolKind[] = ['function', 'class', 'method', 'property', 'interface', 'type', 'enum', 'namespace', 'variable', 'module'];
 

@@ -9,11 +9,14 @@ export interface ProjectSymbol extends SymbolInfo {
   readonly qualified: string;
 }
 
+/** A 'possible' edge: a call of a method with this name on a receiver whose type the index could not tell. */
+export type GraphEdgeKind = EdgeKind | 'possible';
+
 export interface GraphEdge {
   /** The referencing symbol's id, or -1 for a file's top level (imports, top-level statements). */
   readonly from: number;
   readonly to: number;
-  readonly kind: EdgeKind;
+  readonly kind: GraphEdgeKind;
   /** Where the reference is written. */
   readonly file: string;
   readonly line: number;

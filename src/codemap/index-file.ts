@@ -45,12 +45,13 @@ export function sanitizeIndex(raw: unknown): FileIndex {
       exported: s.exported === true, ...(typeof s.container === 'string' && s.container ? { container: s.container } : {}),
       signature: typeof s.signature === 'string' ? s.signature.slice(0, MAX_SIGNATURE_CHARS) : s.name,
       ...(s.isDefault === true ? { isDefault: true } : {}),
+      ...(typeof s.type === 'string' && s.type && s.type.length <= 200 ? { type: s.type } : {}),
     });
   }
   const edges: RawEdge[] = [];
   for (const e of Array.isArray(value.edges) ? (value.edges as Partial<RawEdge>[]) : []) {
     if (!e || typeof e.from !== 'string' || typeof e.to !== 'string' || !e.to || !EDGE_KINDS.has(String(e.kind)) || !isLine(e.line)) continue;
-    edges.push({ from: e.from, to: e.to, kind: e.kind as EdgeKind, line: e.line });
+    edges.push({ from: e.from, to: e.to, kind: e.kind as EdgeKind, line: e.line, ...(typeof e.via === 'string' && e.via && e.via.length <= 200 ? { via: e.via } : {}) });
   }
   const imports: ImportInfo[] = [];
   for (const i of Array.isArray(value.imports) ? (value.imports as Partial<ImportInfo>[]) : []) {

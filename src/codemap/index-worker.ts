@@ -1,6 +1,7 @@
 /** Worker thread entry: indexes files so parsing never blocks the main thread (typing stays live). */
 import { parentPort, workerData } from 'node:worker_threads';
 import { builtinPlugins } from './builtin-plugins.js';
+import { answerCheckerRequest, clearWaiting, useWaitingFlag } from './checker-host.js';
 import { indexPath } from './index-file.js';
 import { importPlugin } from './load-plugins.js';
 import { createPluginSet } from './plugin-set.js';
@@ -32,10 +33,17 @@ async function main(): Promise<void> {
   };
   await run(input.jobs);
   if (!input.serve) return;
-  // One request at a time, in order: the main thread sends the next after this one's answer anyway.
+  if (input.waiting) useWaitingFlag(new Int32Array(input.waiting));
+  // One request at a time, in order: the checker reads files an edit being indexed may be writing.
   let queue = Promise.resolve();
   parentPort!.on('message', (m: WorkerRequest) => {
-    if (m?.type === 'index') queue = queue.then(() => run(m.jobs));
+    if (m?.type === 'index') queue = queue.then(() => { clearWaiting(); return run(m.jobs); });
+    else if (m?.type === 'query') {
+      queue = queue.then(async () => {
+        if (m.request.op !== 'warm') clearWaiting();
+        post({ type: 'answer', id: m.id, answer: await answerCheckerRequest(m.request, m.id) });
+      });
+    }
   });
 }
 

@@ -1,6 +1,6 @@
 /** Python: functions, classes, methods, module constants; calls, base classes, annotations, imports. */
 import { posix } from 'node:path';
-import { Collector, field, named, signatureOf, treeSitterPlugin, visit, type Node } from './tree-sitter-kit.js';
+import { Collector, field, named, signatureOf, treeSitterPlugin, typeName, visit, type Node } from './tree-sitter-kit.js';
 import type { ImportResolveContext } from './types.js';
 
 function docstring(body: Node | null): string | undefined {
@@ -22,16 +22,102 @@ function calleeName(fn: Node): string | undefined {
   return undefined;
 }
 
-function bodyEdges(c: Collector, node: Node, from: string): void {
+const SCOPES = (n: Node): boolean => n.type === 'function_definition' || n.type === 'class_definition' || n.type === 'lambda';
+
+/** What the code says a value is: `Foo(...)` → 'Foo()', a name of unknown type → '?'. */
+function valueOf(right: Node | null): string {
+  if (right?.type === 'call') {
+    const fn = field(right, 'function');
+    const name = fn ? calleeName(fn) : undefined;
+    if (name) return `${name}()`;
+  }
+  return '?';
+}
+
+/** A function's parameters and locals with the types the code gives them ('?' when it does not). */
+function localTypes(fn: Node): Map<string, string> {
+  const types = new Map<string, string>();
+  const set = (name: string | undefined, type: string): void => {
+    if (!name || name === 'self' || name === 'cls') return;
+    const known = types.get(name);
+    if (known === undefined || known === '?') types.set(name, type);
+  };
+  for (const p of named(field(fn, 'parameters'))) {
+    if (p.type === 'identifier') set(p.text, '?');
+    else if (p.type === 'typed_parameter' || p.type === 'typed_default_parameter') {
+      const nameNode = field(p, 'name') ?? named(p).find((x) => x.type === 'identifier') ?? null;
+      set(nameNode?.text, typeName(field(p, 'type')?.text) ?? '?');
+    } else if (p.type === 'default_parameter') set(field(p, 'name')?.text, '?');
+    else set(named(p).find((x) => x.type === 'identifier')?.text, '?');
+  }
+  const body = field(fn, 'body');
+  if (body) {
+    visit(body, (n) => {
+      if (n.type === 'assignment') {
+        const left = field(n, 'left');
+        const annotated = typeName(field(n, 'type')?.text);
+        if (left?.type === 'identifier') set(left.text, annotated ?? valueOf(field(n, 'right')));
+        else if (left) visit(left, (x) => { if (x.type === 'identifier') set(x.text, '?'); });
+      } else if (n.type === 'for_statement' || n.type === 'for_in_clause') {
+        const left = field(n, 'left');
+        if (left?.type === 'identifier') set(left.text, '?');
+        else if (left) visit(left, (x) => { if (x.type === 'identifier') set(x.text, '?'); });
+      } else if (n.type === 'as_pattern') {
+        const alias = field(n, 'alias');
+        const target = alias ? named(alias).find((x) => x.type === 'identifier') ?? alias : undefined;
+        const value = named(n)[0];
+        if (target?.type === 'identifier') set(target.text, value?.type === 'call' ? valueOf(value) : '?');
+      } else if (n.type === 'named_expression') set(field(n, 'name')?.text, valueOf(field(n, 'value')));
+    }, SCOPES);
+  }
+  return types;
+}
+
+/** Names that are written but are not uses of something: declarations, keyword names, import lists. */
+function declaresName(n: Node): boolean {
+  const p = n.parent;
+  if (!p) return true;
+  if ((p.type === 'function_definition' || p.type === 'class_definition') && field(p, 'name')?.id === n.id) return true;
+  if (p.type === 'keyword_argument' && field(p, 'name')?.id === n.id) return true;
+  if (p.type === 'parameters' || p.type === 'lambda_parameters' || p.type === 'default_parameter' || p.type === 'typed_parameter'
+    || p.type === 'typed_default_parameter' || p.type === 'list_splat_pattern' || p.type === 'dictionary_splat_pattern') {
+    return p.type === 'parameters' || p.type === 'lambda_parameters' || field(p, 'name')?.id === n.id || named(p)[0]?.id === n.id;
+  }
+  if (p.type === 'attribute') return field(p, 'attribute')?.id === n.id;
+  return /import|global_statement|nonlocal_statement|dotted_name|aliased_import/.test(p.type);
+}
+
+/**
+ * Calls, and every other use of a name or an attribute (reads, writes, decorators, annotations,
+ * string annotations): a parameter or local never binds to a project symbol of its name.
+ */
+function bodyEdges(c: Collector, node: Node, from: string, locals?: ReadonlyMap<string, string>): void {
+  const via = (name: string): string | undefined => locals?.get(name.split('.', 1)[0]!);
   visit(node, (n) => {
     if (n.type === 'call') {
       const fn = field(n, 'function');
       const name = fn ? calleeName(fn) : undefined;
-      if (name) c.edge(from, name, 'calls', n);
-    } else if (n.type === 'type') {
-      visit(n, (t) => {
-        if (t.type === 'identifier') c.edge(from, t.text, 'references', t);
-      });
+      if (name) c.edge(from, name, 'calls', n, via(name));
+      // super().m(): the base class's m.
+      const obj = fn?.type === 'attribute' ? field(fn, 'object') : null;
+      const attr = fn?.type === 'attribute' ? field(fn, 'attribute')?.text : undefined;
+      if (obj?.type === 'call' && field(obj, 'function')?.text === 'super' && attr) c.edge(from, `self.${attr}`, 'calls', n, 'super()');
+    } else if (n.type === 'import_statement' || n.type === 'import_from_statement') {
+      importStatement(c, n, from);
+    } else if (n.type === 'identifier' && !declaresName(n)) {
+      const parent = n.parent;
+      if (parent?.type === 'call' && field(parent, 'function')?.id === n.id) return;
+      if (locals?.has(n.text)) return;
+      c.edge(from, n.text, 'references', n);
+    } else if (n.type === 'attribute') {
+      const parent = n.parent;
+      if (parent?.type === 'call' && field(parent, 'function')?.id === n.id) return;
+      const name = calleeName(n);
+      if (name && via(name) !== '?') c.edge(from, name, 'references', n, via(name));
+    } else if (n.type === 'string' && n.parent?.type === 'type') {
+      // `x: "Context"`: a forward reference, a use of Context.
+      const inner = /^["']([A-Za-z_][\w.]*)["']$/.exec(n.text.trim());
+      if (inner) c.edge(from, inner[1]!, 'references', n);
     }
   }, (n) => n.type === 'class_definition');
 }
@@ -46,21 +132,64 @@ function definition(c: Collector, node: Node, container: string | undefined): vo
   const qualified = container ? `${container}.${name}` : name;
   const exported = !name.startsWith('_') || /^__\w+__$/.test(name);
   if (inner.type === 'function_definition') {
-    c.symbol(node, name, container ? 'method' : 'function', exported, signatureOf(inner, body), container, docstring(body));
-    bodyEdges(c, inner, qualified);
+    // At the `def` line, not the decorator's: map lines and tool answers point at the declaration.
+    c.symbol(inner, name, container ? 'method' : 'function', exported, signatureOf(inner, body), container, docstring(body),
+      typeName(field(inner, 'return_type')?.text));
+    bodyEdges(c, node, qualified, localTypes(inner));
   } else if (inner.type === 'class_definition') {
-    c.symbol(node, name, 'class', exported, signatureOf(inner, body), container, docstring(body));
+    if (node !== inner) for (const d of named(node).filter((x) => x.type === 'decorator')) bodyEdges(c, d, qualified);
+    c.symbol(inner, name, 'class', exported, signatureOf(inner, body), container, docstring(body));
+    fields(c, inner, qualified);
     for (const base of named(field(inner, 'superclasses'))) {
       const baseName = calleeName(base);
       if (baseName) c.edge(qualified, baseName, 'extends', base);
     }
     for (const st of named(body)) {
       if (st.type === 'function_definition' || st.type === 'class_definition' || st.type === 'decorated_definition') definition(c, st, qualified);
+      else bodyEdges(c, st, qualified);
     }
   }
 }
 
-function importStatement(c: Collector, node: Node): void {
+/**
+ * A class's fields with what the code says they hold: `self.x = Foo()` / `self.x: Foo` in its
+ * methods, `x: Foo` in its body. They are what `self.x.method()` is looked up through.
+ */
+function fields(c: Collector, cls: Node, qualified: string): void {
+  const seen = new Map<string, { node: Node; type: string }>();
+  const add = (name: string, node: Node, type: string): void => {
+    const known = seen.get(name);
+    if (!known || (known.type === '?' && type !== '?')) seen.set(name, { node: known?.node ?? node, type });
+  };
+  const body = field(cls, 'body');
+  for (const st of named(body)) {
+    const assign = st.type === 'expression_statement' ? named(st)[0] : undefined;
+    const left = assign?.type === 'assignment' ? field(assign, 'left') : undefined;
+    if (assign && left?.type === 'identifier' && field(assign, 'type')) add(left.text, st, typeName(field(assign, 'type')?.text) ?? '?');
+    const fn = st.type === 'decorated_definition' ? field(st, 'definition') : st;
+    if (fn?.type !== 'function_definition') continue;
+    const locals = localTypes(fn);
+    visit(fn, (n) => {
+      if (n.type !== 'assignment') return;
+      const target = field(n, 'left');
+      if (target?.type !== 'attribute' || field(target, 'object')?.text !== 'self') return;
+      const attr = field(target, 'attribute')?.text;
+      const right = field(n, 'right');
+      const annotated = typeName(field(n, 'type')?.text);
+      // `self.x = x` where the parameter x is typed: the field has that type.
+      const fromLocal = right?.type === 'identifier' ? locals.get(right.text) : undefined;
+      if (attr) add(attr, n, annotated ?? fromLocal ?? valueOf(right));
+    }, SCOPES);
+  }
+  const declared = new Set(c.symbols.filter((x) => x.container === qualified).map((x) => x.name));
+  for (const [name, { node, type }] of seen) {
+    if (declared.has(name)) continue;
+    c.symbol(node, name, 'property', !name.startsWith('_'), node.text.split('\n')[0]!.slice(0, 120), qualified, undefined, type === '?' ? undefined : type);
+  }
+}
+
+/** `from`: the symbol a nested import sits in (imports inside functions and `if TYPE_CHECKING:` blocks count too). */
+function importStatement(c: Collector, node: Node, from = ''): void {
   if (node.type === 'import_statement') {
     for (const n of named(node)) {
       const dotted = n.type === 'aliased_import' ? field(n, 'name') : n;
@@ -80,8 +209,9 @@ function importStatement(c: Collector, node: Node): void {
       if (orig && alias) names[alias] = orig;
     } else names[n.text] = n.text;
   }
-  c.imports.push({ source: module.text, names });
-  for (const local of Object.keys(names)) c.edge('', local, 'imports', node);
+  // A name imported into a module is an attribute of it: other modules can import it from there.
+  c.imports.push({ source: module.text, names, reexport: true });
+  for (const local of Object.keys(names)) c.edge(from, local, 'imports', node);
 }
 
 function extract(root: Node): ReturnType<Collector['result']> {
@@ -93,8 +223,9 @@ function extract(root: Node): ReturnType<Collector['result']> {
       const assign = named(st)[0]!;
       const left = field(assign, 'left');
       if (left?.type === 'identifier') {
+        const value = typeName(field(assign, 'type')?.text) ?? valueOf(field(assign, 'right'));
         c.symbol(st, left.text, 'variable', !left.text.startsWith('_'), signatureOf(assign, field(assign, 'right')).replace(/\s*=$/, '')
-          + ` = ${(field(assign, 'right')?.text ?? '').split('\n')[0]!.slice(0, 60)}`);
+          + ` = ${(field(assign, 'right')?.text ?? '').split('\n')[0]!.slice(0, 60)}`, undefined, undefined, value === '?' ? undefined : value);
         bodyEdges(c, st, left.text);
       } else bodyEdges(c, st, '');
     } else bodyEdges(c, st, '');
@@ -124,5 +255,5 @@ export function resolvePythonImport(fromFile: string, source: string, ctx: Impor
 }
 
 export const pythonPlugin = treeSitterPlugin({
-  name: 'python', version: '1', grammar: 'python', extensions: ['.py', '.pyi'], extract, resolveImport: resolvePythonImport,
+  name: 'python', version: '5', grammar: 'python', extensions: ['.py', '.pyi'], extract, resolveImport: resolvePythonImport,
 });

@@ -15,7 +15,7 @@ import { RANK_SETTINGS } from './rank.js';
  * in test/codemap/map-render-version.test.ts fails until you do. Changed constants need no bump:
  * they are part of MAP_RENDER_VERSION already.
  */
-export const MAP_RENDER_LOGIC = 2;
+export const MAP_RENDER_LOGIC = 3;
 
 /** What stored maps are keyed by besides the index: the logic version and every ranking and rendering constant. */
 export const MAP_RENDER_VERSION = `${MAP_RENDER_LOGIC}-${createHash('sha1').update(JSON.stringify([RANK_SETTINGS, RENDER_SETTINGS])).digest('hex').slice(0, 12)}`;

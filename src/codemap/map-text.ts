@@ -73,6 +73,8 @@ export function renderMap({ graph, scores, budgetTokens }: MapInput): string {
     if (chosen.has(id)) continue;
     const s = graph.symbols[id]!;
     const parent = containerOf(s);
+    // An interface's members are its header's `{ … }`: one read_symbol away, never map lines of their own.
+    if (parent !== undefined && graph.symbols[parent]!.kind === 'interface') continue;
     let cost = estimateTokens(mapLine(s)) + 1;
     if (!filesShown.has(s.file)) cost += estimateTokens(s.file) + 1;
     if (parent !== undefined && !chosen.has(parent)) cost += estimateTokens(mapLine(graph.symbols[parent]!)) + 1;

@@ -2,8 +2,10 @@
 import { join } from 'node:path';
 import type { ToolDefinition } from '../tools/types.js';
 import type { CodeGraph, ProjectSymbol } from './graph-types.js';
+import { checkerTarget } from './symbol-answers.js';
 import { failure } from '../tools/results.js';
 import { describe, fileLines, numbered, gateRead, SYMBOL_ARGS, symbolTool, type SymbolSource } from './tool-support.js';
+import { ignoreError } from '../diagnostics/ignore-error.js';
 
 const MAX_SOURCE_LINES = 300;
 /** Containers longer than this are shown as an outline of their members. */
@@ -13,10 +15,10 @@ const MAX_LIST = 25;
 const FULL_TYPES = 3;
 const TYPE_KINDS = new Set(['references', 'extends', 'implements']);
 
-function uniqueTargets(graph: CodeGraph, id: number, kinds: (k: string) => boolean): ProjectSymbol[] {
+function uniqueTargets(graph: CodeGraph, ids: readonly number[], kinds: (k: string) => boolean): ProjectSymbol[] {
   const seen = new Set<number>();
   const out: ProjectSymbol[] = [];
-  for (const e of graph.outgoing[id] ?? []) {
+  for (const e of ids.flatMap((id) => graph.outgoing[id] ?? [])) {
     const edge = graph.edges[e]!;
     if (!kinds(edge.kind) || seen.has(edge.to)) continue;
     seen.add(edge.to);
@@ -25,13 +27,13 @@ function uniqueTargets(graph: CodeGraph, id: number, kinds: (k: string) => boole
   return out;
 }
 
-function usedBy(graph: CodeGraph, id: number): string[] {
+function usedBy(graph: CodeGraph, ids: readonly number[]): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
-  for (const e of graph.incoming[id] ?? []) {
+  for (const e of ids.flatMap((id) => graph.incoming[id] ?? [])) {
     const edge = graph.edges[e]!;
-    // An import line is not a use; find_references still lists it.
-    if (edge.kind === 'imports') continue;
+    // An import line is not a use (find_references still lists it); a possible use is find_references' to show.
+    if (edge.kind === 'imports' || edge.kind === 'possible') continue;
     const from = edge.from >= 0 ? graph.symbols[edge.from]! : undefined;
     const key = from ? `s${from.id}` : `f${edge.file}:${edge.line}`;
     if (seen.has(key)) continue;
@@ -56,20 +58,30 @@ function typeEntry(s: ProjectSymbol, index: number): string {
   return describe(s, 120);
 }
 
+/** Comment lines (doc comments, attributes, decorators) just above a declaration: shown with it. */
+const LEADING = /^(\/\*\*?|\*|\/\/|#\[|@[\w.]+)|\*\/$/;
+
+export function leadingStart(lines: readonly string[], start: number): number {
+  let at = start;
+  while (at > 1 && at > start - 40 && LEADING.test(lines[at - 2]?.trim() ?? '')) at--;
+  return at;
+}
+
 function sourceBlock(graph: CodeGraph, s: ProjectSymbol, lines: readonly string[]): string {
+  const from = leadingStart(lines, s.startLine);
   const span = s.endLine - s.startLine + 1;
   const members = (graph.byFile.get(s.file) ?? []).map((i) => graph.symbols[i]!).filter((m) => m.container === s.qualified);
   if (members.length > 0 && span > OUTLINE_AFTER_LINES) {
     const firstMember = Math.min(...members.map((m) => m.startLine));
-    const head = numbered(lines, s.startLine, Math.min(firstMember - 1, s.startLine + 20));
+    const head = numbered(lines, from, Math.min(firstMember - 1, s.startLine + 20));
     const outline = members.map((m) => `  ${m.startLine}: ${m.signature.replace(/^\/\*\*.*?\*\/\n/, '').replace(/\s+/g, ' ').trim()}`);
     return `${head}\n… ${span} lines; members (read_symbol "${s.qualified}.<member>" for one):\n${outline.join('\n')}`;
   }
   if (span > MAX_SOURCE_LINES) {
     const end = s.startLine + MAX_SOURCE_LINES - 1;
-    return `${numbered(lines, s.startLine, end)}\n… ${s.endLine - end} more lines (read_file ${s.file} with offset ${end + 1})`;
+    return `${numbered(lines, from, end)}\n… ${s.endLine - end} more lines (read_file ${s.file} with offset ${end + 1})`;
   }
-  return numbered(lines, s.startLine, s.endLine);
+  return numbered(lines, from, s.endLine);
 }
 
 export function readSymbolTool(source: SymbolSource): ToolDefinition {
@@ -77,20 +89,30 @@ export function readSymbolTool(source: SymbolSource): ToolDefinition {
     name: 'read_symbol',
     description: 'Read one function, class, method, type or variable by name (from the code map) instead of its whole file: '
       + 'its source with line numbers, the symbols that use it, what it calls, and the types it references. '
-      + 'Use "Class.method" or pass file when a name is ambiguous.',
+      + 'Use "Class.method" or pass file (and line) when a name is ambiguous.',
     args: SYMBOL_ARGS,
-    fresh: true,
-    async run(s, graph, _args, ctx) {
+    async run(found, graph, _args, ctx) {
+      const s = found.symbol;
+      // Reading a symbol is often the step before asking who uses it: get the checker going meanwhile.
+      if (source.askChecker && source.checked?.(s.file)) {
+        void source.askChecker({ op: 'warm', targets: [checkerTarget(s)] }).catch(ignoreError('warm up the TypeScript checker'));
+      }
       const refused = await gateRead(ctx, 'read_symbol', join(source.root, s.file));
       if (refused) return refused;
       const lines = await fileLines(source.root, s.file);
       if (!lines) return failure(`${s.file} can no longer be read (deleted or moved?)`, `read_symbol ${s.qualified}: file missing`, 'not_found');
+      const defs = found.definitions;
+      const ids = defs.map((d) => d.id);
+      // Overloads and variants: each definition with its own source.
+      const blocks = defs.length === 1 ? [sourceBlock(graph, s, lines)]
+        : defs.map((d, i) => `definition ${i + 1} of ${defs.length}, ${d.file}:${d.startLine}-${d.endLine}:\n${sourceBlock(graph, d, lines)}`);
       const parts = [
-        `${s.file}:${s.startLine}-${s.endLine} ${s.kind} ${s.qualified}${s.exported ? ' (exported)' : ''}`,
-        sourceBlock(graph, s, lines),
-        section('Used by', usedBy(graph, s.id)),
-        section('Calls', uniqueTargets(graph, s.id, (k) => k === 'calls').map((t) => describe(t, 120))),
-        section('Referenced types', uniqueTargets(graph, s.id, (k) => TYPE_KINDS.has(k)).map(typeEntry)),
+        `${s.file}:${s.startLine}-${defs[defs.length - 1]!.endLine} ${s.kind} ${s.qualified}${s.exported ? ' (exported)' : ''}`
+          + (defs.length > 1 ? ` (${defs.length} definitions; pass "line" to pick one)` : ''),
+        ...blocks,
+        section('Used by', usedBy(graph, ids)),
+        section('Calls', uniqueTargets(graph, ids, (k) => k === 'calls').map((t) => describe(t, 120))),
+        section('Referenced types', uniqueTargets(graph, ids, (k) => TYPE_KINDS.has(k)).map(typeEntry)),
       ];
       return { ok: true, content: parts.join('\n\n'), summary: `${s.qualified} (${s.file}:${s.startLine}-${s.endLine})` };
     },

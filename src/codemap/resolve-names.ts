@@ -5,6 +5,7 @@
  */
 import { posix } from 'node:path';
 import type { ProjectSymbol } from './graph-types.js';
+import { createReceiverTypes } from './receiver-types.js';
 import type { FileIndex, ImportResolveContext, LanguagePlugin, ProjectFacts } from './types.js';
 
 export interface IndexedFile {
@@ -20,19 +21,29 @@ export interface ResolverInput {
   readonly facts: ProjectFacts;
   /** Told each name looked up project-wide for a file (a symbol of that name elsewhere could change the answer). */
   readonly onGlobalName?: (file: string, name: string) => void;
+  /** Told each file whose declarations an answer for `file` read beyond its imports (receiver types). */
+  readonly onRead?: (file: string, read: string) => void;
 }
 
 export interface NameResolver {
   /** The symbol declared in `file` with this qualified name. */
   local(file: string, qualified: string): number | undefined;
-  /** The symbol `name` (as written inside the symbol `from` of `file`) refers to, if certain. */
-  resolve(file: string, from: string, name: string): number | undefined;
+  /** The symbol `name` (as written inside the symbol `from` of `file`; `via`: RawEdge.via) refers to, if certain. */
+  resolve(file: string, from: string, name: string, via?: string): number | undefined;
+  /**
+   * For a method call `name` that did not resolve: the project's methods of that name (at most a
+   * few), when the receiver could be one of them (not a value imported from outside the project).
+   */
+  possible(file: string, from: string, name: string): readonly number[];
   /** The project files an import source of `file` names. */
   targets(file: string, source: string): readonly string[];
 }
 
 const SELF_NAMES = new Set(['this', 'self', 'Self']);
 const MAX_REEXPORT_DEPTH = 8;
+/** A method name defined in more classes than this says nothing about which one a call means. */
+const MAX_POSSIBLE = 8;
+const TYPE_KINDS = new Set(['class', 'interface', 'type', 'enum', 'namespace', 'module']);
 
 function relativeImport(fromFile: string, source: string, ctx: ImportResolveContext): readonly string[] {
   if (!source.startsWith('.')) return [];
@@ -112,11 +123,15 @@ export function createNameResolver(input: ResolverInput): NameResolver {
   };
 
   /** `Foo` then `.bar.baz`: members by qualified name in the declaring file; the head if a member is unknown. */
-  const member = (head: number, rest: readonly string[]): number => {
+  const member = (file: string, head: number, rest: readonly string[]): number => {
     if (rest.length === 0) return head;
     const sym = symbols[head]!;
-    const id = local(sym.file, `${sym.qualified}.${rest.join('.')}`) ?? local(sym.file, `${sym.qualified}.${rest[0]}`);
-    return id ?? head;
+    const id = local(sym.file, `${sym.qualified}.${rest.join('.')}`);
+    if (id !== undefined) return id;
+    // A base class's member, a method in another file of the package, a field's type's member.
+    const type = TYPE_KINDS.has(sym.kind) ? head : receivers.typeOfValue(file, head, false);
+    const typed = type === undefined ? undefined : receivers.chain(file, type, rest);
+    return typed ?? local(sym.file, `${sym.qualified}.${rest[0]}`) ?? head;
   };
 
   const uniqueCache = new Map<string, number | undefined>();
@@ -179,7 +194,7 @@ export function createNameResolver(input: ResolverInput): NameResolver {
       }
     }
     const head = local(file, parts[0]!);
-    if (head !== undefined) return member(head, parts.slice(1));
+    if (head !== undefined) return member(file, head, parts.slice(1));
     for (let k = parts.length; k >= 1; k--) {
       const written = parts.slice(0, k).join('.');
       for (const imp of entry.index.imports) {
@@ -191,10 +206,10 @@ export function createNameResolver(input: ResolverInput): NameResolver {
           if (imported === '*') {
             if (rest.length === 0) return undefined;
             const id = exported(target, rest[0]!, 0);
-            if (id !== undefined) return member(id, rest.slice(1));
+            if (id !== undefined) return member(file, id, rest.slice(1));
           } else {
             const id = exported(target, imported, 0);
-            if (id !== undefined) return member(id, rest);
+            if (id !== undefined) return member(file, id, rest);
           }
         }
         // Imported from outside the project (or not found there): never guess a same-named symbol.
@@ -203,8 +218,63 @@ export function createNameResolver(input: ResolverInput): NameResolver {
     }
     input.onGlobalName?.(file, parts[0]!);
     const global = unique(file, parts[0]!, moduleScoped);
-    return global === undefined ? undefined : member(global, parts.slice(1));
+    return global === undefined ? undefined : member(file, global, parts.slice(1));
   };
 
-  return { local, resolve, targets: targetsOf };
+  const receivers = createReceiverTypes({
+    files, symbols, byName, local,
+    resolveName: (file, from, name) => resolve(file, from, name),
+    onRead: (file, read) => {
+      if (read !== file) input.onRead?.(file, read);
+    },
+  });
+
+  const typedResolve = (file: string, from: string, name: string, via: string): number | undefined => {
+    if (via === '?') return undefined;
+    const parts = name.split('.');
+    if (via === 'super()') {
+      // The member as the enclosing class's bases have it.
+      const ownerName = from.split('.').slice(0, -1).join('.');
+      const owner = ownerName ? local(file, ownerName) ?? resolve(file, '', ownerName) : undefined;
+      return owner === undefined ? undefined : receivers.inBases(file, owner, parts.slice(1));
+    }
+    const type = receivers.valueType(file, from, via);
+    if (type === undefined || parts.length < 2) return undefined;
+    return receivers.chain(file, type, parts.slice(1));
+  };
+
+  const resolveWithVia = (file: string, from: string, name: string, via?: string): number | undefined => {
+    if (via !== undefined) return typedResolve(file, from, name, via);
+    const parts = name.split('.');
+    // `self.store.get()`, or a method the class inherits: through the class's fields and bases.
+    if (SELF_NAMES.has(parts[0]!) && parts.length >= 2 && from.includes('.')) {
+      const ownerName = from.split('.').slice(0, -1).join('.');
+      // Go methods and Rust impls may sit in another file than their type.
+      const owner = local(file, ownerName) ?? resolve(file, '', ownerName);
+      const direct = parts.length === 2 ? resolve(file, from, name) : undefined;
+      if (direct !== undefined) return direct;
+      const typed = owner === undefined ? undefined : receivers.chain(file, owner, parts.slice(1));
+      return typed ?? resolve(file, from, name);
+    }
+    return resolve(file, from, name);
+  };
+
+  const possible = (file: string, from: string, name: string): readonly number[] => {
+    const parts = name.split('.');
+    if (parts.length < 2) return [];
+    const head = parts[0]!;
+    const entry = files.get(file);
+    // A value imported from a package outside the project: its methods are not the project's.
+    if (!SELF_NAMES.has(head) && entry?.index.imports.some((imp) => imp.names[head] !== undefined && targetsOf(file, imp.source).length === 0)) return [];
+    const method = parts[parts.length - 1]!;
+    input.onGlobalName?.(file, method);
+    const plugin = entry?.plugin?.name;
+    const candidates = (byName.get(method) ?? []).filter((id) => {
+      const s = symbols[id]!;
+      return s.container !== undefined && (s.kind === 'method' || s.kind === 'function') && files.get(s.file)?.plugin?.name === plugin;
+    });
+    return candidates.length <= MAX_POSSIBLE ? candidates : [];
+  };
+
+  return { local, resolve: resolveWithVia, possible, targets: targetsOf };
 }

@@ -2,8 +2,10 @@
 import type { CodeGraph, ProjectSymbol } from './graph-types.js';
 
 export type Lookup =
-  | { readonly kind: 'found'; readonly symbol: ProjectSymbol }
-  | { readonly kind: 'ambiguous'; readonly candidates: readonly ProjectSymbol[] }
+  /** `definitions`: the symbol's declarations, several for overloads and variants (the first is `symbol`). */
+  | { readonly kind: 'found'; readonly symbol: ProjectSymbol; readonly definitions: readonly ProjectSymbol[] }
+  /** `line` when a line was given that none of the candidates spans. */
+  | { readonly kind: 'ambiguous'; readonly candidates: readonly ProjectSymbol[]; readonly line?: number }
   | { readonly kind: 'unknown'; readonly suggestions: readonly string[] };
 
 function matchesFile(symbolFile: string, file: string): boolean {
@@ -47,17 +49,53 @@ export function suggestNames(graph: CodeGraph, name: string, limit = 8): string[
   return scored.slice(0, limit).map((s) => s.label);
 }
 
-export function lookupSymbol(graph: CodeGraph, name: string, file?: string): Lookup {
-  const clean = name.trim().replace(/::/g, '.').replace(/#/g, '.').replace(/\(\)$/, '');
+const CALLABLE = new Set(['function', 'method']);
+
+/**
+ * Overloads and variants (TypeScript overload lists, Python @overload, Java overloads, Rust cfg
+ * variants): same file, same qualified name, callable. They are one symbol with several definitions.
+ */
+function overloadSet(candidates: readonly ProjectSymbol[]): boolean {
+  const first = candidates[0]!;
+  return candidates.every((s) => s.file === first.file && s.qualified === first.qualified && CALLABLE.has(s.kind) && CALLABLE.has(first.kind));
+}
+
+/** The candidates whose lines hold `line`, innermost first; else those declared on that line. */
+function atLine(candidates: readonly ProjectSymbol[], line: number): ProjectSymbol[] {
+  const holding = candidates.filter((s) => s.startLine <= line && line <= s.endLine);
+  return holding.sort((a, b) => (a.endLine - a.startLine) - (b.endLine - b.startLine)).slice(0, 1);
+}
+
+/** The symbol with its overloads or variants (`picked` first when a line chose it). */
+function found(graph: CodeGraph, definitions: readonly ProjectSymbol[], picked?: ProjectSymbol): Lookup {
+  const first = picked ?? definitions[0]!;
+  const siblings = CALLABLE.has(first.kind)
+    ? (graph.byFile.get(first.file) ?? []).map((id) => graph.symbols[id]!).filter((s) => s.qualified === first.qualified && CALLABLE.has(s.kind))
+    : definitions;
+  const sorted = [...new Set([...siblings, ...definitions])].sort((a, b) => a.startLine - b.startLine);
+  const symbol = picked ?? sorted[0]!;
+  return { kind: 'found', symbol, definitions: [symbol, ...sorted.filter((s) => s !== symbol)] };
+}
+
+export function lookupSymbol(graph: CodeGraph, name: string, file?: string, line?: number): Lookup {
+  // `Foo#bar` (a doc comment's way to name a member) is Foo.bar; `Foo.#bar` is a private name.
+  const clean = name.trim().replace(/::/g, '.').replace(/([\w$])#(?=[\w$])/g, '$1.').replace(/\(\)$/, '');
   const last = clean.split('.').pop()!;
   let candidates = (graph.byName.get(last) ?? []).map((id) => graph.symbols[id]!);
   if (clean.includes('.')) candidates = candidates.filter((s) => s.qualified === clean || s.qualified.endsWith(`.${clean}`));
   if (file) candidates = candidates.filter((s) => matchesFile(s.file, file));
-  if (candidates.length === 1) return { kind: 'found', symbol: candidates[0]! };
+  if (line !== undefined && candidates.length > 0) {
+    const picked = atLine(candidates, line);
+    if (picked.length === 0) return { kind: 'ambiguous', candidates, line };
+    return found(graph, picked, picked[0]);
+  }
+  if (candidates.length === 1) return found(graph, candidates);
   if (candidates.length > 1) {
+    if (overloadSet(candidates)) return found(graph, candidates);
     // A class and its constructor, or a top-level name and same-named members: prefer the top level.
     const top = candidates.filter((s) => !s.container);
-    if (top.length === 1 && !clean.includes('.')) return { kind: 'found', symbol: top[0]! };
+    if (top.length === 1 && !clean.includes('.')) return found(graph, top);
+    if (top.length > 1 && !clean.includes('.') && overloadSet(top)) return found(graph, top);
     return { kind: 'ambiguous', candidates };
   }
   return { kind: 'unknown', suggestions: suggestNames(graph, clean) };

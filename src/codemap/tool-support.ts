@@ -6,8 +6,11 @@ import { arg, optional, type ArgSpecs, type ParsedArgs } from '../tools/args.js'
 import { defineTool } from '../tools/define-tool.js';
 import { failure } from '../tools/results.js';
 import type { ToolContext, ToolDefinition, ToolResult } from '../tools/types.js';
+import type { CheckerAnswer, CheckerQuestion } from './checker-protocol.js';
 import type { CodeGraph, ProjectSymbol } from './graph-types.js';
 import { lookupSymbol, suggestNames, type Lookup } from './symbol-lookup.js';
+
+export type Found = Extract<Lookup, { kind: 'found' }>;
 
 export interface SymbolSource {
   readonly root: string;
@@ -16,6 +19,10 @@ export interface SymbolSource {
   prepare?(): Promise<void>;
   /** Re-indexes `rel` first when it changed on disk since it was indexed (edits by bash, git). */
   ensureFresh(rel: string): Promise<void>;
+  /** True when `rel` is answered by the TypeScript checker (a TS/JS file). */
+  checked?(rel: string): boolean;
+  /** Asks the TypeScript checker (root and file list are filled in). */
+  askChecker?(request: CheckerQuestion): Promise<CheckerAnswer>;
 }
 
 /** The arguments every symbol tool takes (get_dependencies adds depth). */
@@ -26,6 +33,9 @@ export const SYMBOL_ARGS = {
     expects: 'a non-empty string (a symbol name such as "parseConfig" or "Session.save")',
   }),
   file: optional(arg.string('Project-relative file to pick among same-named symbols.', { trim: true, expects: 'a string path' })),
+  line: optional(arg.integer('A line of the wanted definition (as listed when a name is ambiguous), with file.', {
+    min: 1, minInSchema: false, expects: 'a positive integer (a line of the definition, as the ambiguity list shows it)',
+  })),
 };
 
 /** The file to look in: none when empty. */
@@ -37,8 +47,8 @@ type SymbolArgSpecs = typeof SYMBOL_ARGS & ArgSpecs;
 
 /**
  * A code-map tool: the symbol arguments (and any of its own), read-only, offloadable, and the
- * lookup every one starts with — the name found in the graph, or the answer that it is ambiguous
- * or unknown. `fresh` re-indexes the symbol's file first when it changed on disk since.
+ * lookup every one starts with — the name found in the graph (its file re-indexed first when it
+ * changed on disk since), or the answer that it is ambiguous or unknown.
  */
 export function symbolTool<S extends SymbolArgSpecs>(
   source: SymbolSource,
@@ -46,8 +56,8 @@ export function symbolTool<S extends SymbolArgSpecs>(
     readonly name: string;
     readonly description: string;
     readonly args: S;
-    readonly fresh?: boolean;
-    run(found: ProjectSymbol, graph: CodeGraph, args: ParsedArgs<S>, ctx: ToolContext): Promise<ToolResult>;
+    /** `found.definitions`: the symbol's declarations, several for overloads and variants (the first is `found.symbol`). */
+    run(found: Found, graph: CodeGraph, args: ParsedArgs<S>, ctx: ToolContext): Promise<ToolResult>;
   },
 ): ToolDefinition {
   return defineTool({
@@ -60,15 +70,16 @@ export function symbolTool<S extends SymbolArgSpecs>(
     async run(args, ctx) {
       const name = args.name as string;
       const file = fileArg(args.file as string | undefined);
+      const line = args.line as number | undefined;
       await source.prepare?.();
-      let found = lookupSymbol(source.graph(), name, file);
-      if (spec.fresh && found.kind === 'found') {
+      let found = lookupSymbol(source.graph(), name, file, line);
+      if (found.kind === 'found') {
         await source.ensureFresh(found.symbol.file);
-        found = lookupSymbol(source.graph(), name, file);
+        found = lookupSymbol(source.graph(), name, file, line);
       }
       const graph = source.graph();
       if (found.kind !== 'found') return lookupFailure(graph, spec.name, name, found);
-      return spec.run(found.symbol, graph, args, ctx);
+      return spec.run(found, graph, args, ctx);
     },
   });
 }
@@ -119,9 +130,12 @@ export function describe(s: ProjectSymbol, maxSignature = 200): string {
 
 export function lookupFailure(graph: CodeGraph, tool: string, name: string, found: Exclude<Lookup, { kind: 'found' }>): ToolResult {
   if (found.kind === 'ambiguous') {
-    const list = found.candidates.slice(0, 40).map((s) => `  ${describe(s, 120)}`).join('\n');
-    return failure(`"${name}" is ambiguous: ${found.candidates.length} symbols match. Call ${tool} again with "file" `
-      + `(or a qualified name like Class.method):\n${list}`, `${name}: ambiguous`, 'invalid_args');
+    // Each candidate as the arguments that pick it, so the next call can pass one back as it is.
+    const list = found.candidates.slice(0, 40).map((s) => `  ${JSON.stringify({ name: s.qualified, file: s.file, line: s.startLine })}  `
+      + `${s.kind} — ${s.signature.replace(/^\/\*\*.*?\*\/\n/, '').replace(/\s+/g, ' ').trim().slice(0, 100)}`).join('\n');
+    const more = found.candidates.length > 40 ? `\n  … ${found.candidates.length - 40} more (narrow with "file")` : '';
+    const why = found.line !== undefined ? `no definition of "${name}" spans line ${found.line}; ${found.candidates.length} match` : `${found.candidates.length} symbols match`;
+    return failure(`"${name}" is ambiguous: ${why}. Call ${tool} again with the arguments of the one you mean:\n${list}${more}`, `${name}: ambiguous`, 'invalid_args');
   }
   const near = found.suggestions.length > 0 ? found.suggestions : suggestNames(graph, name);
   const hint = near.length > 0 ? ` Nearest names:\n${near.map((n) => `  ${n}`).join('\n')}` : ' Try grep to search the text.';

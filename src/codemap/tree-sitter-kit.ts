@@ -13,24 +13,45 @@ export class Collector {
   readonly imports: ImportInfo[] = [];
   private readonly seen = new Set<string>();
 
-  symbol(node: Node, name: string, kind: SymbolKind, exported: boolean, signature: string, container?: string, doc?: string): void {
+  symbol(node: Node, name: string, kind: SymbolKind, exported: boolean, signature: string, container?: string, doc?: string, type?: string): void {
     this.symbols.push({
       name, kind, exported, startLine: node.startPosition.row + 1, endLine: node.endPosition.row + 1,
-      signature: doc ? `/** ${doc} */\n${signature}` : signature, ...(container ? { container } : {}),
+      signature: doc ? `/** ${doc} */\n${signature}` : signature, ...(container ? { container } : {}), ...(type ? { type } : {}),
     });
   }
 
-  edge(from: string, to: string, kind: EdgeKind, node: Node): void {
+  /** `via`: the type of the value `to`'s first part names (RawEdge.via). */
+  edge(from: string, to: string, kind: EdgeKind, node: Node, via?: string): void {
     const line = node.startPosition.row + 1;
     const key = `${from}\0${to}\0${kind}\0${line}`;
     if (!to || this.seen.has(key)) return;
     this.seen.add(key);
-    this.edges.push({ from, to, kind, line });
+    this.edges.push({ from, to, kind, line, ...(via ? { via } : {}) });
   }
 
   result(extra: Partial<FileIndex> = {}): FileIndex {
     return { symbols: this.symbols, edges: this.edges, imports: this.imports, ...extra };
   }
+}
+
+const WRAPPERS = /^(Optional|Option|Result|Box|Rc|Arc|Mutex|RwLock|RefCell|Cell|Promise|Awaited|Readonly|ReadonlyArray|Ref|Pin|typing\.Optional)\s*[<[](.*)[>\]]$/s;
+
+/**
+ * The type name a declaration's type text names: `*Store` → Store, `&mut Foo<T>` → Foo,
+ * `Optional[Foo]` / `Option<Foo>` → Foo, `Foo | None` → Foo, `pkg::Foo` → pkg.Foo.
+ */
+export function typeName(text: string | undefined): string | undefined {
+  if (!text) return undefined;
+  let t = text.trim().replace(/^["']|["']$/g, '');
+  for (let i = 0; i < 4; i++) {
+    t = t.replace(/^(\*|&|'\w+\s+|mut\s+|dyn\s+|impl\s+|const\s+|final\s+|readonly\s+)+/, '').trim();
+    const wrapped = WRAPPERS.exec(t);
+    if (!wrapped) break;
+    t = wrapped[2]!.trim();
+  }
+  const first = t.split(/\s*\|\s*/).find((part) => part && !/^(None|null|undefined)$/.test(part)) ?? '';
+  const m = /^[A-Za-z_$][\w$]*((\.|::)[A-Za-z_$][\w$]*)*/.exec(first.trim());
+  return m ? m[0].replace(/::/g, '.') : undefined;
 }
 
 /** The declaration's text up to where `body` starts (or all of it), whitespace tidied, long ones cut. */

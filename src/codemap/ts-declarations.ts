@@ -1,6 +1,7 @@
 /** Turns one TS/JS source file into symbols, raw edges and imports (syntax only, no type check). */
 import type * as TS from 'typescript';
-import { collectEdges, dottedName, type EdgeSink } from './ts-references.js';
+import { assignedDeclaration, moduleObjects } from './ts-commonjs.js';
+import { annotatedType, collectEdges, dottedName, valueType, type EdgeSink } from './ts-references.js';
 import type { EdgeKind, FileIndex, ImportInfo, RawEdge, SymbolInfo, SymbolKind } from './types.js';
 import { declarationSignature, docFirstLine, headerUntil } from './ts-signature.js';
 
@@ -13,16 +14,31 @@ interface Walk {
   readonly imports: ImportInfo[];
   readonly sink: EdgeSink;
   readonly exportedNames: Set<string>;
+  /** JavaScript only: the top-level objects the module exports (their assigned methods are exported). */
+  readonly moduleObjects?: ReadonlySet<string>;
 }
 
 function hasModifier(ts: Ts, node: TS.Node, kind: TS.SyntaxKind): boolean {
   return ts.canHaveModifiers(node) && (ts.getModifiers(node)?.some((m) => m.kind === kind) ?? false);
 }
 
+/** The declared type of a property or variable, or the return type of a function (SymbolInfo.type). */
+function declaredType(ts: Ts, node: TS.Node): string | undefined {
+  if (ts.isVariableStatement(node) && node.declarationList.declarations.length === 1) return declaredType(ts, node.declarationList.declarations[0]!);
+  if (ts.isPropertyDeclaration(node) || ts.isVariableDeclaration(node) || ts.isPropertySignature(node)) {
+    const init = 'initializer' in node ? node.initializer : undefined;
+    if (init && (ts.isArrowFunction(init) || ts.isFunctionExpression(init))) return annotatedType(ts, init.type);
+    return annotatedType(ts, node.type) ?? valueType(ts, init);
+  }
+  if (ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node) || ts.isGetAccessor(node) || ts.isMethodSignature(node)) return annotatedType(ts, node.type);
+  return undefined;
+}
+
 function addSymbol(w: Walk, node: TS.Node, name: string, kind: SymbolKind, exported: boolean,
   container: string | undefined, signature: string): void {
   const { ts, sf } = w;
-  const startLine = sf.getLineAndCharacterOfPosition(node.getStart(sf, true)).line + 1;
+  // The declaration's own line, not its doc comment's: map lines and tool answers point at the code.
+  const startLine = sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1;
   const endLine = sf.getLineAndCharacterOfPosition(node.getEnd()).line + 1;
   const doc = docFirstLine(ts, sf, node);
   const isDefault = hasModifier(ts, node, ts.SyntaxKind.DefaultKeyword) || undefined;
@@ -37,9 +53,10 @@ function addSymbol(w: Walk, node: TS.Node, name: string, kind: SymbolKind, expor
     };
     return;
   }
+  const type = declaredType(ts, node);
   w.symbols.push({
     name, kind, startLine, endLine, exported, ...(container ? { container } : {}),
-    signature: doc ? `/** ${doc} */\n${signature}` : signature, ...(isDefault ? { isDefault } : {}),
+    signature: doc ? `/** ${doc} */\n${signature}` : signature, ...(isDefault ? { isDefault } : {}), ...(type ? { type } : {}),
   });
 }
 
@@ -160,7 +177,11 @@ function exportDeclaration(w: Walk, node: TS.ExportDeclaration): void {
   const { ts } = w;
   const clause = node.exportClause;
   if (!node.moduleSpecifier) {
-    if (clause && ts.isNamedExports(clause)) for (const el of clause.elements) w.exportedNames.add((el.propertyName ?? el.name).text);
+    if (!clause || !ts.isNamedExports(clause)) return;
+    // `export { A as B }`: B is A, seen from other files (a re-export of this file's own A).
+    const aliases: Record<string, string> = {};
+    for (const el of clause.elements) if (el.propertyName && el.propertyName.text !== el.name.text) aliases[el.name.text] = el.propertyName.text;
+    if (Object.keys(aliases).length > 0) w.imports.push({ source: `./${w.sf.fileName.split('/').pop()!}`, names: aliases, reexport: true });
     return;
   }
   if (!ts.isStringLiteral(node.moduleSpecifier)) return;
@@ -191,7 +212,14 @@ function statements(w: Walk, list: readonly TS.Statement[], container: string | 
       addSymbol(w, st, name, kind, isExported(name), container, declarationSignature(ts, sf, st));
       if (ts.isInterfaceDeclaration(st)) {
         heritage(w, st, qualify(name));
-        for (const m of st.members) collectEdges(ts, sf, m, qualify(name), w.sink);
+        for (const m of st.members) {
+          // Members are symbols too: `router.add()` on a Router is a use of Router.add.
+          const mName = ts.isMethodSignature(m) || ts.isPropertySignature(m) ? memberName(ts, m.name) : undefined;
+          if (mName !== undefined) {
+            addSymbol(w, m, mName, ts.isMethodSignature(m) ? 'method' : 'property', isExported(name), qualify(name), declarationSignature(ts, sf, m));
+            collectEdges(ts, sf, m, `${qualify(name)}.${mName}`, w.sink);
+          } else collectEdges(ts, sf, m, qualify(name), w.sink);
+        }
       } else collectEdges(ts, sf, st, qualify(name), w.sink);
     } else if (ts.isModuleDeclaration(st) && ts.isIdentifier(st.name)) {
       const name = st.name.text;
@@ -209,10 +237,23 @@ function statements(w: Walk, list: readonly TS.Statement[], container: string | 
     } else if (ts.isImportEqualsDeclaration(st) && ts.isExternalModuleReference(st.moduleReference)
       && ts.isStringLiteral(st.moduleReference.expression)) {
       w.imports.push({ source: st.moduleReference.expression.text, names: { [st.name.text]: '*' } });
+    } else if (w.moduleObjects && !container && ts.isExpressionStatement(st) && assigned(w, st)) {
+      continue;
     } else {
       collectEdges(ts, sf, st, container ?? '', w.sink);
     }
   }
+}
+
+/** A JavaScript assignment that declares something (module.exports, prototype methods): a symbol. */
+function assigned(w: Walk, st: TS.ExpressionStatement): boolean {
+  const { ts, sf } = w;
+  const d = assignedDeclaration(ts, sf, st, w.moduleObjects!);
+  if (!d) return false;
+  addSymbol(w, st, d.name, d.kind, d.exported, d.container, d.signature);
+  if (d.isDefault) w.symbols[w.symbols.length - 1] = { ...w.symbols[w.symbols.length - 1]!, isDefault: true };
+  collectEdges(ts, sf, d.value, d.container ? `${d.container}.${d.name}` : d.name, w.sink);
+  return true;
 }
 
 export function scriptKindFor(ts: Ts, path: string): TS.ScriptKind {
@@ -227,11 +268,11 @@ export function indexTypeScriptSource(ts: Ts, path: string, source: string): Fil
   const edges: RawEdge[] = [];
   const seen = new Set<string>();
   const sink: EdgeSink = {
-    add(from, to, kind, line) {
+    add(from, to, kind, line, via) {
       const key = `${from}\0${to}\0${kind}\0${line}`;
       if (seen.has(key)) return;
       seen.add(key);
-      edges.push({ from, to, kind, line });
+      edges.push({ from, to, kind, line, ...(via ? { via } : {}) });
     },
   };
   const exportedNames = new Set<string>();
@@ -242,7 +283,8 @@ export function indexTypeScriptSource(ts: Ts, path: string, source: string): Fil
     }
     if (ts.isExportAssignment(st) && ts.isIdentifier(st.expression)) exportedNames.add(st.expression.text);
   }
-  const w: Walk = { ts, sf, symbols: [], imports: [], sink, exportedNames };
+  const js = /\.(js|jsx|mjs|cjs)$/i.test(path);
+  const w: Walk = { ts, sf, symbols: [], imports: [], sink, exportedNames, ...(js ? { moduleObjects: moduleObjects(ts, sf) } : {}) };
   statements(w, sf.statements, undefined, true);
   for (const st of sf.statements) {
     if (!ts.isExportAssignment(st) || !ts.isIdentifier(st.expression)) continue;
@@ -251,6 +293,6 @@ export function indexTypeScriptSource(ts: Ts, path: string, source: string): Fil
     if (i >= 0) w.symbols[i] = { ...w.symbols[i]!, isDefault: true };
   }
   const moduleScoped = w.imports.length > 0 || w.symbols.some((s) => s.exported) || exportedNames.size > 0
-    || sf.statements.some((s) => ts.isExportAssignment(s));
+    || sf.statements.some((s) => ts.isExportAssignment(s)) || (w.moduleObjects?.size ?? 0) > 0;
   return { symbols: w.symbols, edges, imports: w.imports, moduleScoped };
 }

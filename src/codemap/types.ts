@@ -28,7 +28,7 @@ export interface SymbolInfo extends SymbolInfoExtras {
 }
 
 /** An unresolved reference from a symbol to a name; the indexer resolves names to symbols. */
-export interface RawEdge {
+export interface RawEdge extends RawEdgeExtras {
   /** Name of the symbol the reference sits in ('' for top level). */
   readonly from: string;
   /** The name as written ('foo', 'Bar', 'obj.method'). */
@@ -63,6 +63,21 @@ export interface LanguagePlugin extends LanguagePluginExtras {
 export interface SymbolInfoExtras {
   /** True for `export default` declarations. */
   readonly isDefault?: boolean;
+  /**
+   * The declared type, as written in the file, of a property or variable (`Store`), or the return
+   * type of a function or method; `Foo()` for "what calling Foo gives" (`self.x = Foo()`).
+   * Lets the index follow `obj.field.method()` without a checker.
+   */
+  readonly type?: string;
+}
+
+export interface RawEdgeExtras {
+  /**
+   * The type of the value the first part of `to` names, when the plugin knows it from the code
+   * (`x = Foo()` → 'Foo()', a parameter `x: Foo` → 'Foo'); '?' for a local or parameter of unknown
+   * type (it shadows any project symbol of that name; a method call on it is only a possible reference).
+   */
+  readonly via?: string;
 }
 
 export interface ImportInfoExtras {

@@ -1,4 +1,5 @@
 /** Messages between the indexing worker and the main thread. */
+import type { CheckerAnswer, CheckerRequest } from './checker-protocol.js';
 import type { FileOutcome } from './index-file.js';
 import type { IndexJob } from './run-indexing.js';
 
@@ -9,16 +10,21 @@ export interface WorkerInput {
   readonly timeoutMs: number;
   /** Stay up after `jobs` and index each WorkerRequest's jobs as it comes (re-indexing edits). */
   readonly serve?: boolean;
+  /** One Int32: the main thread sets it when it sends a request, so a warm-up under way gives way. */
+  readonly waiting?: SharedArrayBuffer;
 }
 
-/** To a serving worker: index these files (answered with start / done per file, then finished). */
-export interface WorkerRequest {
-  readonly type: 'index';
-  readonly jobs: readonly IndexJob[];
-}
+/**
+ * To a serving worker: index these files (answered with start / done per file, then finished), or
+ * ask its TypeScript checker (answered with `answer` carrying the same id).
+ */
+export type WorkerRequest =
+  | { readonly type: 'index'; readonly jobs: readonly IndexJob[] }
+  | { readonly type: 'query'; readonly id: number; readonly request: CheckerRequest };
 
 export type WorkerMessage =
   | { readonly type: 'start'; readonly rel: string }
   | { readonly type: 'done'; readonly rel: string; readonly outcome: FileOutcome }
   | { readonly type: 'finished' }
+  | { readonly type: 'answer'; readonly id: number; readonly answer: CheckerAnswer }
   | { readonly type: 'fatal'; readonly error: string };

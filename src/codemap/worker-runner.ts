@@ -60,7 +60,7 @@ function runBatch(url: URL, execArgv: readonly string[], jobs: readonly IndexJob
       } else if (m.type === 'finished') {
         void worker.terminate();
         finish(() => resolve({}));
-      } else finish(() => reject(new Error(m.error)));
+      } else if (m.type === 'fatal') finish(() => reject(new Error(m.error)));
     });
     worker.on('error', (err) => finish(() => reject(err)));
     worker.on('exit', () => finish(() => resolve(current ? { stuck: current } : {})));

@@ -79,9 +79,14 @@ export const DEFAULTS = {
   streamIdleTimeoutMs: 120_000,
   /** 8 MiB: far beyond any real answer, small enough that a runaway stream cannot exhaust memory. */
   maxReplyBytes: 8 * 1024 * 1024,
+  rewindMaxMb: 500,
   loopDetectionWindow: 6,
+  /** Tool calls one reply may run; the rest are answered "not run" (a runaway reply costs no more). */
+  maxCallsPerReply: 64,
   markdown: true,
   codeMapEnabled: true,
+  /** A hook that runs longer is killed (Claude Code's default too). */
+  hookTimeoutMs: 60_000,
   sandbox: 'auto',
   bashInSandbox: 'confirm',
 } as const;

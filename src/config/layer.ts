@@ -1,5 +1,5 @@
 /** What one config file contributes, validated but not yet merged (camelCase, paths resolved). */
-import type { BashInSandbox, BashRule, CacheTtl, CodeMapSettings, Level, McpServerConfig, PathRule, ProxySetting, SandboxMode, ToolProfile, WireFormat } from './types.js';
+import type { BashInSandbox, BashRule, CacheTtl, CodeMapSettings, HookEntry, Level, McpServerConfig, PathRule, ProxySetting, SandboxMode, ToolProfile, WireFormat } from './types.js';
 import type { ThinkingEffort } from '../providers/types.js';
 
 export interface PresetLayer {
@@ -59,10 +59,15 @@ export interface ConfigLayer {
   readonly bashTimeoutMs?: number;
   readonly streamIdleTimeoutMs?: number;
   readonly maxReplyBytes?: number;
+  readonly maxCallsPerReply?: number;
+  readonly rewindMaxMb?: number;
   readonly loopDetectionWindow?: number;
   readonly offloadEagerTokens?: number;
   readonly offloadThresholdTokens?: number;
   readonly protectedTokens?: number;
+  readonly maxCostPerTurn?: number;
+  readonly maxCostPerSession?: number;
+  readonly maxTokensPerTurn?: number;
   readonly markdown?: boolean;
   readonly codeMap?: CodeMapSettings;
   readonly mcpServers?: readonly McpServerConfig[];
@@ -72,6 +77,7 @@ export interface ConfigLayer {
   readonly sandboxNetwork?: readonly string[];
   readonly bashInSandbox?: BashInSandbox;
   readonly toolProfile?: ToolProfile;
+  readonly hooks?: readonly HookEntry[];
 }
 
 /** The TOML spelling of the keys a project file may not set unless trusted. */
@@ -87,5 +93,6 @@ export const RESTRICTED_KEYS = [
   'commit_trailer',
   'plugins',
   'trusted_projects',
+  'hooks',
   'mcp.servers',
 ] as const;

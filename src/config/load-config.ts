@@ -12,8 +12,9 @@ import { basePolicy, mcpBudget, mergeCodeMap, mergeMcpServers, mergePolicy, merg
 import { appPaths } from './paths.js';
 import { readLayer } from './read-layer.js';
 import { readTomlFile } from './read-toml.js';
-import { isTrustedProject, restrictProjectLayer } from './trust.js';
-import type { Config } from './types.js';
+import { isTrustedProject, LIMITS, restrictProjectLayer } from './trust.js';
+import { ownSecretPaths } from './own-secret-paths.js';
+import type { Budgets, Config } from './types.js';
 
 export const PROJECT_CONFIG_NAME = '.lindwyrm.toml';
 
@@ -43,7 +44,13 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<Config> {
   /** True when warnings[0] is the one warning listing what the project file tried. */
   let refusedWarning = false;
   if (rawProject) {
-    const userLimits = { maxReplyBytes: user?.maxReplyBytes ?? DEFAULTS.maxReplyBytes };
+    const userLimits = {
+      ...Object.fromEntries(LIMITS.map(([key]) => [key, user?.[key] ?? DEFAULTS[key]])),
+      rewindMaxMb: user?.rewindMaxMb ?? DEFAULTS.rewindMaxMb,
+      ...(user?.maxCostPerTurn !== undefined ? { maxCostPerTurn: user.maxCostPerTurn } : {}),
+      ...(user?.maxCostPerSession !== undefined ? { maxCostPerSession: user.maxCostPerSession } : {}),
+      ...(user?.maxTokensPerTurn !== undefined ? { maxTokensPerTurn: user.maxTokensPerTurn } : {}),
+    };
     const outcome = restrictProjectLayer(rawProject, { trusted, projectRoot, userPolicy, userLimits, ...(user ? { user } : {}) });
     project = outcome.layer;
     needsFloor = outcome.needsFloor;
@@ -65,6 +72,14 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<Config> {
     if (refusedWarning) warnings[0] = `${warnings[0] ?? ''}; ${note}`;
     else warnings.push(`${projectFile} may not set these, so they were ignored: ${note}`);
     defaultPreset = user?.defaultPreset ?? DEFAULTS.defaultPreset;
+  } else if (project?.defaultPreset !== undefined && !trusted) {
+    // A preset decides where the code goes and what it costs: a cloned file choosing one is news.
+    const own = user?.defaultPreset ?? DEFAULTS.defaultPreset;
+    if (project.defaultPreset !== own) {
+      const note = `${projectFile} sets default_preset = "${project.defaultPreset}", so this session uses it instead of your own "${own}" (-m picks another)`;
+      if (refusedWarning) warnings[0] = `${warnings[0] ?? ''}; it also ${note.slice(projectFile.length + 1)}`;
+      else warnings.push(note);
+    }
   }
   if (!known(defaultPreset)) {
     const file = project?.defaultPreset === defaultPreset ? projectFile : userFile;
@@ -97,20 +112,37 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<Config> {
     bashTimeoutMs: pick('bashTimeoutMs', user, project) ?? DEFAULTS.bashTimeoutMs,
     streamIdleTimeoutMs: pick('streamIdleTimeoutMs', user, project) ?? DEFAULTS.streamIdleTimeoutMs,
     maxReplyBytes: pick('maxReplyBytes', user, project) ?? DEFAULTS.maxReplyBytes,
+    maxCallsPerReply: pick('maxCallsPerReply', user, project) ?? DEFAULTS.maxCallsPerReply,
+    rewindMaxMb: pick('rewindMaxMb', user, project) ?? DEFAULTS.rewindMaxMb,
     loopDetectionWindow: pick('loopDetectionWindow', user, project) ?? DEFAULTS.loopDetectionWindow,
     offloadEagerTokens: pick('offloadEagerTokens', user, project),
     offloadThresholdTokens: pick('offloadThresholdTokens', user, project),
     protectedTokens: pick('protectedTokens', user, project),
+    budgets: budgetsOf(user, project),
     markdown: pick('markdown', user, project) ?? DEFAULTS.markdown,
     codeMap: mergeCodeMap(user, project),
+    ownSecrets: ownSecretPaths(presets, opts.env),
     mcpServers: mergeMcpServers(user, project, warnings),
     ...(mcpBudget(user, project) !== undefined ? { mcpSchemaBudget: mcpBudget(user, project) } : {}),
     sandbox: mergeSandbox(user, project),
     ...(pick('toolProfile', user, project) ? { toolProfile: pick('toolProfile', user, project) } : {}),
+    // The user's hooks run first, then a trusted project's (an untrusted one's were refused above).
+    hooks: [...(user?.hooks ?? []), ...(project?.hooks ?? [])],
     secretEnvNames: [...new Set(presets.flatMap((p) => p.apiKeyEnv))],
     warnings,
   };
   return deepFreeze(config);
+}
+
+function budgetsOf(user: ConfigLayer | undefined, project: ConfigLayer | undefined): Budgets {
+  const costPerTurn = pick('maxCostPerTurn', user, project);
+  const costPerSession = pick('maxCostPerSession', user, project);
+  const tokensPerTurn = pick('maxTokensPerTurn', user, project);
+  return {
+    ...(costPerTurn !== undefined ? { costPerTurn } : {}),
+    ...(costPerSession !== undefined ? { costPerSession } : {}),
+    ...(tokensPerTurn !== undefined ? { tokensPerTurn } : {}),
+  };
 }
 
 async function realProjectRoot(cwd: string): Promise<string> {

@@ -1,10 +1,12 @@
 /** Turns one parsed TOML file into a validated ConfigLayer, collecting unknown-key warnings. */
+import { isUnsafeCodePoint } from '../policy/escape.js';
 import { ConfigError } from './errors.js';
 import type { ConfigLayer, PolicyLayer, PresetLayer } from './layer.js';
 import { KNOWN_MCP, KNOWN_MCP_SERVER, readMcp } from './read-mcp.js';
 import { resolveConfigPath } from './resolve-path.js';
 import { isTable, TableReader, type Table } from './toml-reader.js';
-import type { BashRule, CodeMapSettings, Level, PathRule, ProxySetting } from './types.js';
+import { DEFAULTS } from './defaults.js';
+import { HOOK_EVENTS, type BashRule, type CodeMapSettings, type HookEntry, type HookEvent, type Level, type PathRule, type ProxySetting } from './types.js';
 import { parseHostPattern } from '../sandbox/host-patterns.js';
 
 const LEVELS: readonly Level[] = ['allow', 'confirm', 'deny'];
@@ -48,7 +50,7 @@ export function readLayer(table: Table, ctx: LayerContext, warnings: string[]): 
     auditLog: path('audit_log'),
     sessionRetentionDays: r.integer('session_retention_days', 0),
     contextFile: path('context_file'),
-    commitTrailer: r.string('commit_trailer'),
+    commitTrailer: printableLine(r, 'commit_trailer'),
     plugins: r.stringList('plugins', true)?.map((p) => (isPathLike(p) ? resolveConfigPath(p, ctx.baseDir, ctx.home) : p)),
     maxToolSteps: r.integer('max_tool_steps'),
     maxRetries: r.integer('max_retries', 0),
@@ -57,10 +59,15 @@ export function readLayer(table: Table, ctx: LayerContext, warnings: string[]): 
     bashTimeoutMs: r.integer('bash_timeout_ms'),
     streamIdleTimeoutMs: r.integer('stream_idle_timeout_ms'),
     maxReplyBytes: r.integer('max_reply_bytes', MIN_REPLY_BYTES),
+    maxCallsPerReply: r.integer('max_calls_per_reply'),
+    rewindMaxMb: r.integer('rewind_max_mb', 0),
     loopDetectionWindow: r.integer('loop_detection_window', 0),
     offloadEagerTokens: r.integer('offload_eager_tokens'),
     offloadThresholdTokens: r.integer('offload_threshold_tokens'),
     protectedTokens: r.integer('protected_tokens', 0),
+    maxCostPerTurn: r.positiveAmount('max_cost_per_turn'),
+    maxCostPerSession: r.positiveAmount('max_cost_per_session'),
+    maxTokensPerTurn: r.integer('max_tokens_per_turn', 1),
     markdown: r.boolean('markdown'),
     codeMap: readCodeMap(r, warnings),
     mcpServers: readMcp(r.subTable('mcp'), {
@@ -83,6 +90,7 @@ export function readLayer(table: Table, ctx: LayerContext, warnings: string[]): 
     }),
     bashInSandbox: r.oneOf('bash_in_sandbox', ['confirm', 'allow'] as const),
     toolProfile: r.oneOf('tool_profile', TOOL_PROFILES),
+    hooks: readHooks(r.subTable('hooks'), warnings),
   };
   warnUnknown(r, warnings, KNOWN_TOP);
   return layer;
@@ -91,9 +99,11 @@ export function readLayer(table: Table, ctx: LayerContext, warnings: string[]): 
 const KNOWN_TOP = [
   'default_preset', 'trusted_projects', 'presets', 'policy', 'proxy', 'no_proxy', 'audit_log',
   'session_retention_days', 'context_file', 'commit_trailer', 'plugins', 'max_tool_steps', 'max_retries',
-  'max_file_size_bytes', 'max_tool_output_chars', 'bash_timeout_ms', 'stream_idle_timeout_ms', 'max_reply_bytes',
+  'max_file_size_bytes', 'max_tool_output_chars', 'bash_timeout_ms', 'stream_idle_timeout_ms', 'max_reply_bytes', 'max_calls_per_reply', 'rewind_max_mb',
   'loop_detection_window', 'offload_eager_tokens', 'offload_threshold_tokens', 'protected_tokens', 'markdown',
   'code_map', 'tool_profile', 'mcp', 'mcp_schema_budget', 'sandbox', 'sandbox_writable', 'sandbox_network', 'bash_in_sandbox',
+  'hooks',
+  'max_cost_per_turn', 'max_cost_per_session', 'max_tokens_per_turn',
 ];
 const KNOWN_PRESET = [
   'name', 'format', 'base_url', 'model', 'api_key_env', 'key_file', 'thinking', 'thinking_effort', 'vision',
@@ -104,6 +114,7 @@ const KNOWN_POLICY = ['read', 'write', 'delete', 'bash', 'read_outside', 'bash_a
 const KNOWN_BASH_RULE = ['prefix', 'exact'];
 const KNOWN_RULE = ['path', 'read', 'write', 'delete'];
 const KNOWN_CODE_MAP = ['enabled', 'budget_tokens'];
+const KNOWN_HOOK = ['matcher', 'command', 'timeout_ms'];
 
 /** Every key the config understands, dotted, for the example-file test. */
 export const KNOWN_KEYS = {
@@ -112,9 +123,52 @@ export const KNOWN_KEYS = {
   policy: KNOWN_POLICY,
   rule: KNOWN_RULE,
   codeMap: KNOWN_CODE_MAP,
+  hookEvents: HOOK_EVENTS,
+  hook: KNOWN_HOOK,
   mcp: KNOWN_MCP,
   mcpServer: KNOWN_MCP_SERVER,
 } as const;
+
+/** The longest delay a timer honours (about 24.8 days): a longer timeout would fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** `[[hooks.EVENT]]` entries: each needs a command; a matcher must be a pattern that compiles. */
+function readHooks(r: TableReader | undefined, warnings: string[]): HookEntry[] | undefined {
+  if (!r) return undefined;
+  const entries: HookEntry[] = [];
+  for (const event of HOOK_EVENTS) {
+    for (const h of r.tableList(event) ?? []) entries.push(readHook(h, event, warnings));
+  }
+  for (const key of r.unknownKeys()) {
+    // closest() compares in lower case; the events are spelled in capitals.
+    const lower = closest(key, HOOK_EVENTS.map((name) => name.toLowerCase()));
+    const guess = HOOK_EVENTS.find((name) => name.toLowerCase() === lower);
+    const hint = guess ? ` (did you mean "${r.prefix}${guess}"?)` : ` (events: ${HOOK_EVENTS.join(', ')})`;
+    warnings.push(`${r.file}: unknown hook event "${r.keyName(key)}" ignored${hint}`);
+  }
+  return entries;
+}
+
+function readHook(h: TableReader, event: HookEvent, warnings: string[]): HookEntry {
+  const command = h.nonEmptyString('command');
+  if (command === undefined) h.fail('command', `a command line (every [[hooks.${event}]] entry needs one)`);
+  const matcher = h.string('matcher');
+  if (matcher !== undefined && matcher !== '' && matcher !== '*') {
+    try {
+      new RegExp(`^(?:${matcher})$`);
+    } catch (error) {
+      h.fail('matcher', `a tool name, names joined with "|", or a regular expression (${(error as Error).message})`, matcher);
+    }
+  }
+  const timeoutMs = h.integer('timeout_ms') ?? DEFAULTS.hookTimeoutMs;
+  if (h.has('timeout')) {
+    h.raw('timeout');
+    warnings.push(`${h.file}: key "${h.keyName('timeout')}" ignored: Claude Code's timeout is in seconds; lindwyrm reads timeout_ms (milliseconds)`);
+  }
+  if (timeoutMs > MAX_TIMER_MS) h.fail('timeout_ms', `a whole number of milliseconds up to ${MAX_TIMER_MS}`, timeoutMs);
+  warnUnknown(h, warnings, KNOWN_HOOK);
+  return { event, command, timeoutMs, file: h.file, ...(matcher !== undefined && matcher !== '' && matcher !== '*' ? { matcher } : {}) };
+}
 
 function readPreset(r: TableReader, ctx: LayerContext, warnings: string[]): PresetLayer {
   refuseSecrets(r);
@@ -226,6 +280,24 @@ function readBashRule(rule: TableReader, warnings: string[]): BashRule {
   }
   warnUnknown(rule, warnings, KNOWN_BASH_RULE);
   return prefix !== undefined ? { words: prefix, match: 'prefix' } : { words: exact ?? [], match: 'exact' };
+}
+
+/**
+ * One line of printable text (a commit trailer): a newline would add lines, or whole trailers, to
+ * every commit; a control or invisible character would make the log say what nobody reads.
+ */
+function printableLine(r: TableReader, key: string): string | undefined {
+  const value = r.string(key);
+  if (value === undefined) return undefined;
+  if (value.trim() === '') r.fail(key, 'one line of printable text, not an empty one', value);
+  for (const ch of value) {
+    const cp = ch.codePointAt(0) ?? 0;
+    if (cp === 0x0a || cp === 0x0d) r.fail(key, 'one line of printable text (it contains a line break)');
+    if (cp === 0x09 || isUnsafeCodePoint(cp)) {
+      r.fail(key, `one line of printable text (it contains U+${cp.toString(16).toUpperCase().padStart(4, '0')}, a control or invisible character)`);
+    }
+  }
+  return value;
 }
 
 function readProxy(r: TableReader, key: string): ProxySetting {

@@ -2,6 +2,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { parse, TomlError } from 'smol-toml';
 import { ConfigError } from './errors.js';
+import { firstInvalidUtf8 } from './utf8-check.js';
 import type { Table } from './toml-reader.js';
 
 /** Far above any real config; a bigger file is a mistake or a trap. */
@@ -19,7 +20,18 @@ export async function readTomlFile(file: string): Promise<Table | undefined> {
     if (info.size > MAX_CONFIG_BYTES) {
       throw new ConfigError(`${file}: cannot read the config file (${info.size} bytes; the limit is ${MAX_CONFIG_BYTES})`, { file });
     }
-    text = await readFile(file, 'utf8');
+    const bytes = await readFile(file);
+    const bad = firstInvalidUtf8(bytes);
+    if (bad >= 0) {
+      const hex = bytes[bad]?.toString(16).padStart(2, '0') ?? '';
+      const before = bytes.subarray(0, bad);
+      const line = before.filter((b) => b === 0x0a).length + 1;
+      throw new ConfigError(
+        `${file}: not valid UTF-8: byte 0x${hex} at byte offset ${bad} (line ${line}); TOML files must be UTF-8, so re-save it as UTF-8`,
+        { file },
+      );
+    }
+    text = bytes.toString('utf8');
   } catch (error) {
     if (error instanceof ConfigError) throw error;
     const code = (error as NodeJS.ErrnoException).code;

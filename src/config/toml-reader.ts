@@ -79,6 +79,14 @@ export class TableReader {
     return value;
   }
 
+  /** A finite number > 0 (a budget in dollars). */
+  positiveAmount(key: string): number | undefined {
+    if (!this.has(key)) return this.raw(key) as undefined;
+    const value = this.raw(key);
+    if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) this.fail(key, 'a number of dollars > 0', value);
+    return value;
+  }
+
   oneOf<T extends string>(key: string, choices: readonly T[]): T | undefined {
     if (!this.has(key)) return this.raw(key) as undefined;
     const value = this.raw(key);

@@ -26,7 +26,8 @@ export function restrictProjectLayer(
     projectRoot: string;
     userPolicy: PolicySettings;
     /** The user's own limits (their file, else the defaults): an untrusted project may only lower them. */
-    userLimits?: { readonly maxReplyBytes: number };
+    /** The user's limits and budgets; an unset budget means unlimited, which a project may lower to anything. */
+    userLimits?: Partial<Record<LimitKey | 'maxCostPerTurn' | 'maxCostPerSession' | 'maxTokensPerTurn' | 'rewindMaxMb', number>>;
     /** The user's own file, for the sandbox settings an untrusted project may only tighten. */
     user?: ConfigLayer;
   },
@@ -57,6 +58,11 @@ export function restrictProjectLayer(
   drop('sessionRetentionDays', 'session_retention_days');
   drop('commitTrailer', 'commit_trailer');
   drop('plugins', 'plugins');
+  if (layer.hooks && layer.hooks.length > 0) {
+    // Named one by one: a hook is code that would run on the user's machine.
+    refused.push(`hooks (${layer.hooks.map((h) => `${h.event}: ${h.command}`).join(', ')})`);
+  }
+  layer = { ...layer, hooks: undefined };
   if (layer.mcpServers && layer.mcpServers.length > 0) {
     // Starting a server runs its code: a cloned repository's servers wait until it is trusted.
     refused.push(`mcp.servers (${layer.mcpServers.map((s) => s.name).join(', ')}: not started)`);
@@ -65,9 +71,27 @@ export function restrictProjectLayer(
   if (layer.contextFile !== undefined && !isInside(layer.contextFile, opts.projectRoot)) {
     drop('contextFile', `context_file outside the project (${layer.contextFile})`);
   }
-  const cap = opts.userLimits?.maxReplyBytes;
-  if (cap !== undefined && layer.maxReplyBytes !== undefined && layer.maxReplyBytes > cap) {
-    drop('maxReplyBytes', `max_reply_bytes above your own (${layer.maxReplyBytes} > ${cap})`);
+  for (const [key, name, direction] of LIMITS) {
+    const own = opts.userLimits?.[key];
+    const wanted = layer[key];
+    if (own === undefined || wanted === undefined) continue;
+    if (direction === 'at most' && wanted > own) drop(key, `${name} above your own (${wanted} > ${own})`);
+    if (direction === 'at least' && wanted < own) drop(key, `${name} below your own (${wanted} < ${own})`);
+  }
+  const budgets = [
+    ['maxCostPerTurn', 'max_cost_per_turn'],
+    ['maxCostPerSession', 'max_cost_per_session'],
+    ['maxTokensPerTurn', 'max_tokens_per_turn'],
+  ] as const;
+  for (const [field, key] of budgets) {
+    const own = opts.userLimits?.[field];
+    const wanted = layer[field];
+    if (own !== undefined && wanted !== undefined && wanted > own) drop(field, `${key} above your own (${wanted} > ${own})`);
+  }
+  // What is kept on disk is the user's to decide: a cloned project may keep less, never more.
+  const storeCap = opts.userLimits?.rewindMaxMb;
+  if (storeCap !== undefined && layer.rewindMaxMb !== undefined && layer.rewindMaxMb > storeCap) {
+    drop('rewindMaxMb', `rewind_max_mb above your own (${layer.rewindMaxMb} > ${storeCap})`);
   }
   if (layer.policy) refused.push(...looserPolicy(layer.policy, opts.userPolicy));
   const sandbox = tighterSandbox(layer, opts.user, opts.projectRoot);
@@ -76,6 +100,24 @@ export function restrictProjectLayer(
   return { layer, refused, needsFloor: layer.policy !== undefined };
 }
 
+/**
+ * Limits a cloned project may only tighten: more steps, retries, time, output or calls per reply
+ * cost the user money or wait, so a project can lower them, never raise them. The loop window
+ * works the other way: a smaller one (0 turns it off) lets a stuck model repeat itself longer.
+ */
+export const LIMITS = [
+  ['maxToolSteps', 'max_tool_steps', 'at most'],
+  ['maxRetries', 'max_retries', 'at most'],
+  ['bashTimeoutMs', 'bash_timeout_ms', 'at most'],
+  ['streamIdleTimeoutMs', 'stream_idle_timeout_ms', 'at most'],
+  ['maxToolOutputChars', 'max_tool_output_chars', 'at most'],
+  ['maxFileSizeBytes', 'max_file_size_bytes', 'at most'],
+  ['maxReplyBytes', 'max_reply_bytes', 'at most'],
+  ['maxCallsPerReply', 'max_calls_per_reply', 'at most'],
+  ['loopDetectionWindow', 'loop_detection_window', 'at least'],
+] as const;
+
+export type LimitKey = (typeof LIMITS)[number][0];
 const SANDBOX_RANK: Record<SandboxMode, number> = { off: 0, auto: 1, required: 2 };
 
 /**

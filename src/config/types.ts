@@ -95,6 +95,29 @@ export interface PolicySettings {
   readonly rules: readonly PathRule[];
 }
 
+/** lindwyrm's own secrets (src/policy/own-secrets.ts): absolute paths, as written and made real. */
+export interface OwnSecretPaths {
+  readonly keyFiles: readonly string[];
+  readonly configDirs: readonly string[];
+  readonly dataDirs: readonly string[];
+}
+
+/** The hook events (Claude Code's names, so its scripts and their settings read the same). */
+export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop', 'PreCompact'] as const;
+export type HookEvent = (typeof HOOK_EVENTS)[number];
+
+/** One `[[hooks.EVENT]]` entry. */
+export interface HookEntry {
+  readonly event: HookEvent;
+  /** A tool-name pattern (PreToolUse, PostToolUse): a name, `A|B`, a regular expression; absent or "*": every tool. */
+  readonly matcher?: string;
+  /** A shell command line, run with bash in the project root. */
+  readonly command: string;
+  readonly timeoutMs: number;
+  /** The config file it came from (the user's, or a trusted project's). */
+  readonly file: string;
+}
+
 /** One `[[mcp.servers]]` entry. env and header values may hold ${VAR} / ${file:PATH} references. */
 export interface McpServerConfig {
   readonly name: string;
@@ -148,6 +171,17 @@ export interface CodeMapSettings {
   readonly budgetTokens?: number;
 }
 
+/**
+ * Spending limits. Reaching one pauses the turn between two requests: the full screen asks to
+ * go on or stop, one-shot stops as incomplete. Dollars need the preset's prices; tokens count
+ * what each request was billed at full rate (fresh input, cache writes, output), not cache reads.
+ */
+export interface Budgets {
+  readonly costPerTurn?: number;
+  readonly costPerSession?: number;
+  readonly tokensPerTurn?: number;
+}
+
 export interface Config {
   /** Real path of the project root (-C or the current directory). */
   readonly projectRoot: string;
@@ -181,13 +215,21 @@ export interface Config {
   readonly streamIdleTimeoutMs: number;
   /** A reply's text, reasoning and tool arguments beyond this many bytes are cut off. */
   readonly maxReplyBytes: number;
+  /** Tool calls one reply may run; later calls of that reply are answered "not run". */
+  readonly maxCallsPerReply: number;
+  /** The rewind store's bound per project, in MB; 0 turns rewind off. */
+  readonly rewindMaxMb: number;
   readonly loopDetectionWindow: number;
   /** Undefined: a thirty-second of the window, floor 1,000. */
   readonly offloadEagerTokens?: number;
   readonly offloadThresholdTokens?: number;
   readonly protectedTokens?: number;
+  /** max_cost_per_turn, max_cost_per_session, max_tokens_per_turn; each absent when unset. */
+  readonly budgets?: Budgets;
   readonly markdown: boolean;
   readonly codeMap: CodeMapSettings;
+  /** Paths no tool may touch (key files, the config folder's key material, the data folder). */
+  readonly ownSecrets?: OwnSecretPaths;
   /** The user's MCP servers, then a trusted project's (an untrusted project's never start). */
   readonly mcpServers?: readonly McpServerConfig[];
   /** Tokens all MCP tool schemas may cost before they are replaced by the search tools; undefined: 2% of the window. */
@@ -196,6 +238,8 @@ export interface Config {
   readonly sandbox: SandboxSettings;
   /** tool_profile at the top level; a preset's own setting wins. */
   readonly toolProfile?: ToolProfile;
+  /** The user's hooks, then a trusted project's (an untrusted project's are never here). */
+  readonly hooks: readonly HookEntry[];
   /** Every preset's api_key_env names, so the bash tool can strip them all. */
   readonly secretEnvNames: readonly string[];
   /** Startup warnings (restricted project keys, unknown keys), shown once. */

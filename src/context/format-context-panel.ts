@@ -48,6 +48,7 @@ export function formatContextPanel(stats: ContextStats): string[] {
       ? `offloaded: ${stats.offloadedCount} result(s), ${formatSize(stats.offloadedBytes)} on disk`
       : 'offloaded: none',
   ];
+  if (stats.archivedTurns) lines.push(`archived: ${stats.archivedTurns} summarized turn(s), word for word; recall searches them`);
   if (stats.protectedTokens !== undefined) lines.push(`protected: the last ${num(stats.protectedTokens)} tokens are never reclaimed`);
   return lines;
 }

@@ -7,3 +7,9 @@ export function formatCount(n: number): string {
   const digits = String(Math.abs(rounded)).replace(/\B(?=(\d{3})+$)/g, ',');
   return rounded < 0 ? `-${digits}` : digits;
 }
+
+/** Dollars with the precision a small amount needs: $0.0042, $0.15, $12.40. */
+export function formatDollars(amount: number): string {
+  if (amount > 0 && amount < 0.01) return `$${amount.toFixed(4)}`;
+  return `$${amount.toFixed(2)}`;
+}

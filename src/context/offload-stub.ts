@@ -62,12 +62,19 @@ export function isStub(content: string, marker: string): boolean {
   return content.startsWith(stubHeaderPrefix(marker));
 }
 
+/** How the model reads a snapshot back: page by page, each page naming the next (read-offloaded.ts). */
+export function pagingNote(ref: string): string {
+  return `read_offloaded("${ref}") returns it a page at a time; each page names the lines it holds and the offset of the next.`;
+}
+
 export function buildStub(opts: {
   tool: string;
   label?: string;
   content: string;
   ref: string;
   marker: string;
+  /** The on-disk cap cut the snapshot itself (OutputCapture.wholeCut). */
+  cut?: string;
 }): string {
   const { tool, content, ref, marker } = opts;
   const lines = countLines(content);
@@ -78,11 +85,18 @@ export function buildStub(opts: {
     .split('\n', STUB_PREVIEW_LINES)
     .map((line) => (line.length > PREVIEW_LINE_CHARS ? `${line.slice(0, PREVIEW_LINE_CHARS)}…` : line));
   const more = lines > preview.length ? [`... (${lines - preview.length} more lines)`] : [];
+  const cut = opts.cut ? [`Cut on disk: ${opts.cut}.`] : [];
   const note =
     tool === 'read_file'
-      ? `A snapshot taken when the tool ran; the file may have changed since. read_offloaded("${ref}") returns the whole snapshot, read_file the current contents.`
-      : `A snapshot taken when the tool ran. read_offloaded("${ref}") returns the whole output.`;
-  return [header, ...preview, ...more, note].join('\n');
+      ? `A snapshot taken when the tool ran; the file may have changed since. ${pagingNote(ref)} read_file gives the current contents.`
+      : `A snapshot taken when the tool ran, all ${lines} lines. ${pagingNote(ref)}`;
+  return [header, ...preview, ...more, ...cut, note].join('\n');
+}
+
+/** Appended to a clipped result that stays inline: where the whole of it is. */
+export function wholeKeptNote(whole: string, ref: string, cut?: string): string {
+  const lines = countLines(whole);
+  return `[the whole output (${lines} lines, ${formatSize(Buffer.byteLength(whole, 'utf8'))}${cut ? `; cut on disk: ${cut}` : ''}) is kept as ref ${ref}. ${pagingNote(ref)}]`;
 }
 
 /** An offload only pays when the stub is clearly smaller than what it replaces. */

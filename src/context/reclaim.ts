@@ -9,8 +9,9 @@ import { cutPoint, protectedStart } from './history-shape.js';
 import { formatSize } from './offload-stub.js';
 import { offloadOlderResults } from './retro-offload.js';
 import type { ContextSettings } from './settings.js';
-import { withSummary } from './summary-message.js';
-import type { OffloadStore, ReclaimResult, Summarizer } from './types.js';
+import { describeRefs, withSummary } from './summary-message.js';
+import { renderTurns, splitTurns } from './turn-archive.js';
+import type { ConfirmSummary, OffloadStore, ReclaimResult, Summarizer } from './types.js';
 import { formatCount } from './format-count.js';
 
 export interface ReclaimDeps {
@@ -39,7 +40,21 @@ export async function reclaim(
   deps: ReclaimDeps,
   messages: readonly Message[],
   used: number,
-  opts: { force: boolean; instructions?: string; summarizePaused?: boolean },
+  opts: {
+    force: boolean;
+    instructions?: string;
+    summarizePaused?: boolean;
+    /** The system prompt and tools, in tokens: sent before the history, for the plan's figures. */
+    prefixTokens?: number;
+    /** Asked before an automatic summary; absent: summarize without asking. */
+    confirm?: ConfirmSummary;
+    /** Offered to `confirm` as the point a postponed summary happens after all. */
+    postponeUntil?: number;
+    /** Set while a postponed summary waits for that point: offload only. */
+    postponedUntil?: number;
+    /** The summary was postponed once and its point is reached: `confirm` is told, not asked. */
+    wasPostponed?: boolean;
+  },
 ): Promise<ReclaimResult> {
   const { settings, marker } = deps;
   const zone = protectedStart(messages, settings.protectedTokens);
@@ -83,8 +98,30 @@ export async function reclaim(
     return offloaded(why);
   }
 
+  if (opts.postponedUntil !== undefined) {
+    return offloaded(`Summarizing is postponed, as you chose, until the context reaches ${fmt(opts.postponedUntil)} tokens; /compact summarizes now.`);
+  }
   const older = current.slice(0, cut);
+  const olderTokens = estimateMessages(older);
+  if (opts.confirm) {
+    const decision = await opts.confirm({
+      usedTokens: offload.used,
+      window: settings.window,
+      prefixTokens: opts.prefixTokens ?? 0,
+      olderMessages: older.length,
+      olderTurns: splitTurns(older).length,
+      olderTokens,
+      keptTokens: estimateMessages(current.slice(cut)),
+      ...(opts.postponeUntil !== undefined ? { postponeUntil: opts.postponeUntil } : {}),
+      ...(opts.wasPostponed ? { wasPostponed: true } : {}),
+    });
+    if (decision === 'later') {
+      const until = opts.postponeUntil === undefined ? '' : ` until the context reaches ${fmt(opts.postponeUntil)} tokens`;
+      return { ...offloaded(`Summary postponed${until}; /compact summarizes whenever you like.`), postponed: true };
+    }
+  }
   let summary: string;
+  let archived: string[];
   try {
     summary = (await deps.summarize(older, opts.instructions)).trim();
     if (!summary) throw new Error('the model returned an empty summary');
@@ -99,17 +136,35 @@ export async function reclaim(
       failed: true,
     };
   }
+  // Nothing a summary replaces may be lost: without its archive, no summary.
+  try {
+    archived = await deps.store.archive(renderTurns(older, marker));
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    return {
+      messages,
+      action: 'none',
+      detail: `Summarizing was skipped: the turns it would replace could not be archived (${reason}), and a summary without its archive would lose them. The conversation was left exactly as it was.`,
+      offloadedResults: 0,
+      summarizedMessages: 0,
+      failed: true,
+    };
+  }
 
   const firstKept = current[cut] as UserMessage;
-  const compacted: Message[] = [withSummary(firstKept, summary, marker), ...current.slice(cut + 1)];
-  const before = estimateMessages(older);
+  const compacted: Message[] = [withSummary(firstKept, summary, marker, archived), ...current.slice(cut + 1)];
   const after = estimateMessages(compacted.slice(0, 1)) - estimateMessages([firstKept]);
-  const summaryNote = `Summarized ${older.length} earlier message${older.length === 1 ? '' : 's'} (about ${fmt(before)} tokens) into about ${fmt(after)}; the last ${current.length - cut} were kept as they were.`;
+  const turns = archived.length === 1 ? '1 turn' : `${archived.length} turns`;
+  const summaryNote =
+    `Summarized ${older.length} earlier message${older.length === 1 ? '' : 's'} (about ${fmt(olderTokens)} tokens) into about ${fmt(after)}; ` +
+    `the last ${current.length - cut} were kept as they were. The ${turns} it replaces ${archived.length === 1 ? 'is' : 'are'} archived (${describeRefs(archived)}): recall searches them.`;
   return {
     messages: compacted,
     action: 'summarized',
     detail: [movedNote, summaryNote].filter(Boolean).join(' '),
     offloadedResults: offload.moved,
     summarizedMessages: older.length,
+    archived,
+    tokensAfter: (opts.prefixTokens ?? 0) + estimateMessages(compacted),
   };
 }

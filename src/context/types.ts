@@ -7,6 +7,15 @@ export interface OffloadStore {
   read(ref: string): Promise<string | undefined>;
   /** Refs and sizes on disk, for /context and for saving a session. */
   list(): Promise<readonly { ref: string; bytes: number }[]>;
+  /** Writes the text of turns a summary replaces, one file each; returns their refs ('arc_0001' …), in order. */
+  archive(turns: readonly string[]): Promise<string[]>;
+  /** Every archived turn, oldest first (what recall searches). */
+  archived(): Promise<readonly ArchivedTurn[]>;
+}
+
+export interface ArchivedTurn {
+  readonly ref: string;
+  readonly text: string;
 }
 
 /** Asks the model to summarize a stretch of history; the engine provides it. */
@@ -27,6 +36,8 @@ export interface ContextStats {
   readonly estimatedTokens?: number;
   /** Size of the protected zone of recent conversation, in tokens. */
   readonly protectedTokens?: number;
+  /** Turns summaries replaced, kept in the archive recall searches. */
+  readonly archivedTurns?: number;
 }
 
 /** What the engine may say about a tool result besides its name (all optional). */
@@ -37,6 +48,10 @@ export interface ToolResultInfo {
   readonly label?: string;
   /** Overrides the built-in list of bulk tools (ToolDefinition.bulk). */
   readonly bulk?: boolean;
+  /** The complete result when the content was clipped for the context (ToolResult.whole): stored whole. */
+  readonly whole?: string;
+  /** How the whole result itself was cut by the on-disk cap, when it was (ToolResult.wholeCut). */
+  readonly wholeCut?: string;
 }
 
 /** How full the context is right now, without touching the disk (for the meter). */
@@ -63,6 +78,42 @@ export interface ReclaimResult {
   readonly summarizedMessages?: number;
   /** True when the summarizing request failed; the history was returned as it came in. */
   readonly failed?: boolean;
+  /** True when the user chose to summarize later: the history was only offloaded (if at all). */
+  readonly postponed?: boolean;
+  /** The archive refs of the turns the summary replaced (arc_0001 …), when one was made. */
+  readonly archived?: readonly string[];
+  /**
+   * After a summary, what the next request sends (prompt prefix, summary and kept history), in
+   * estimated tokens: the figure the re-send estimate is made from.
+   */
+  readonly tokensAfter?: number;
+}
+
+/** What a summary about to be made would replace and keep, for the notice that asks about it. */
+export interface SummaryPlan {
+  /** The context now, after the lossless offload pass. */
+  readonly usedTokens: number;
+  readonly window: number;
+  /** The system prompt and tool schemas, sent before the conversation. */
+  readonly prefixTokens: number;
+  readonly olderMessages: number;
+  readonly olderTurns: number;
+  readonly olderTokens: number;
+  /** The messages kept as they are (the protected zone and the turn under way). */
+  readonly keptTokens: number;
+  /** Where a postponed summary happens after all; undefined when it cannot be postponed (again). */
+  readonly postponeUntil?: number;
+  /** It was postponed once, and the context has reached the point it was postponed to. */
+  readonly wasPostponed?: boolean;
+}
+
+export type SummaryDecision = 'now' | 'later';
+
+/** Asked before an automatic summary request (never before /compact): now, or later once. */
+export type ConfirmSummary = (plan: SummaryPlan) => Promise<SummaryDecision>;
+
+export interface BeforeRequestHooks {
+  readonly confirmSummary?: ConfirmSummary;
 }
 
 export interface ContextManager {
@@ -77,8 +128,8 @@ export interface ContextManager {
   recordSideUsage?(usage: Usage): void;
   /** The meter's figure, synchronously. */
   gauge?(messages: readonly Message[], system: string): ContextFillGauge;
-  /** Before each request: reclaim if over the threshold. */
-  beforeRequest(messages: readonly Message[], system: string): Promise<ReclaimResult>;
+  /** Before each request: reclaim if over the threshold (asking `confirmSummary` before a summary). */
+  beforeRequest(messages: readonly Message[], system: string, hooks?: BeforeRequestHooks): Promise<ReclaimResult>;
   /** /compact [instructions]: reclaim now. */
   compact(messages: readonly Message[], system: string, instructions?: string): Promise<ReclaimResult>;
   stats(messages: readonly Message[], system: string): Promise<ContextStats>;

@@ -40,5 +40,8 @@ export function jsonResult(
     cost: unreported ? null : (rt?.session.cost ?? null),
     denied: calls.filter((c) => c.status === 'denied').length,
     denied_calls: calls.map((c) => ({ tool: c.tool, call: c.call, status: c.status, message: c.message })),
+    // Only when the session could not be written (a full disk): `-c` will not find this run. A run
+    // that saved keeps the contract object as it was.
+    ...(outcome?.saved === false ? { saved: false } : {}),
   };
 }

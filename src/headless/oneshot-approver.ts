@@ -34,13 +34,22 @@ export function describeAllowance(request: ApprovalRequest): string {
   return `--allow ${request.kind}, or a [[policy.rules]] entry with ${request.kind} = "allow"${where}`;
 }
 
-export function formatApproval(request: ApprovalRequest): string {
-  const lines = [`  ${request.kind.toUpperCase()} requested: ${request.summary}`];
-  for (const warning of request.warnings ?? []) lines.push(`    ! ${warning}`);
+/** The answer that prints the whole text of a clipped approval. */
+const WHOLE_TEXT = 'v';
+
+/** `full`: the whole command and diff; otherwise long lines come clipped (request.clipped). */
+export function formatApproval(request: ApprovalRequest, full = false): string {
+  // Control characters in the text are named in the title: below they are shown as escapes.
+  const title = request.titleNote !== undefined ? `${request.kind.toUpperCase()} requested (${request.titleNote})` : `${request.kind.toUpperCase()} requested`;
+  const lines = [`  ${title}: ${request.summary}`];
+  for (const warning of [...(request.warnings ?? []), ...(request.flags ?? [])]) lines.push(`    ! ${warning}`);
+  const command = full ? request.command : (request.clipped?.command ?? request.command);
+  const diff = full ? request.diff : (request.clipped?.diff ?? request.diff);
   if (request.path) lines.push(`    ${request.path}`);
-  if (request.command) lines.push(...request.command.split('\n').map((l) => `    $ ${l}`));
+  if (command) lines.push(...command.split('\n').map((l) => `    $ ${l}`));
   // With old and new line numbers, as the full screen's modal shows it.
-  if (request.diff) lines.push(...numberedDiffLines(parseUnifiedDiff(request.diff)).map((l) => `    ${l}`));
+  if (diff) lines.push(...numberedDiffLines(parseUnifiedDiff(diff)).map((l) => `    ${l}`));
+  if (request.clipped !== undefined && !full) lines.push(`    [${request.clipped.note}; answer ${WHOLE_TEXT} to see the whole text]`);
   lines.push(`    (${request.reason})`);
   const always = alwaysLine(request);
   if (always !== undefined) lines.push(`    ${always}`);
@@ -81,10 +90,10 @@ function otherAnswers(request: ApprovalRequest): string {
   return `    also: ${others.join(' · ')}\n`;
 }
 
-function choices(request: ApprovalRequest): string {
+function choices(request: ApprovalRequest, whole = ''): string {
   const what = request.kind === 'bash' ? 'as above' : request.kind === 'mcp' ? 'this tool' : request.kind;
   const always = request.alwaysGrants === false ? '[a]lways (just this once)' : `[a]lways (${what})`;
-  return `  Allow? [y]es / [n]o / ${always} / [q]uit: `;
+  return `  Allow? [y]es / [n]o / ${always} / [q]uit${whole}: `;
 }
 
 /**
@@ -168,8 +177,9 @@ export function createOneShotApprover(io: { stdin: Readable; stderr: Writable; i
         resolve(reply);
       };
       cancel = () => finish('quit');
+      const whole = request.clipped !== undefined ? ` / [${WHOLE_TEXT}]iew whole text` : '';
       const prompt = (): void => {
-        io.stderr.write(confirmingSave ? `  Append this to ${request.save?.file ?? 'your config'}? [y]es / [n]o: ` : choices(request));
+        io.stderr.write(confirmingSave ? `  Append this to ${request.save?.file ?? 'your config'}? [y]es / [n]o: ` : choices(request, whole));
       };
       const onLine = (line: string): void => {
         const said = line.trim();
@@ -180,6 +190,10 @@ export function createOneShotApprover(io: { stdin: Readable; stderr: Writable; i
         }
         const words = /^(n|no)\s+(.+)$/i.exec(said);
         if (words) return finish({ decision: 'no', note: words[2] as string });
+        if (said.toLowerCase() === WHOLE_TEXT && request.clipped !== undefined) {
+          io.stderr.write(`\n${formatApproval(request, true)}`);
+          return prompt();
+        }
         const decision = ANSWERS[said.toLowerCase()];
         if (decision === 'save') {
           if (request.save === undefined) return prompt();
@@ -211,8 +225,9 @@ export function createOneShotApprover(io: { stdin: Readable; stderr: Writable; i
       if (io.interactive) return ask(request);
       // The whole command, line by line (each escaped), not just the summary's first line.
       const body = request.command !== undefined ? `\n${request.command.split('\n').map((l) => `    $ ${l}`).join('\n')}` : '';
+      const warned = [request.titleNote, ...(request.flags ?? [])].filter((w) => w !== undefined);
       io.stderr.write(
-        `lwyrm: denied ${request.summary} (${request.reason}): stdin is not a terminal, so nothing can be approved. ` +
+        `lwyrm: denied ${request.summary} (${request.reason})${warned.length > 0 ? ` [${warned.join('; ')}]` : ''}: stdin is not a terminal, so nothing can be approved. ` +
           `To allow it: ${describeAllowance(request)}.${body}\n`,
       );
       note =

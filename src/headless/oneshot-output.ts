@@ -38,6 +38,7 @@ export function createOneShotOutput(cli: CliOptions, io: Io): OneShotOutput {
   const printer = createPrinter({
     ...(cli.json || cli.out !== undefined || cli.outputFormat === 'stream-json' ? {} : { answer: io.stdout as never }),
     answerIsTty: io.stdout.isTTY === true,
+    ...(cli.raw === true ? { raw: true } : {}),
     stderr: io.stderr as never,
     stderrIsTty: io.stderr.isTTY === true,
     ...(cli.save ? { resumeCommand: 'lwyrm -c -p continue' } : {}),

@@ -9,8 +9,14 @@ import { escapeForDisplay } from '../policy/escape.js';
 export interface PrinterIo {
   /** Where the answer goes; undefined with --json or --out. */
   readonly answer?: Writable;
-  /** Escape control characters in the answer (stdout is a terminal). */
+  /** stdout is a terminal (the answer and stderr then share one cursor). */
   readonly answerIsTty: boolean;
+  /**
+   * --raw: the answer's bytes as the model sent them. Otherwise control sequences are shown as
+   * escapes on a pipe too: `lwyrm -p … | less -R`, `> out.txt; cat out.txt` or a CI log replay
+   * them on a terminal later (an OSC 52 clipboard write, an OSC 8 link, a screen clear).
+   */
+  readonly raw?: boolean;
   readonly stderr: Writable;
   readonly stderrIsTty: boolean;
   /** How to pick up a turn stopped short, as a command; undefined when nothing was saved (--no-save). */
@@ -71,7 +77,7 @@ export function createPrinter(io: PrinterIo): OneShotPrinter {
             if (answerBlock !== undefined && answerLast !== '\n') out('\n');
             answerBlock = event.blockId;
           }
-          out(io.answerIsTty ? escapeForDisplay(event.text) : event.text);
+          out(io.raw === true ? event.text : escapeForDisplay(event.text));
           break;
         case 'reasoning.delta':
           if (io.stderrIsTty) err(`${DIM}${escapeForDisplay(event.text)}${UNDIM}`);

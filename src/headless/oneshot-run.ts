@@ -1,6 +1,7 @@
 /**
  * One-shot mode, given a way to open the engine: one turn to completion, then an exit status that
- * says how it ended — 0 finished, 1 API or runtime error, 2 usage, 3 incomplete, 130 interrupted.
+ * says how it ended — 0 finished, 1 API or runtime error, 2 usage, 3 incomplete, 4 finished but
+ * the session could not be saved, 130 interrupted.
  */
 import { access, constants, stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
@@ -17,6 +18,7 @@ import { createStreamJsonInput, type StreamJsonInput, type UserTurn } from './st
 import { oneShotDetail } from './oneshot-printer.js';
 import { createToolTally, type ToolTally } from './tool-tally.js';
 import { absent, ignoreError } from '../diagnostics/ignore-error.js';
+import { expandCustomCommand } from '../extensions/custom-commands.js';
 
 export { jsonResult } from './json-result.js';
 
@@ -169,7 +171,13 @@ export async function runOneShotWith(cli: CliOptions, open: OpenEngine, io: OneS
     for await (const turn of turnsOf(prompt, input)) {
       if (interrupted) break;
       tally = createToolTally();
-      last = reported(await engine.submit(turn.text, turn.images.length ? { images: turn.images } : undefined), tally, (text) => output.line(text));
+      // `-p "/release 2.1"` runs a custom command's prompt, as typing it in the full screen does.
+      const session = engine;
+      const expanded = await expandCustomCommand(turn.text, session.slash, (command) => session.runSlash(command));
+      last =
+        expanded && 'error' in expanded
+          ? { status: 'error', result: '', detail: expanded.error, steps: 0 }
+          : reported(await session.submit(expanded?.prompt ?? turn.text, turn.images.length ? { images: turn.images } : undefined), tally, (text) => output.line(text));
       told = false;
       // A conversation driven over stdin goes on after each turn (an interrupt line included)
       // until stdin ends or a signal stops the run.
@@ -192,7 +200,7 @@ export async function runOneShotWith(cli: CliOptions, open: OpenEngine, io: OneS
         : interrupted
           ? { status: 'interrupted', result: '', detail: stopDetail(stopSignal) ?? 'Interrupted by the user.', steps: 0 }
           : { status: 'finished', result: '', steps: 0 };
-    const written = cli.out === undefined ? true : await writeOut(cli.out, outcome, cli.json || output.structured, io);
+    const written = cli.out === undefined ? true : await writeOut(cli.out, outcome, cli.json || output.structured, io, cli.raw === true);
     if (written !== true) {
       output.result(outcome, engine, 'error', 1, written);
       return 1;
@@ -209,8 +217,16 @@ export async function runOneShotWith(cli: CliOptions, open: OpenEngine, io: OneS
   }
 }
 
+/**
+ * A run that did its work but could not write its session (a full disk) must not look like a
+ * clean one to a script: `-c` would not find it. An error or a signal keeps its own status.
+ */
+export const NOT_SAVED_STATUS = 4;
+
 function exitStatusOf(outcome: TurnOutcome, signal: StopSignal): number {
-  return outcome.status === 'interrupted' ? SIGNAL_STATUS[signal] : EXIT_STATUS[outcome.status];
+  if (outcome.status === 'interrupted') return SIGNAL_STATUS[signal];
+  const status = EXIT_STATUS[outcome.status];
+  return outcome.saved === false && (status === 0 || status === 3) ? NOT_SAVED_STATUS : status;
 }
 
 /** The -p prompt first (when there is one), then whatever stdin brings. */
@@ -233,13 +249,15 @@ const withNewline = (text: string): string => (text.endsWith('\n') || !text ? te
  * --out kept off stdout is never lost: it goes to stdout when the file cannot take it, or in the
  * --json object.
  */
-async function writeOut(path: string, outcome: TurnOutcome, json: boolean, io: OneShotIo): Promise<true | string> {
+async function writeOut(path: string, outcome: TurnOutcome, json: boolean, io: OneShotIo, raw: boolean): Promise<true | string> {
+  // On stdout the answer is escaped like the streamed one (unless --raw); the file gets it as sent.
+  const shown = (text: string): string => withNewline(raw ? text : escapeForDisplay(text));
   if (outcome.status === 'error' || outcome.status === 'interrupted') {
     // A run cut short must not replace what the file held (often the last good answer) with a fragment.
     const how = outcome.status === 'error' ? 'failed' : 'was interrupted';
     const follows = outcome.result && !json;
     io.stderr.write(`lwyrm: ${path} left as it was: the run ${how}.${follows ? ' The partial answer follows on stdout.' : ''}\n`);
-    if (follows) io.stdout.write(withNewline(outcome.result));
+    if (follows) io.stdout.write(shown(outcome.result));
     return true;
   }
   try {
@@ -253,7 +271,7 @@ async function writeOut(path: string, outcome: TurnOutcome, json: boolean, io: O
     io.stderr.write(`lwyrm: ${message}\n`);
     if (outcome.result && !json) {
       io.stderr.write('lwyrm: the answer follows on stdout instead.\n');
-      io.stdout.write(withNewline(outcome.result));
+      io.stdout.write(shown(outcome.result));
     }
     return message;
   }

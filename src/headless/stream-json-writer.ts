@@ -195,6 +195,8 @@ export function createStreamJsonWriter(opts: StreamJsonOptions): StreamJsonWrite
             ...(r.path !== undefined ? { path: r.path } : {}),
             ...(r.command !== undefined ? { command: r.command } : {}),
             ...(r.diff !== undefined ? { diff: r.diff } : {}),
+            // What the text hides (control characters, look-alike letters), as the terminal shows it.
+            ...(r.titleNote !== undefined || r.flags !== undefined ? { warnings: [r.titleNote, ...(r.flags ?? [])].filter((w) => w !== undefined) } : {}),
             always_grants: r.alwaysGrants !== false,
           });
           break;

@@ -7,12 +7,16 @@
  * it is recognisably ours and says who wrote it and when: `.<name>.lwyrm-<pid>-<ms>-<rand>.tmp`.
  * It is fsynced, renamed over the target, and the folder is fsynced so the rename itself survives
  * a power cut. A failure removes the temp file and leaves the target untouched. Temp files a
- * killed process left behind are removed by the next write into the same folder.
+ * killed process left behind are removed by the next write into the same folder, and — wherever
+ * they are — by the next lindwyrm's start or tool call (temp-journal.ts lists each one first).
  */
 import { randomBytes } from 'node:crypto';
 import { chmod, lstat, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { ignoreError } from '../diagnostics/ignore-error.js';
+import { faultHere, faultKill, faultPoint } from '../diagnostics/fault-point.js';
+import { noteTempFile } from './temp-journal.js';
+import { fsPath } from './byte-names.js';
 
 /** Private by default: sessions, offloads and caches hold what the agent read. */
 export const FILE_MODE = 0o600;
@@ -33,8 +37,10 @@ export interface AtomicWriteOptions {
   readonly mode?: number | 'keep';
   /**
    * fsync the file and the folder (default true): the write then survives a power cut, not just a
-   * kill. Derived data written often (offload snapshots, caches) may skip it: a kill still leaves
-   * the old file or the new one, and a sync per file would stall the turn on a busy disk.
+   * kill. Caches that are checked when read and rebuilt when bad may skip it (the code map's). A
+   * file a saved record will point at may skip it only to be synced with `syncWritten` before that
+   * record is written (the offload store's snapshots, in one batch at each save): after a power cut
+   * a record must never point at an empty file.
    */
   readonly durable?: boolean;
   /**
@@ -107,7 +113,7 @@ export async function removeStaleTemps(dir: string, opts: { target?: string; now
 async function modeFor(target: string, mode: number | 'keep'): Promise<number | undefined> {
   if (mode !== 'keep') return mode;
   try {
-    return (await stat(target)).mode & 0o7777;
+    return (await stat(fsPath(target))).mode & 0o7777;
   } catch {
     return undefined; // a new file: the umask decides, as for any program
   }
@@ -118,13 +124,16 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array,
   const dir = dirname(target);
   const mode = await modeFor(target, opts.mode ?? FILE_MODE);
   const temp = join(dir, tempNameFor(target));
+  // Listed before it exists: a kill at any later instant leaves a temp file the next start finds.
+  noteTempFile(temp);
   try {
-    await writeWhole(temp, data, mode ?? 0o666, opts.durable !== false);
+    await writeWhole(temp, data, mode ?? 0o666, opts.durable !== false, basename(target));
     // Exactly the mode asked for: the umask applied at creation may have narrowed it.
-    if (mode !== undefined) await chmod(temp, mode);
-    await rename(temp, target);
+    if (mode !== undefined) await chmod(fsPath(temp), mode);
+    faultPoint('atomic.before-rename', basename(target));
+    await rename(fsPath(temp), fsPath(target));
   } catch (error) {
-    await rm(temp, { force: true });
+    await rm(fsPath(temp), { force: true });
     throw error;
   }
   if (opts.durable !== false) await fsyncDir(dir);
@@ -133,9 +142,14 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array,
 }
 
 /** A new file ('wx' refuses to follow a planted link or reuse a name), synced when asked. */
-async function writeWhole(path: string, data: string | Uint8Array, mode: number, sync: boolean): Promise<void> {
-  const handle = await open(path, 'wx', mode);
+async function writeWhole(path: string, data: string | Uint8Array, mode: number, sync: boolean, subject: string): Promise<void> {
+  const handle = await open(fsPath(path), 'wx', mode);
   try {
+    if (faultHere('atomic.mid-write', subject)) {
+      const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+      await handle.write(bytes.subarray(0, bytes.length >> 1));
+      faultKill();
+    }
     await handle.writeFile(data);
     if (sync) await handle.sync();
   } finally {
@@ -154,11 +168,35 @@ export async function writeDurably(path: string, data: string | Uint8Array, flag
   }
 }
 
+/**
+ * Makes files written with `durable: false` durable now: each is fsynced, then each folder once,
+ * so the renames that put them in place survive a power cut too. Call it before writing a record
+ * that points at them.
+ */
+export async function syncWritten(paths: readonly string[]): Promise<void> {
+  const dirs = new Set<string>();
+  for (const path of paths) {
+    const handle = await open(fsPath(path), 'r').catch((error: NodeJS.ErrnoException) => {
+      // Removed since (the session was cleared): nothing of it to keep.
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    });
+    if (handle === undefined) continue;
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    dirs.add(dirname(path));
+  }
+  for (const dir of dirs) await fsyncDir(dir);
+}
+
 /** Makes a rename or a new directory entry survive a power cut, not just a process kill. */
 export async function fsyncDir(dir: string): Promise<void> {
   let handle;
   try {
-    handle = await open(dir, 'r');
+    handle = await open(fsPath(dir), 'r');
     await handle.sync();
   } catch {
     // Some file systems refuse fsync on a directory; the rename itself is still atomic.

@@ -8,6 +8,7 @@ import picomatch from 'picomatch';
 import { randomUUID } from 'node:crypto';
 import type { McpServerConfig } from '../config/types.js';
 import { writeAudit } from '../policy/audit-log.js';
+import { approvalNotes } from '../policy/approval-notes.js';
 import { escapeForDisplay } from '../policy/escape.js';
 import { answerOf, type ApprovalAnswer, type Decision } from '../policy/types.js';
 import { secretEnvNames } from '../secrets/secret-names.js';
@@ -62,7 +63,8 @@ export interface McpGateRequest {
  * --allow and kind grants never cover an MCP tool: only its server's patterns and [a]lways for it.
  */
 export async function gateMcp(ctx: ToolContext, req: McpGateRequest): Promise<ToolResult | undefined> {
-  const target = escapeForDisplay(`${req.server} › ${req.tool} ${preview(req.args)}`);
+  const raw = `${req.server} › ${req.tool} ${preview(req.args)}`;
+  const target = escapeForDisplay(raw);
   if (ctx.audit) ctx.audit.target = target;
   const log = (decision: string, answer?: string, reason = req.decision.reason) =>
     writeAudit(ctx.config.auditLog, { session: ctx.sessionId, tool: req.full, event: 'decision', target, decision, ...(answer ? { answer } : {}), reason }, secretEnvNames(ctx.config));
@@ -80,12 +82,16 @@ export async function gateMcp(ctx: ToolContext, req: McpGateRequest): Promise<To
     return undefined;
   }
   let reply: ApprovalAnswer;
+  // What the arguments hide (control characters, look-alike letters, an overlong line) is said, as for bash.
+  const { flags, ...notes } = approvalNotes({ command: raw }, { command: target });
   try {
     reply = answerOf(await ctx.approve({
       id: randomUUID(),
       kind: 'mcp',
       tool: req.full,
       command: target,
+      ...notes,
+      ...(flags !== undefined ? { flags: flags.map(escapeForDisplay) } : {}),
       summary: escapeForDisplay(`${req.server}: ${req.tool}`),
       reason: escapeForDisplay(req.decision.reason),
       alwaysGrants: true,

@@ -2,6 +2,7 @@
  * The JSON-lines audit log: one line per decision and one per outcome. It records what was
  * touched and how it was judged, never file contents or keys.
  */
+import { createHash } from 'node:crypto';
 import { appendFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { redactEnvValues } from '../secrets/redact.js';
@@ -24,9 +25,19 @@ export interface AuditEntry {
 
 const MAX_FIELD = 2000;
 
-function clip(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  return value.length > MAX_FIELD ? `${value.slice(0, MAX_FIELD)}…` : value;
+/**
+ * A field past MAX_FIELD is cut, and says so: `<name>_length` (characters) and `<name>_sha256`
+ * (of the whole value, as logged: keys already redacted) let an audit tell two long commands
+ * apart and check one against a copy kept elsewhere.
+ */
+function clipped(name: string, value: string | undefined): Record<string, string | number> {
+  if (value === undefined) return {};
+  if (value.length <= MAX_FIELD) return { [name]: value };
+  return {
+    [name]: `${value.slice(0, MAX_FIELD)}…`,
+    [`${name}_length`]: value.length,
+    [`${name}_sha256`]: createHash('sha256').update(value).digest('hex'),
+  };
 }
 
 /** Chains writes per file so lines never interleave or reorder. */
@@ -45,10 +56,10 @@ export function writeAudit(setting: string | undefined, entry: AuditEntry, secre
     session: entry.session,
     tool: entry.tool,
     event: entry.event,
-    target: clip(redacted(entry.target, secretNames)),
+    ...clipped('target', redacted(entry.target, secretNames)),
     decision: entry.decision,
     answer: entry.answer,
-    reason: clip(redacted(entry.reason, secretNames)),
+    ...clipped('reason', redacted(entry.reason, secretNames)),
     status: entry.status,
   }) + '\n';
   const previous = queues.get(file) ?? Promise.resolve();

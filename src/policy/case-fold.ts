@@ -119,11 +119,20 @@ export function foldCase(text: string): string {
   return text.normalize('NFC').toUpperCase().toLowerCase().normalize('NFC');
 }
 
-function sameComponents(a: readonly string[], b: readonly string[], fold: boolean): boolean {
-  return a.every((part, i) => (fold ? foldCase(part) === foldCase(b[i] as string) : part === b[i]));
+/**
+ * The comparison key of a name on a file system that keeps case: NFC, so `café` typed composed
+ * meets `cafe\u0301` (decomposed). Linux keeps both spellings as two names, but a rule written in
+ * one must cover the other: the two look the same in every prompt, listing and editor.
+ */
+export function normalizeName(text: string): string {
+  return text.normalize('NFC');
 }
 
-/** `child` is `parent` or below it; component by component, folded when `fold`. */
+function sameComponents(a: readonly string[], b: readonly string[], fold: boolean): boolean {
+  return a.every((part, i) => (fold ? foldCase(part) === foldCase(b[i] as string) : normalizeName(part) === normalizeName(b[i] as string)));
+}
+
+/** `child` is `parent` or below it; component by component, folded when `fold`, NFC either way. */
 export function isWithinFolded(child: string, parent: string, fold: boolean): boolean {
   const c = child.split(path.sep).filter((p) => p !== '');
   const p = parent.split(path.sep).filter((part) => part !== '');
@@ -162,4 +171,28 @@ export function onDiskSpelling(target: string, base: string): string {
     current = path.join(current, found);
   }
   return current;
+}
+
+/**
+ * Every on-disk spelling of `target` below `base` whose names match it, folded when `fold` and
+ * NFC/NFD-equal either way: a disk that keeps both can hold `café` composed and decomposed as two
+ * folders, and a rule written in one spelling must leave out both. The part that does not exist
+ * is kept as written.
+ */
+export function onDiskSpellings(target: string, base: string, fold: boolean): string[] {
+  const key = (name: string): string => (fold ? foldCase(name) : normalizeName(name));
+  const spell = (dir: string, parts: readonly string[]): string[] => {
+    const [wanted, ...rest] = parts;
+    if (wanted === undefined) return [dir];
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return [path.join(dir, ...parts)];
+    }
+    const found = names.filter((n) => n === wanted || key(n) === key(wanted));
+    if (found.length === 0) return [path.join(dir, ...parts)];
+    return found.flatMap((n) => spell(path.join(dir, n), rest));
+  };
+  return spell(base, path.relative(base, target).split(path.sep).filter((p) => p !== ''));
 }

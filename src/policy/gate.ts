@@ -11,6 +11,8 @@ import { bashRuleBlock, pathRuleBlock } from '../config/save-rule.js';
 import { secretEnvNames } from '../secrets/secret-names.js';
 import { writeAudit } from './audit-log.js';
 import { escapeFileName, escapeForDisplay } from './escape.js';
+import { approvalNotes, type ApprovalNotes } from './approval-notes.js';
+import { ownSecretReason } from './own-secrets.js';
 import { decidePathWithFloor } from './path-policy.js';
 import { realRulePath, type ResolvedPath } from './resolve-path.js';
 
@@ -42,6 +44,9 @@ function withRealRules(settings: PolicySettings, root: string): PolicySettings {
 }
 
 export function decideForPath(ctx: ToolContext, kind: PathKind, resolved: ResolvedPath): Decision {
+  // Before any rule: no rule, read_outside or grant opens lindwyrm's own keys and stores.
+  const own = ownSecretReason(resolved.realPath, ctx.config, resolved.caseInsensitive === true);
+  if (own !== undefined) return { level: 'deny', reason: `${own}: never open to tools` };
   const floor = ctx.config.policyFloor === undefined ? undefined : withRealRules(ctx.config.policyFloor, resolved.root);
   return decidePathWithFloor(kind, resolved.realPath, withRealRules(ctx.config.policy, resolved.root), floor, {
     projectRoot: resolved.root,
@@ -53,6 +58,11 @@ export function decideForPath(ctx: ToolContext, kind: PathKind, resolved: Resolv
 
 function denied(tool: string, message: string, target: string | undefined): GateResult {
   return { ok: false, target, result: { ok: false, failure: 'denied', content: message, summary: `denied: ${tool}`, ...(target !== undefined ? { target } : {}) } };
+}
+
+/** Flags quote words from the text: shown escaped like everything else in an approval. */
+function escapedNotes(notes: ApprovalNotes): ApprovalNotes {
+  return notes.flags === undefined ? notes : { ...notes, flags: notes.flags.map(escapeForDisplay) };
 }
 
 const WRITING_KINDS: ReadonlySet<ToolKind> = new Set(['write', 'delete', 'bash']);
@@ -100,7 +110,7 @@ export async function authorize(ctx: ToolContext, req: GateRequest): Promise<Gat
       return allowed;
     }
   }
-  const { request, block } = approvalRequest(ctx, req, inside);
+  const { request, block } = approvalRequest(ctx, req, inside, reason);
   let answer: ApprovalAnswer;
   try {
     answer = answerOf(await ctx.approve(request));
@@ -162,7 +172,7 @@ function alwaysPreview(proposal: GrantProposal): AlwaysPreview {
  * What the user is asked: everything escaped, with what each answer would grant; and the rule
  * block [s]ave writes (unescaped: the request shows its escaped copy).
  */
-function approvalRequest(ctx: ToolContext, req: GateRequest, inside: boolean): { request: ApprovalRequest; block?: string } {
+function approvalRequest(ctx: ToolContext, req: GateRequest, inside: boolean, reason: string): { request: ApprovalRequest; block?: string } {
   const bash = req.kind === 'bash';
   const grants = bash ? (req.proposal?.grants.length ?? 0) > 0 : inside;
   const file = ctx.config.userConfigFile;
@@ -171,16 +181,20 @@ function approvalRequest(ctx: ToolContext, req: GateRequest, inside: boolean): {
     : bash
       ? bashRuleBlock(req.proposal?.grants ?? [])
       : pathRuleBlock(req.path?.root ?? ctx.projectRoot, req.kind as PathKind);
+  const command = req.command !== undefined ? escapeForDisplay(req.command) : undefined;
+  const diff = req.diff !== undefined ? escapeForDisplay(req.diff) : undefined;
   const request: ApprovalRequest = {
     id: randomUUID(),
     kind: req.kind,
     tool: req.tool,
     // A newline or tab in a name is escaped too: shown raw, one path reads as two lines.
     path: req.path !== undefined ? escapeFileName(req.path.realPath) : undefined,
-    command: req.command !== undefined ? escapeForDisplay(req.command) : undefined,
-    diff: req.diff !== undefined ? escapeForDisplay(req.diff) : undefined,
+    command,
+    diff,
+    // What the text hides (control characters, look-alike letters, overlong lines) is said.
+    ...escapedNotes(approvalNotes({ path: req.path?.realPath, command: req.command, diff: req.diff }, { command, diff })),
     summary: escapeForDisplay(req.summary),
-    reason: escapeForDisplay(req.decision.reason),
+    reason: escapeForDisplay(reason),
     alwaysGrants: grants,
     ...(bash && req.proposal !== undefined ? { always: alwaysPreview(req.proposal) } : {}),
     ...(bash ? { every: true } : {}),

@@ -5,9 +5,11 @@
 import path from 'node:path';
 import type { Level, PathKind, PathRule, PolicySettings } from '../config/types.js';
 import type { Decision } from './types.js';
-import { isWithinFolded } from './case-fold.js';
+import { isWithinFolded, normalizeName } from './case-fold.js';
 import { isExecSensitive } from './exec-sensitive.js';
-import { expandHome, isWithin } from './resolve-path.js';
+import { isInstructionFile } from './instruction-files.js';
+import { secretFilePattern } from './secret-files.js';
+import { expandHome } from './resolve-path.js';
 
 export interface PathContext {
   /** Real path of the project root. */
@@ -40,8 +42,9 @@ export function findRule(kind: PathKind, realPath: string, rules: readonly PathR
     const level = rule[kind];
     if (level === undefined) continue;
     const at = rulePath(rule, ctx);
-    if (ctx.caseInsensitive === true ? !isWithinFolded(realPath, at, true) : !isWithin(realPath, at)) continue;
-    if (best === undefined || at.length >= best.at.length) best = { rule, at, level };
+    // NFC/NFD spellings of one name are one name to a rule (and case too, where the disk folds it).
+    if (!isWithinFolded(realPath, at, ctx.caseInsensitive === true)) continue;
+    if (best === undefined || normalizeName(at).length >= normalizeName(best.at).length) best = { rule, at, level };
   }
   return best;
 }
@@ -64,11 +67,32 @@ export function decidePath(kind: PathKind, realPath: string, settings: PolicySet
       }
     }
   }
+  if (kind === 'read') decision = secretFileDefault(decision, rule?.at, realPath, ctx);
   if (!inside && decision.level === 'confirm') decision = { ...decision, alwaysAsk: true };
   if (kind !== 'read' && decision.level !== 'deny' && isExecSensitive(realPath, ctx.projectRoot)) {
     return { level: 'confirm', reason: `${decision.reason}; this file can make other programs run code`, alwaysAsk: true };
   }
+  if (kind !== 'read' && decision.level !== 'deny' && isInstructionFile(realPath, ctx.projectRoot)) {
+    return { level: 'confirm', reason: `${decision.reason}; this is an instruction file, which agents obey in every later session`, alwaysAsk: true };
+  }
   return decision;
+}
+
+/**
+ * A secret-shaped file (secret-files.ts) is read only after asking, unless a rule opens it: one
+ * naming the file itself, or a folder inside the project that holds it. A rule on the project
+ * root or above (`~`, `/`) opens folders to the agent, not the key files in them.
+ */
+function secretFileDefault(decision: Decision, ruleAt: string | undefined, realPath: string, ctx: PathContext): Decision {
+  const pattern = secretFilePattern(realPath);
+  if (pattern === undefined || RANK[decision.level] >= RANK.confirm) return decision;
+  const fold = ctx.caseInsensitive === true;
+  const opens =
+    ruleAt !== undefined &&
+    (isWithinFolded(ruleAt, realPath, fold) ||
+      (ctx.inside && isWithinFolded(ruleAt, ctx.projectRoot, fold) && !isWithinFolded(ctx.projectRoot, ruleAt, fold)));
+  if (opens) return decision;
+  return { level: 'confirm', reason: `${decision.reason}; secret-shaped file (${pattern}): read = "confirm" unless a rule names it` };
 }
 
 /**

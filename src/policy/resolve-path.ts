@@ -10,6 +10,7 @@ import { lstat, readlink, realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { isCaseInsensitive, isCaseInsensitiveAt, withRootSpelling } from './case-fold.js';
+import { escapePath, fsPath } from '../io/byte-names.js';
 
 export interface ResolvedPath {
   /** What was asked for, verbatim. */
@@ -111,7 +112,7 @@ async function walk(absolute: string, followFinal: boolean): Promise<{ real: str
     const next = current === '/' ? `/${name}` : `${current}/${name}`;
     let info;
     try {
-      info = await lstat(next);
+      info = await lstat(fsPath(next));
     } catch (error) {
       if (isErrno(error, 'ENOENT') || isErrno(error, 'ENOTDIR')) {
         // Nothing exists from here on: the rest is taken literally (normalised).
@@ -122,7 +123,7 @@ async function walk(absolute: string, followFinal: boolean): Promise<{ real: str
     const isLast = pending.length === 0;
     if (info.isSymbolicLink() && (!isLast || followFinal)) {
       if (++links > MAX_LINKS) throw new PathResolveError(`too many levels of symbolic links at ${next}`);
-      const target = await readlink(next);
+      const target = escapePath(await readlink(fsPath(next), { encoding: 'buffer' }));
       const parts = target.split('/').filter((c) => c !== '' && c !== '.');
       if (target.startsWith('/')) current = '/';
       pending.unshift(...parts);
@@ -154,9 +155,9 @@ export async function resolvePath(
   let isSymlink = false;
   let isSpecial = false;
   if (exists) {
-    const info = await lstat(real);
+    const info = await lstat(fsPath(real));
     isSymlink = info.isSymbolicLink();
-    const target = isSymlink ? await stat(real).catch(() => info) : info;
+    const target = isSymlink ? await stat(fsPath(real)).catch(() => info) : info;
     isDirectory = target.isDirectory();
     multiLinked = target.isFile() && target.nlink > 1;
     isSpecial = !target.isFile() && !isDirectory && !target.isSymbolicLink();

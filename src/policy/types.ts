@@ -11,6 +11,11 @@ export interface Decision {
    * other programs run code, and paths that may be outside the project.
    */
   readonly alwaysAsk?: boolean;
+  /**
+   * An allowlisted command asked about again because a build file it runs changed this session
+   * (build-file-watch.ts): a grant narrower than the whole bash kind must not cover it.
+   */
+  readonly askedAgain?: boolean;
 }
 
 /**
@@ -51,6 +56,15 @@ export interface ApprovalRequest {
   readonly save?: { readonly file: string; readonly block: string };
   /** Things the person approving must know about the text (one line each, escaped). */
   readonly warnings?: readonly string[];
+  /** What the text hides or disguises, one line each (mixed-script words); escaped. */
+  readonly flags?: readonly string[];
+  /** For the title: 'contains control characters: ESC ×2, CR' (they are shown as escapes). */
+  readonly titleNote?: string;
+  /**
+   * The command and diff with lines too long to read clipped (head and tail kept), for the first
+   * view; `command` and `diff` keep the whole text, one key away. Absent when nothing was clipped.
+   */
+  readonly clipped?: { readonly command?: string; readonly diff?: string; readonly note: string };
 }
 
 export interface AlwaysPreview {

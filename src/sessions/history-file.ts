@@ -7,6 +7,7 @@ import { open } from 'node:fs/promises';
 import type { Message } from '../providers/types.js';
 import { FILE_MODE, writeDurably } from '../io/atomic-write.js';
 import { SessionFileError } from './errors.js';
+import { faultHere, faultKill } from '../diagnostics/fault-point.js';
 import { readPrivateFileSync } from './permissions.js';
 
 /** Appends lines after the committed prefix; returns the new committed length in bytes. */
@@ -22,6 +23,10 @@ export async function appendHistory(path: string, committedBytes: number, lines:
     if (lines.length === 0) return committedBytes;
     const chunk = Buffer.from(lines.join('\n') + '\n', 'utf8');
     let written = 0;
+    if (faultHere('session.mid-append')) {
+      await handle.write(chunk, 0, chunk.length >> 1);
+      faultKill();
+    }
     while (written < chunk.length) {
       const { bytesWritten } = await handle.write(chunk, written, chunk.length - written);
       written += bytesWritten;

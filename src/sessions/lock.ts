@@ -7,6 +7,7 @@ import { link, readFile, rename, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fsyncDir, tempNameFor, writeDurably } from '../io/atomic-write.js';
+import { noteTempFile } from '../io/temp-journal.js';
 import { SessionLockedError } from './errors.js';
 
 interface LockOwner {
@@ -48,6 +49,7 @@ export async function liveOtherOwner(path: string): Promise<LockOwner | undefine
 /** Writes the owner into a temp file first and links it in, so nobody ever sees a half-written lock. */
 async function tryCreate(path: string): Promise<boolean> {
   const tmp = join(dirname(path), tempNameFor(basename(path)));
+  noteTempFile(tmp);
   await writeDurably(tmp, JSON.stringify(SELF), 'wx');
   try {
     await link(tmp, path);
@@ -67,6 +69,7 @@ async function tryCreate(path: string): Promise<boolean> {
  */
 async function takeOverStale(path: string, staleRaw: string): Promise<void> {
   const aside = join(dirname(path), tempNameFor(basename(path)));
+  noteTempFile(aside);
   try {
     await rename(path, aside);
   } catch {

@@ -151,6 +151,7 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
     const names = await listNames(projectDir);
     await Promise.all(names.filter((n) => parseHistoryName(n)?.id === id).map((n) => rm(path(n), { force: true })));
     if (opts.offloadDir) await rm(join(opts.offloadDir, id), { recursive: true, force: true });
+    await opts.onRemoved?.(id).catch((error: unknown) => notice(`sessions: could not remove what was kept for ${id}: ${(error as Error).message}`));
     await rm(path(lockName(id)), { force: true });
     committed.delete(id);
     held.delete(id);

@@ -64,6 +64,8 @@ export interface SessionStoreOptions {
   readonly secrets?: readonly string[] | (() => readonly string[]);
   /** Called with a plain-words notice (a redaction, a repaired permission, a swept session). */
   readonly onNotice?: (line: string) => void;
+  /** Called when a session is removed (swept or deleted): what is kept beside it (its checkpoints) goes too. */
+  readonly onRemoved?: (id: string) => Promise<void>;
 }
 
 export interface SessionList {

@@ -2,6 +2,8 @@
 import { homedir } from 'node:os';
 import { resolveConfigPath } from '../config/resolve-path.js';
 import type { Level, PathKind, PolicySettings } from '../config/types.js';
+import { INSTRUCTION_FILE_PATTERNS } from '../policy/instruction-files.js';
+import { SECRET_FILE_PATTERNS } from '../policy/secret-files.js';
 import type { SlashContext, SlashReply } from './types.js';
 import { describeGrant } from '../policy/session-grants.js';
 import { escapeForDisplay } from '../policy/escape.js';
@@ -22,6 +24,10 @@ function describePolicy(policy: PolicySettings): string[] {
     const levels = KINDS.flatMap((k) => (r[k] ? [`${k}=${r[k]}`] : [])).join(' ');
     lines.push(`rule ${r.path}: ${levels}`);
   }
+  // The defaults no rule spells out, so the user can see what a rule would have to override.
+  lines.push(`secret-shaped files (read=confirm unless a rule names them): ${SECRET_FILE_PATTERNS.join(', ')}`);
+  lines.push(`instruction files (writes always asked): ${INSTRUCTION_FILE_PATTERNS.join(', ')}`);
+  lines.push("never open to tools: preset key files, key material in lindwyrm's config folder, its data folder (sessions, offloads, tokens)");
   return lines;
 }
 

@@ -46,6 +46,10 @@ export function toSlashResult(reply: SlashReply): SlashResult {
       return { kind: 'sessions', output: reply.text, panel: 'sessions', sessions: reply.sessions };
     case 'prompt':
       return { kind: 'prompt', prompt: reply.text };
+    case 'rewind':
+      return { kind: 'rewind', output: reply.text, rewind: reply.view };
+    case 'rewound':
+      return { kind: 'rewound', output: reply.text, ...(reply.input !== undefined ? { input: reply.input } : {}) };
     case 'exit':
       return { kind: 'exit', exit: true };
     default: {

@@ -1,25 +1,30 @@
 /** The commands about the conversation itself: its context, its saved sessions, a new one, help. */
 import { initMessage, writeStarterAgentsFile } from '../cli/init-agents.js';
 import { formatContextPanel } from '../context/format-context-panel.js';
+import { describeResend } from '../context/resend-cost.js';
 import { recordToData } from '../agent/session-record.js';
 import { formatCommandList } from './help.js';
 import type { SlashContext, SlashReply } from './types.js';
 
-export async function contextCommand({ session }: SlashContext): Promise<SlashReply> {
+export async function contextCommand({ session, contextNotes }: SlashContext): Promise<SlashReply> {
   const rt = session.runtime;
   const stats = await rt.context.stats(rt.session.history, rt.system);
-  return { kind: 'panel', panel: 'context', text: formatContextPanel(stats).join('\n') };
+  const notes = (await contextNotes?.()) ?? [];
+  return { kind: 'panel', panel: 'context', text: [...formatContextPanel(stats), ...notes].join('\n') };
 }
 
 export async function compactCommand({ session, rest }: SlashContext): Promise<SlashReply> {
   const rt = session.runtime;
+  const before = rt.context.gauge?.(rt.session.history, rt.system).usedTokens;
   const result = await rt.context.compact(rt.session.history, rt.system, rest || undefined);
   if (result.action === 'none') return { kind: 'text', text: result.detail ?? 'Nothing to compact yet.' };
+  // The same estimate the notice before an automatic summary gives, from what the conversation became.
+  const resend = result.action === 'summarized' && result.tokensAfter !== undefined && before !== undefined ? describeResend(result.tokensAfter, before, rt.preset) : '';
   session.replaceHistory(result.messages);
   // A summary rewrote the prefix: refresh the prompt's snapshots (an offload alone did not).
   if (result.action === 'summarized') session.rewritePrompt();
   await session.persist();
-  return { kind: 'text', text: result.detail ?? `Context ${result.action}.` };
+  return { kind: 'text', text: [result.detail ?? `Context ${result.action}.`, resend].filter(Boolean).join('\n') };
 }
 
 export async function sessionsCommand({ session, store, args }: SlashContext): Promise<SlashReply> {

@@ -2,6 +2,7 @@
 import { redactProxyUrl, validateProxyUrl } from '../providers/proxy.js';
 import type { ThinkingEffort } from '../providers/types.js';
 import { THINKING_EFFORTS } from './builtin-info.js';
+import { switchNote, switchQuestion, targetPreset } from './switch-question.js';
 import type { SlashContext, SlashReply } from './types.js';
 
 const fail = (text: string): SlashReply => ({ kind: 'error', text });
@@ -21,11 +22,19 @@ export function presetsCommand({ session }: SlashContext): SlashReply {
   return { kind: 'panel', panel: 'presets', text: lines.join('\n') };
 }
 
-export async function modelCommand({ session, rest }: SlashContext): Promise<SlashReply> {
+export async function modelCommand({ session, rest, ask, budgetPriceWarning }: SlashContext): Promise<SlashReply> {
   const rt = session.runtime;
   if (!rest) return { kind: 'text', text: `Current preset: ${rt.preset.name} (${rt.preset.format}, ${rt.preset.model}). Usage: /model NAME` };
+  // The other model's cache has never seen this conversation: say what re-sending it costs first.
+  const target = targetPreset(rt, rest);
+  const note = target ? switchNote(rt, target) : undefined;
+  if (note && target && ask && (await ask(switchQuestion(rt.preset, target, note))) !== 'switch') {
+    return { kind: 'text', text: `Kept ${rt.preset.name}. ${note}` };
+  }
   const preset = await session.switchPreset(rest);
-  return { kind: 'text', text: `Switched to ${preset.name} (${preset.format}, ${preset.model}).` };
+  const unpriced = budgetPriceWarning?.();
+  const said = [`Switched to ${preset.name} (${preset.format}, ${preset.model}).`, note, unpriced].filter(Boolean).join(' ');
+  return { kind: 'text', text: said };
 }
 
 export function thinkingCommand({ session, args }: SlashContext): SlashReply {

@@ -6,9 +6,11 @@
  */
 import type { CliOptions } from '../cli/options.js';
 import type { SessionSummary, SessionStore } from '../sessions/types.js';
+import type { RewindView } from '../rewind/rewind-command.js';
 import type { ToolContext } from '../tools/types.js';
 import type { Session } from '../agent/session.js';
 import type { SessionState } from '../agent/state.js';
+import type { QuestionInput } from '../agent/questions.js';
 
 export interface SlashCommandInfo {
   /** '/model', or '/server:prompt' for a protocol server's prompt. */
@@ -40,6 +42,10 @@ export type SlashReply =
   | { readonly kind: 'sessions'; readonly text: string; readonly sessions: readonly SessionSummary[] }
   /** Send `text` to the model as the user's prompt (a custom command, a server's prompt). */
   | { readonly kind: 'prompt'; readonly text: string }
+  /** /rewind: the checkpoints for the picker, or a preview of going back to one (`text` says the same in words). */
+  | { readonly kind: 'rewind'; readonly text: string; readonly view: RewindView }
+  /** A rewind was done: what it did, and the prompt that goes back to the input (a conversation rewind). */
+  | { readonly kind: 'rewound'; readonly text: string; readonly input?: string }
   | { readonly kind: 'exit' };
 
 /** What the engine gives every command. */
@@ -55,6 +61,12 @@ export interface SlashEnv {
   readonly dataDir: string;
   /** A tool context for something the user asked outside a turn (/export writes under the policy). */
   toolContext(): ToolContext;
+  /** Asks the user a question (the full screen), or takes its fallback where nothing can answer. */
+  ask?(question: QuestionInput): Promise<string>;
+  /** Why dollar budgets cannot be checked with the preset in use; undefined when they can. */
+  budgetPriceWarning?(): string | undefined;
+  /** Lines other parts add to /context about what they hold (what rewind keeps). */
+  contextNotes?(): Promise<readonly string[]>;
 }
 
 export interface SlashContext extends SlashEnv {

@@ -11,6 +11,7 @@ import { displayPath, gatePath, recheckPath, type PathAccess } from './path-acce
 import { failure, success } from './results.js';
 import type { ToolContext, ToolResult } from './types.js';
 import { absent } from '../diagnostics/ignore-error.js';
+import { fsPath } from '../io/byte-names.js';
 
 export interface PlannedChange {
   readonly tool: 'write_file' | 'edit_file';
@@ -85,7 +86,7 @@ function countLines(text: string): number {
 /** The nearest existing ancestor of `dir` when it is not a folder (a file in the way), else undefined. */
 async function fileInTheWay(dir: string): Promise<string | undefined> {
   for (let at = dir; ; at = path.dirname(at)) {
-    const info = await stat(at).catch(absent);
+    const info = await stat(fsPath(at)).catch(absent);
     if (info !== undefined) return info.isDirectory() ? undefined : at;
     if (path.dirname(at) === at) return undefined;
   }
@@ -100,7 +101,7 @@ export async function applyChange(ctx: ToolContext, change: PlannedChange): Prom
   const counts = isNew ? `+${diff.added}` : `+${diff.added} -${diff.removed}`;
   const shownDiff = change.replacing !== undefined ? `${change.replacing}\n${diff.text}` : diff.text;
   const parent = path.dirname(access.resolved.realPath);
-  if (!access.resolved.inside && !(await stat(parent).then((s) => s.isDirectory(), () => false))) {
+  if (!access.resolved.inside && !(await stat(fsPath(parent)).then((s) => s.isDirectory(), () => false))) {
     return failure(`${tool}: the folder ${parent} does not exist; folders are only created inside the project.`);
   }
   const blocker = access.resolved.exists ? undefined : await fileInTheWay(parent);
@@ -115,13 +116,13 @@ export async function applyChange(ctx: ToolContext, change: PlannedChange): Prom
   const target = access.resolved.realPath;
   if (change.before !== undefined) {
     // Unreadable now counts as changed: nothing is written over what cannot be compared.
-    const now = await (ctx.files ? ctx.files.readText(target) : readFile(target, 'utf8')).catch(absent);
+    const now = await (ctx.files ? ctx.files.readText(target) : readFile(fsPath(target), 'utf8')).catch(absent);
     if (now !== change.before) {
       return failure(`${tool}: ${shown} changed on disk while the change was waiting; nothing was written. Read it again and redo the change.`);
     }
   }
   if (access.resolved.inside) {
-    await mkdir(parent, { recursive: true });
+    await mkdir(fsPath(parent), { recursive: true });
   }
   // The user's file keeps its mode; a new one gets the umask's, as any editor's would.
   if (ctx.files) await ctx.files.writeText(target, change.after);

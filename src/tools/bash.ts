@@ -3,11 +3,11 @@
  * one runs (src/sandbox/), streaming its output live.
  */
 import { homedir } from 'node:os';
-import { authorize } from '../policy/gate.js';
+import { authorize, decideForPath } from '../policy/gate.js';
 import { decideBashWithFloor, type BashDecision } from '../policy/bash-policy.js';
 import { grantText, judgeSegments, proposeGrants, type GrantProposal, type SegmentVerdict, type SourcedGrant } from '../policy/bash-grants.js';
 import { parseCommand } from '../policy/bash-segments.js';
-import type { ToolContext } from './types.js';
+import { askAgainForBuildFiles } from '../policy/build-file-watch.js';
 import { escapeForDisplay } from '../policy/escape.js';
 import { neutralGitEnv } from '../policy/git-env.js';
 import { resolvePath } from '../policy/resolve-path.js';
@@ -19,11 +19,14 @@ import { SandboxRefusal, type WrappedCommand } from '../sandbox/types.js';
 import { secretEnvNames } from '../secrets/secret-names.js';
 import { arg, optional } from './args.js';
 import { defineTool, stringField } from './define-tool.js';
+import { NESTING_VARIABLE, nestingDepth } from '../cli/nesting.js';
 import { findOnPath } from './find-on-path.js';
 import { OutputCapture } from './output-capture.js';
 import { runInGroup } from './process-group.js';
+import { openLimit } from './process-limit.js';
 import { failure } from './results.js';
 import { absent } from '../diagnostics/ignore-error.js';
+import type { ToolContext } from './types.js';
 
 /**
  * The environment for a command: the user's, minus every variable that may hold a provider key,
@@ -36,6 +39,8 @@ export function commandEnv(config: Config): NodeJS.ProcessEnv {
   for (const name of secretEnvNames(config)) delete env[name];
   for (const name of FORCED_COLOUR) delete env[name];
   env['NO_COLOR'] = '1';
+  // lindwyrm started from here knows it: it refuses the full screen (src/cli/nesting.ts).
+  env[NESTING_VARIABLE] = String(nestingDepth(process.env) + 1);
   return env;
 }
 
@@ -52,20 +57,27 @@ async function shellPath(): Promise<string> {
  * A command that runs unseen (allowlisted, or covered by grants and saved rules) must mean what
  * its plain arguments look like: a name inside the project that is a link out of it (a cloned repo
  * can carry `notes.txt -> ~/.ssh/id_rsa`) or a hard-linked file would let `cat notes.txt` read
- * outside without a prompt. Those are asked about.
+ * outside without a prompt, and a file the read policy asks about (`.env`, a key) or refuses must
+ * not be read by `cat` instead. Those are asked about.
  */
-async function checkLinkedArguments(command: string, decision: BashDecision, projectRoot: string): Promise<BashDecision> {
+async function checkLinkedArguments(command: string, decision: BashDecision, ctx: ToolContext): Promise<BashDecision> {
   if (decision.allowlisted === undefined) return decision;
   for (const segment of parseCommand(command).segments) {
     for (const word of segment.words.slice(1)) {
       const value = word.startsWith('-') ? word.slice(word.indexOf('=') + 1) : word;
       if (value === '' || value.startsWith('-')) continue;
-      const resolved = await resolvePath(value, projectRoot).catch(absent);
-      // Not only existing names: `touch docs/more/x` through a link out would create a file outside.
-      if (resolved === undefined || (resolved.inside && !resolved.multiLinked)) continue;
-      const why = resolved.multiLinked ? 'is hard-linked (it may be a file outside the project)' : `leads outside the project, to ${resolved.realPath}`;
+      const resolved = await resolvePath(value, ctx.projectRoot).catch(absent);
+      if (resolved === undefined) continue;
       const by = decision.allowlisted.startsWith('covered ') ? decision.allowlisted : `allowlist: ${decision.allowlisted}`;
-      return { level: 'confirm', reason: `${by}, but ${word} ${why}` };
+      // Not only existing names: `touch docs/more/x` through a link out would create a file outside.
+      if (!resolved.inside || resolved.multiLinked) {
+        const why = resolved.multiLinked ? 'is hard-linked (it may be a file outside the project)' : `leads outside the project, to ${resolved.realPath}`;
+        return { level: 'confirm', reason: `${by}, but ${word} ${why}` };
+      }
+      const read = resolved.exists && !resolved.isDirectory ? decideForPath(ctx, 'read', resolved) : undefined;
+      if (read !== undefined && read.level !== 'allow') {
+        return { level: 'confirm', reason: `${by}, but reading ${word} is not allowed silently (${read.reason})` };
+      }
     }
   }
   return decision;
@@ -114,7 +126,7 @@ function withAskedBecause(decision: BashDecision, segments: readonly SegmentVerd
 /** The decision for a command as a call gets it, with what [a]lways would grant when it is asked. */
 export async function decideCommand(command: string, ctx: ToolContext): Promise<{ decision: BashDecision; proposal?: GrantProposal }> {
   const judged = decideWithGrants(command, ctx);
-  const decision = await checkLinkedArguments(command, judged.decision, ctx.projectRoot);
+  const decision = await checkLinkedArguments(command, judged.decision, ctx);
   if (decision.level !== 'confirm') return { decision };
   // A covered command sent back to the prompt (a link out) gets the usual [a]lways offer.
   const { grants, allowlist } = grantsInForce(ctx);
@@ -186,9 +198,11 @@ export const bashTool = defineTool({
       const why = sandboxStatus.state === 'unavailable' ? `${sandboxStatus.cause}. Fix: ${sandboxStatus.fix}` : 'the sandbox is off';
       return failure(`Not run: sandbox = "required", but the sandbox cannot start here: ${why}.`, undefined, 'unavailable');
     }
-    // The policy with this session's grants and the saved rules, then what the sandbox allows.
+    // The policy with this session's grants and the saved rules, asked again when a build file it
+    // runs changed, then what the sandbox allows.
     const judged = await decideCommand(command, ctx);
-    const decision = decideInSandbox(judged.decision, { command, settings: ctx.config.sandbox, sandboxed, projectRoot: ctx.projectRoot, home: process.env['HOME'] || homedir() });
+    const asked = askAgainForBuildFiles(ctx.buildFiles, command, judged.decision);
+    const decision = decideInSandbox(asked, { command, settings: ctx.config.sandbox, sandboxed, projectRoot: ctx.projectRoot, home: process.env['HOME'] || homedir() });
     const proposal = decision.level === 'confirm' ? judged.proposal : undefined;
     const firstLine = command.split('\n', 1)[0] ?? command;
     const lineCount = command.replace(/\n+$/, '').split('\n').length;
@@ -201,55 +215,77 @@ export const bashTool = defineTool({
       ...(proposal !== undefined ? { proposal } : {}),
     });
     if (!gate.ok) return gate.result;
+    if (asked !== judged.decision) ctx.buildFiles?.seen(command);
 
     const env = commandEnv(ctx.config);
     if (judged.decision.allowlisted !== undefined && parseCommand(command).segments.some((seg) => /(^|\/)git$/.test(seg.words[0] ?? ''))) {
       Object.assign(env, await neutralGitEnv(ctx.projectRoot));
     }
+    // The process limit is set here for a command run unsandboxed on this machine; the sandbox and
+    // an editor's terminal hold their own, and a fork they refuse is noticed the same way.
+    const limit = await openLimit(ctx.signal, { enforce: !sandboxed && ctx.commands === undefined });
     let wrapped: WrappedCommand;
     try {
-      wrapped = await sandbox.wrap({ argv: [await shellPath(), '-c', command], cwd: ctx.projectRoot, env, tool: 'bash' });
+      wrapped = await sandbox.wrap({ argv: [await shellPath(), '-c', `${limit.prelude}${command}`], cwd: ctx.projectRoot, env, tool: 'bash' });
     } catch (error) {
+      await limit.release();
       if (error instanceof SandboxRefusal) return failure(`Not run: ${error.message}`, undefined, 'unavailable');
       throw error;
     }
     const capture = new OutputCapture(ctx.config.maxToolOutputChars);
     const live = lineSplitter((lines) => ctx.onOutput?.(escapeForDisplay(wrapped.redact(lines))));
     const onData = (text: string): void => {
+      limit.observe(text);
       capture.push(text);
       live.push(text);
     };
-    // The editor's terminal (ACP) takes a shell line: a sandboxed command goes as one, so it runs
-    // in the same sandbox there as here.
-    const outcome = await (ctx.commands
-      ? ctx.commands.run({
-          ...(wrapped.sandboxed ? { shell: '/bin/sh', command: asShellCommand(wrapped, env) } : { shell: await shellPath(), command }),
-          cwd: wrapped.cwd,
-          env: wrapped.env,
-          timeoutMs,
-          signal: ctx.signal,
-          onData,
-        })
-      : runInGroup({ argv: wrapped.argv, cwd: wrapped.cwd, env: wrapped.env, timeoutMs, signal: ctx.signal, onData }));
+    const buildBefore = await ctx.buildFiles?.fingerprint(command);
+    let run;
+    try {
+      // The editor's terminal (ACP) takes a shell line: a sandboxed command goes as one, so it runs
+      // in the same sandbox there as here.
+      run = await (ctx.commands
+        ? ctx.commands.run({
+            ...(wrapped.sandboxed ? { shell: '/bin/sh', command: asShellCommand(wrapped, env) } : { shell: await shellPath(), command }),
+            cwd: wrapped.cwd,
+            env: wrapped.env,
+            timeoutMs,
+            signal: limit.signal,
+            onData,
+          })
+        : runInGroup({ argv: wrapped.argv, cwd: wrapped.cwd, env: wrapped.env, timeoutMs, signal: limit.signal, onData }));
+    } finally {
+      await limit.release();
+    }
+    const hit = limit.hit();
+    const outcome = hit ? { ...run, interrupted: false } : run;
     live.flush();
     await wrapped.cleanup();
+    if (buildBefore !== undefined) await ctx.buildFiles?.compare(buildBefore);
     const output = wrapped.redact(capture.text());
     let status: string;
-    if (outcome.interrupted) status = '[interrupted: the command and its child processes were stopped]';
+    if (hit) status = `[stopped: it reached the limit of ${limit.limit} processes at once (a fork bomb?); the command and its child processes were killed]`;
+    else if (outcome.interrupted) status = '[interrupted: the command and its child processes were stopped]';
     else if (outcome.timedOut) status = `[timed out after ${timeoutMs} ms: the command and its child processes were killed]`;
     else if (outcome.exitCode !== null) status = `[exit code ${outcome.exitCode}]`;
     else status = `[killed by ${outcome.exitSignal ?? 'a signal'}]`;
-    const body = output === '' ? '(no output)' : output.endsWith('\n') ? output.slice(0, -1) : output;
-    const ok = !outcome.interrupted && !outcome.timedOut && outcome.exitCode === 0;
-    const summary = outcome.interrupted
-      ? 'interrupted'
-      : outcome.timedOut
-        ? `timed out after ${Math.round(timeoutMs / 1000)} s`
-        : `exit ${outcome.exitCode ?? outcome.exitSignal}, ${outputLines(capture.lines)}`;
+    const trim = (text: string): string => (text === '' ? '(no output)' : text.endsWith('\n') ? text.slice(0, -1) : text);
+    const body = trim(output);
+    const ok = !hit && !outcome.interrupted && !outcome.timedOut && outcome.exitCode === 0;
+    const summary = hit
+      ? `stopped at the process limit (${limit.limit})`
+      : outcome.interrupted
+        ? 'interrupted'
+        : outcome.timedOut
+          ? `timed out after ${Math.round(timeoutMs / 1000)} s`
+          : `exit ${outcome.exitCode ?? outcome.exitSignal}, ${outputLines(capture.lines)}`;
     const failed = outcome.interrupted ? 'interrupted' : outcome.timedOut ? 'timeout' : 'failed';
     // Also after a zero exit: a failed step in the middle of a script is worth the note too.
     const notes = outcome.interrupted ? [] : wrapped.failureNotes(output);
     const content = [body, status, ...notes].join('\n');
-    return { ok, ...(ok ? {} : { failure: failed }), content, summary, interrupted: outcome.interrupted || undefined };
+    // Clipped for the context only: the snapshot of an offloaded result keeps what was printed.
+    const cut = capture.wholeCut();
+    const whole = capture.clipped ? { whole: [trim(wrapped.redact(capture.whole())), status, ...notes].join('\n'), ...(cut ? { wholeCut: cut } : {}) } : {};
+    return { ok, ...(ok ? {} : { failure: failed }), content, ...whole, summary, interrupted: outcome.interrupted || undefined };
   },
 });

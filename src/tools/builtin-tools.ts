@@ -10,6 +10,7 @@ import { grepTool } from './grep.js';
 import { listDirTool } from './list-dir.js';
 import { readFileTool } from './read-file.js';
 import { readOffloadedTool } from './read-offloaded.js';
+import { recallTool } from './recall.js';
 import type { ToolDefinition } from './types.js';
 import { viewImageTool } from './view-image.js';
 import { writeFileTool } from './write-file.js';
@@ -24,5 +25,6 @@ export const BUILTIN_TOOLS: readonly ToolDefinition[] = [
   deleteFileTool,
   bashTool,
   readOffloadedTool,
+  recallTool,
   viewImageTool,
 ];

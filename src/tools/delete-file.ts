@@ -3,6 +3,7 @@ import { unlink } from 'node:fs/promises';
 import { defineTool } from './define-tool.js';
 import { accessPath, displayPath, FILE_PATH_ARG, gatePath, recheckPath } from './path-access.js';
 import { failure, success } from './results.js';
+import { fsPath } from '../io/byte-names.js';
 
 export const deleteFileTool = defineTool({
   name: 'delete_file',
@@ -21,7 +22,7 @@ export const deleteFileTool = defineTool({
     if (!gate.ok) return gate.result;
     const refusal = await recheckPath(ctx, typed, access.resolved, { followFinal: false });
     if (refusal !== undefined) return failure(`delete_file: ${refusal.replace('nothing was written', 'nothing was deleted')}`);
-    await unlink(access.resolved.realPath);
+    await unlink(fsPath(access.resolved.realPath));
     ctx.onFileChanged?.(access.resolved.realPath);
     return success(`Deleted ${shown}.`, `Deleted ${shown}`);
   },

@@ -8,9 +8,11 @@ import { arg, optional } from './args.js';
 import { defineTool } from './define-tool.js';
 import { findAll, lineOf, nearestLines } from './edit-match.js';
 import { decideForPath } from '../policy/gate.js';
+import { isGitConfig, redactGitConfig } from '../policy/git-config-redact.js';
 import { accessPath, displayPath, FILE_PATH_ARG, gatePath, specialFileError } from './path-access.js';
 import { failure } from './results.js';
 import { decodeText, detectEol, formatBytes, looksBinary } from './text-file.js';
+import { fsPath } from '../io/byte-names.js';
 
 function keepTrailingNewline(before: string, after: string, eol: string): string {
   if (after === '') return after;
@@ -57,11 +59,11 @@ export const editFileTool = defineTool({
     if (access.resolved.isDirectory) return failure(`edit_file: ${shown} is a directory.`);
     const special = specialFileError('edit_file', access.resolved);
     if (special !== undefined) return failure(special);
-    const size = (await stat(access.resolved.realPath)).size;
+    const size = (await stat(fsPath(access.resolved.realPath))).size;
     if (size > ctx.config.maxFileSizeBytes) {
       return failure(`edit_file: ${shown} is ${formatBytes(size)}, over the ${formatBytes(ctx.config.maxFileSizeBytes)} limit (max_file_size_bytes).`);
     }
-    const bytes = await readFile(access.resolved.realPath);
+    const bytes = await readFile(fsPath(access.resolved.realPath));
     if (looksBinary(bytes)) return failure(`edit_file: ${shown} is a binary file; it cannot be edited as text.`);
     const onDisk = decodeText(bytes);
     if (!Buffer.from(onDisk, 'utf8').equals(bytes)) {
@@ -78,7 +80,10 @@ export const editFileTool = defineTool({
     }
     const hits = findAll(before, oldString);
     if (hits.length === 0) {
-      return failure(`edit_file: old_string was not found in ${shown}.\n${nearestLines(before, oldString.replace(/\r\n/g, '\n'))}`, `no match in ${shown}`, 'not_found');
+      const near = nearestLines(before, oldString.replace(/\r\n/g, '\n'));
+      // The hint quotes the file: a git config's tokens stay redacted, as read_file shows them.
+      const hint = isGitConfig(access.resolved.realPath) ? redactGitConfig(near).text : near;
+      return failure(`edit_file: old_string was not found in ${shown}.\n${hint}`, `no match in ${shown}`, 'not_found');
     }
     if (hits.length > 1 && !replaceAll) {
       const lines = hits.map((i) => lineOf(before, i));

@@ -10,6 +10,7 @@ import picomatch from 'picomatch';
 import { findOnPath } from './find-on-path.js';
 import { formatBytes, looksBinary } from './text-file.js';
 import { VENDORED_DIRS, walkFiles } from './walk-files.js';
+import { escapePath, fsPath } from '../io/byte-names.js';
 
 export interface GrepQuery {
   readonly root: string;
@@ -75,35 +76,35 @@ export function grepWithRipgrep(rg: string, q: GrepQuery): Promise<GrepOutcome> 
     const child = spawn(rg, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     const hits: GrepHit[] = [];
     let truncated = false;
-    let rest = '';
     let stderr = '';
     const onAbort = () => child.kill('SIGKILL');
     q.signal?.addEventListener('abort', onAbort, { once: true });
-    child.stdout.setEncoding('utf8');
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (d: string) => (stderr += d));
-    child.stdout.on('data', (chunk: string) => {
+    let rest: Buffer = Buffer.alloc(0);
+    child.stdout.on('data', (chunk: Buffer) => {
       if (truncated) return;
-      const text = rest + chunk;
+      const text = rest.length === 0 ? chunk : Buffer.concat([rest, chunk]);
       // A record is `path NUL line:text LF`. The path is cut at the NUL, not at a newline: a file
       // name may hold a newline (a cloned repo's can), and must not split into a false record.
+      // Bytes, not text: a name that is not UTF-8 is shown in the escaped form that opens it.
       let pos = 0;
       for (;;) {
-        const nul = text.indexOf('\0', pos);
-        const end = nul === -1 ? -1 : text.indexOf('\n', nul);
+        const nul = text.indexOf(0, pos);
+        const end = nul === -1 ? -1 : text.indexOf(0x0a, nul);
         if (end === -1) break;
-        const colon = text.indexOf(':', nul + 1);
-        const file = text.slice(pos, nul);
+        const colon = text.indexOf(0x3a, nul + 1);
+        const file = escapePath(text.subarray(pos, nul));
         pos = end + 1;
         if (colon === -1 || colon > end) continue;
-        hits.push({ file: q.baseIsDir ? file : '', line: Number(text.slice(nul + 1, colon)), text: clipText(text.slice(colon + 1, end)) });
+        hits.push({ file: q.baseIsDir ? file : '', line: Number(text.toString('latin1', nul + 1, colon)), text: clipText(text.toString('utf8', colon + 1, end)) });
         if (hits.length >= HARD_HIT_LIMIT) {
           truncated = true;
           child.kill('SIGKILL');
           break;
         }
       }
-      rest = text.slice(pos);
+      rest = Buffer.from(text.subarray(pos));
     });
     child.on('error', (error) => resolve({ hits, truncated, error: `could not run ripgrep: ${error.message}` }));
     child.on('close', (code) => {
@@ -146,7 +147,7 @@ export async function grepInProcess(q: GrepQuery): Promise<GrepOutcome> {
     });
   } else {
     // A file named outright is never skipped silently: "no matches" would be a wrong answer.
-    const size = statSync(q.base).size;
+    const size = statSync(fsPath(q.base)).size;
     if (size > MAX_FILE_BYTES) {
       return {
         hits: [],
@@ -169,8 +170,8 @@ export async function grepInProcess(q: GrepQuery): Promise<GrepOutcome> {
     }
     let bytes: Buffer;
     try {
-      if (statSync(file.abs).size > MAX_FILE_BYTES) continue;
-      bytes = readFileSync(file.abs);
+      if (statSync(fsPath(file.abs)).size > MAX_FILE_BYTES) continue;
+      bytes = readFileSync(fsPath(file.abs));
     } catch {
       continue;
     }

@@ -7,7 +7,9 @@ import { defineTool } from './define-tool.js';
 import { grepInProcess, grepWithRipgrep, ripgrepPath, type GrepHit, type GrepQuery } from './grep-engines.js';
 import { failure, success } from './results.js';
 import { cappedNote, isScope, openSearch, SEARCH_TOOL } from './search-scope.js';
+import { filterSearchHits } from './search-filter.js';
 import { absent } from '../diagnostics/ignore-error.js';
+import { fsPath, hasEscapedName } from '../io/byte-names.js';
 
 export const MAX_GREP_LINES = 250;
 
@@ -25,7 +27,7 @@ async function withoutHardLinked(hits: GrepHit[], base: string): Promise<{ hits:
   const linked = new Set<string>();
   await Promise.all(
     [...new Set(hits.map((h) => h.file))].map(async (file) => {
-      const info = await stat(path.join(base, file)).catch(absent);
+      const info = await stat(fsPath(path.join(base, file))).catch(absent);
       if (info !== undefined && info.isFile() && info.nlink > 1) linked.add(file);
     }),
   );
@@ -60,11 +62,15 @@ export const grepTool = defineTool({
       excluded: scope.excluded,
       signal: ctx.signal,
     };
-    const rg = await ripgrepPath();
+    // ripgrep is given the folder as text: one whose own name is not UTF-8 is searched in process.
+    const rg = hasEscapedName(query.base) ? undefined : await ripgrepPath();
     const outcome = rg !== undefined ? await grepWithRipgrep(rg, query) : await grepInProcess(query);
     if (outcome.error !== undefined) return failure(`grep: ${outcome.error}`);
-    const { hits, linked } = query.baseIsDir ? await withoutHardLinked(outcome.hits, scope.base) : { hits: outcome.hits, linked: 0 };
-    const linkedNote = linked > 0 ? `\n[${linked} hard-linked files left out: each may be a file outside the project; read_file asks before reading one]` : '';
+    const unlinked = query.baseIsDir ? await withoutHardLinked(outcome.hits, scope.base) : { hits: outcome.hits, linked: 0 };
+    const { linked } = unlinked;
+    const filtered = filterSearchHits(ctx, scope.access.resolved, unlinked.hits);
+    const hits = filtered.hits;
+    const linkedNote = (linked > 0 ? `\n[${linked} hard-linked files left out: each may be a file outside the project; read_file asks before reading one]` : '') + filtered.note;
     if (hits.length === 0) return success(`No matches for ${pattern} in ${scope.prefix || '.'}${linkedNote}`, 'no matches');
     const lines = formatHits(hits, scope.prefix);
     const shown = lines.slice(0, MAX_GREP_LINES);

@@ -1,5 +1,6 @@
 /** list_dir: one folder's entries, dotfiles included, folders marked, symlinks with their target. */
-import { readdir, readlink } from 'node:fs/promises';
+import { readlink } from 'node:fs/promises';
+import { escapePath, fsPath, readdirExact } from '../io/byte-names.js';
 import path from 'node:path';
 import { escapeForDisplay } from '../policy/escape.js';
 import { arg, optional } from './args.js';
@@ -28,7 +29,7 @@ export const listDirTool = defineTool({
     if (!opened.ok) return opened.result;
     const { access, shown } = opened;
     const dir = access.resolved.realPath;
-    const entries = await readdir(dir, { withFileTypes: true });
+    const entries = await readdirExact(dir);
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     if (entries.length === 0) return success(`${shown} is empty.`, 'empty folder');
     const shownEntries = entries.slice(0, MAX_LIST_ENTRIES);
@@ -37,7 +38,7 @@ export const listDirTool = defineTool({
         // Names come from the disk and may carry control characters: escape them for everyone.
         const name = escapeForDisplay(entry.name);
         if (entry.isSymbolicLink()) {
-          const target = await readlink(path.join(dir, entry.name)).catch(() => '?');
+          const target = await readlink(fsPath(path.join(dir, entry.name)), { encoding: 'buffer' }).then(escapePath, () => '?');
           return `${name} -> ${escapeForDisplay(target)}`;
         }
         if (entry.isDirectory()) return `${name}/`;

@@ -2,12 +2,14 @@
 import { createReadStream } from 'node:fs';
 import { open, readFile, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
+import { isGitConfig, redactGitConfig } from '../policy/git-config-redact.js';
 import { arg, optional } from './args.js';
 import { defineTool } from './define-tool.js';
 import { FILE_PATH_ARG, openGated } from './path-access.js';
 import { failure, success } from './results.js';
 import { decodeText, formatBytes, looksBinary } from './text-file.js';
 import type { ToolResult } from './types.js';
+import { fsPath } from '../io/byte-names.js';
 
 const MAX_LINE_CHARS = 2000;
 
@@ -36,7 +38,7 @@ function splitLines(text: string): string[] {
 async function streamWindow(file: string, offset: number, limit: number, signal: AbortSignal): Promise<{ lines: string[]; total: number | undefined }> {
   const lines: string[] = [];
   let seen = 0;
-  const input = createReadStream(file, { encoding: 'utf8' });
+  const input = createReadStream(fsPath(file), { encoding: 'utf8' });
   const rl = createInterface({ input, crlfDelay: Infinity });
   try {
     for await (const line of rl) {
@@ -53,7 +55,7 @@ async function streamWindow(file: string, offset: number, limit: number, signal:
 }
 
 async function headBytes(file: string): Promise<Uint8Array> {
-  const handle = await open(file, 'r');
+  const handle = await open(fsPath(file), 'r');
   try {
     const buffer = Buffer.alloc(8192);
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
@@ -63,7 +65,12 @@ async function headBytes(file: string): Promise<Uint8Array> {
   }
 }
 
-function windowResult(shown: string, lines: string[], first: number, total: number | undefined, partial: boolean): ToolResult {
+/** The exact call for the page after `last`: the path as the model gave it, the same limit. */
+function nextCall(typed: string, last: number, limit: number | undefined): string {
+  return `read_file(path=${JSON.stringify(typed)}, offset=${last + 1}${limit === undefined ? '' : `, limit=${limit}`})`;
+}
+
+function windowResult(shown: string, lines: string[], first: number, total: number | undefined, partial: boolean, next: (last: number) => string): ToolResult {
   if (total === 0) return success(`${shown} is empty (0 lines).`, 'empty file');
   if (lines.length === 0) return failure(`read_file: offset ${first} is past the end of ${shown}, which has ${total ?? 'fewer'} lines.`, undefined, 'invalid_args');
   const last = first + lines.length - 1;
@@ -71,7 +78,7 @@ function windowResult(shown: string, lines: string[], first: number, total: numb
   const of = total === undefined ? 'of more' : `of ${total}`;
   let body = numbered(lines, first);
   if (partial || more) {
-    body += `\n[lines ${first}-${last} ${of}${more ? `; continue with offset=${last + 1}` : ''}]`;
+    body += `\n[lines ${first}-${last} ${of}${more ? `; next page: ${next(last)}` : '; that is the end'}]`;
   }
   return success(body, partial || more || first > 1 ? `lines ${first}-${last} ${of}` : `${total} lines`);
 }
@@ -98,7 +105,7 @@ export const readFileTool = defineTool({
     if (!opened.ok) return opened.result;
     const { access, shown } = opened;
     const file = access.resolved.realPath;
-    const size = (await stat(file)).size;
+    const size = (await stat(fsPath(file))).size;
     const max = ctx.config.maxFileSizeBytes;
     if (looksBinary(await headBytes(file))) {
       return failure(`read_file: ${shown} is a binary file (${formatBytes(size)}); its contents are not shown.`, `binary file ${shown}`);
@@ -112,11 +119,14 @@ export const readFileTool = defineTool({
           `too large: ${shown}`,
         );
       }
-      const { lines, total } = await streamWindow(file, first, limit ?? 2000, ctx.signal);
-      return windowResult(shown, lines, first, total, true);
+      const window = limit ?? 2000;
+      const { lines, total } = await streamWindow(file, first, window, ctx.signal);
+      return windowResult(shown, isGitConfig(file) ? lines.map((l) => redactGitConfig(l).text) : lines, first, total, true, (last) => nextCall(typed, last, window));
     }
-    const all = splitLines(ctx.files ? await ctx.files.readText(file) : decodeText(await readFile(file)));
+    const text = ctx.files ? await ctx.files.readText(file) : decodeText(await readFile(fsPath(file)));
+    // A remote URL's token or an extraHeader in .git/config never reaches the model.
+    const all = splitLines(isGitConfig(file) ? redactGitConfig(text).text : text);
     const lines = all.slice(first - 1, limit === undefined ? undefined : first - 1 + limit);
-    return windowResult(shown, lines, first, all.length, offset !== undefined || limit !== undefined);
+    return windowResult(shown, lines, first, all.length, offset !== undefined || limit !== undefined, (last) => nextCall(typed, last, limit));
   },
 });

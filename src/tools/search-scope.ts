@@ -1,6 +1,6 @@
 /** The common start of glob and grep: where to search, whether that may be read, what to leave out. */
-import { isWithinFolded, onDiskSpelling, withRootSpelling } from '../policy/case-fold.js';
-import { isWithin, realRulePath } from '../policy/resolve-path.js';
+import { isWithinFolded, onDiskSpellings, withRootSpelling } from '../policy/case-fold.js';
+import { realRulePath } from '../policy/resolve-path.js';
 import type { ToolResult, ToolContext } from './types.js';
 import type { Args } from './args.js';
 import { stringField } from './define-tool.js';
@@ -27,11 +27,10 @@ export function policyExclusions(ctx: ToolContext, base: string, caseInsensitive
   for (const rule of rules) {
     if (rule.read === undefined || rule.read === 'allow') continue;
     const at = realRulePath(rule.path, ctx.projectRoot);
-    if (!caseInsensitive) {
-      if (at !== base && isWithin(at, base)) out.add(at);
-    } else if (isWithinFolded(at, base, true) && !isWithinFolded(base, at, true)) {
-      out.add(onDiskSpelling(withRootSpelling(at, base), base));
-    }
+    // NFC and NFD spellings are one name to a rule; where the disk folds case, so is the case.
+    if (!isWithinFolded(at, base, caseInsensitive) || isWithinFolded(base, at, caseInsensitive)) continue;
+    const written = caseInsensitive ? withRootSpelling(at, base) : at;
+    for (const spelled of onDiskSpellings(written, base, caseInsensitive)) out.add(spelled);
   }
   return [...out];
 }

@@ -3,6 +3,7 @@ import type { Config, ToolKind } from '../config/types.js';
 import type { ImageData, JsonSchemaObject } from '../providers/types.js';
 import type { Approver } from '../policy/types.js';
 import type { SessionGrants } from '../policy/session-grants.js';
+import type { BuildFileWatch } from '../policy/build-file-watch.js';
 import type { Args } from './args.js';
 import type { RunOutcome, ShellRunOptions } from './process-group.js';
 import type { CommandSandbox } from '../sandbox/types.js';
@@ -47,6 +48,13 @@ export interface ToolResult {
   readonly target?: string;
   /** What the model sees. */
   readonly content: string;
+  /**
+   * The complete result when `content` was clipped for the context (max_tool_output_chars): what
+   * the offload snapshot keeps, so the snapshot is never missing what the context could not hold.
+   */
+  readonly whole?: string;
+  /** Set when even `whole` had to be cut (the on-disk cap): says how much went, for the stub. */
+  readonly wholeCut?: string;
   readonly images?: readonly ImageData[];
   /** A one-line summary for the transcript ('Edited prices.py', 'exit 0, 12 lines'). */
   readonly summary: string;
@@ -60,7 +68,10 @@ export interface ToolResult {
 
 /** Resolves offloaded results by ref (the context manager's store implements it). */
 export interface OffloadReader {
+  /** An offloaded result (off_0001) or an archived turn (arc_0001). */
   read(ref: string): Promise<string | undefined>;
+  /** The turns summaries replaced, oldest first (recall searches them); absent: none are kept. */
+  archived?(): Promise<readonly { readonly ref: string; readonly text: string }[]>;
 }
 
 export interface ToolContext {
@@ -82,6 +93,8 @@ export interface ToolContext {
   readonly offload: OffloadReader;
   /** Live output (bash), already escaped, one or more whole lines at a time. */
   readonly onOutput?: (text: string) => void;
+  /** The build files changed this session, for allowlisted commands that run them (build-file-watch.ts). */
+  readonly buildFiles?: BuildFileWatch;
   /** Called after a tool changed a file, so indexes (the code map) can refresh it. */
   readonly onFileChanged?: (absolutePath: string) => void;
   readonly vision: boolean;

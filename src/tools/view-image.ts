@@ -5,7 +5,9 @@ import { arg } from './args.js';
 import { defineTool } from './define-tool.js';
 import { openGated } from './path-access.js';
 import { failure, success } from './results.js';
+import { checkImage } from './image-limits.js';
 import { formatBytes } from './text-file.js';
+import { fsPath } from '../io/byte-names.js';
 
 /** Providers refuse larger images (Anthropic: 5 MB per image). */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
@@ -31,11 +33,11 @@ export const viewImageTool = defineTool({
     const opened = await openGated(ctx, 'view_image', args.path, { kind: 'read', summary: (shown) => `view image ${shown}`, want: 'file', wrongType: 'is a folder.' });
     if (!opened.ok) return opened.result;
     const { access, shown } = opened;
-    const size = (await stat(access.resolved.realPath)).size;
+    const size = (await stat(fsPath(access.resolved.realPath))).size;
     if (size > MAX_IMAGE_BYTES) {
       return failure(`view_image: ${shown} is ${formatBytes(size)}; the limit is ${formatBytes(MAX_IMAGE_BYTES)}. Scale it down first.`);
     }
-    const handle = await open(access.resolved.realPath, 'r');
+    const handle = await open(fsPath(access.resolved.realPath), 'r');
     let bytes: Buffer;
     try {
       bytes = await handle.readFile();
@@ -44,6 +46,9 @@ export const viewImageTool = defineTool({
     }
     const mediaType = sniffImage(bytes);
     if (mediaType === undefined) return failure(`view_image: ${shown} is not a PNG, JPEG, GIF or WebP image (judged from its contents).`);
+    // Declared size, frames and inflated chunks are checked before anything is decoded or sent.
+    const refused = await checkImage(bytes, mediaType);
+    if (refused !== undefined) return failure(`view_image: ${shown} was not sent: ${refused}.`, `refused image ${shown}`);
     return success(`Image ${shown} (${mediaType}, ${formatBytes(size)}).`, `image ${shown}`, {
       images: [{ mediaType, base64: bytes.toString('base64') }],
     });

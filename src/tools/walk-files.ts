@@ -4,9 +4,10 @@
  * and leaves out paths the read policy does not allow silently.
  */
 import type { Dirent } from 'node:fs';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
+import { fsPath, readdirExactSync } from '../io/byte-names.js';
 
 /** Folders that hold someone else's code or generated state, never the user's own work. */
 export const VENDORED_DIRS: ReadonlySet<string> = new Set([
@@ -39,7 +40,7 @@ function loadLayer(dir: string): IgnoreLayer | undefined {
   for (const name of IGNORE_FILES) {
     let text: string;
     try {
-      text = readFileSync(path.join(dir, name), 'utf8');
+      text = readFileSync(fsPath(path.join(dir, name)), 'utf8');
     } catch {
       continue;
     }
@@ -93,7 +94,7 @@ export async function walkFiles(opts: WalkOptions): Promise<void> {
     const { dir, layers: parentLayers } = stack.pop() as { dir: string; layers: readonly IgnoreLayer[] };
     let entries: Dirent[];
     try {
-      entries = readdirSync(dir, { withFileTypes: true });
+      entries = readdirExactSync(dir);
     } catch {
       continue; // unreadable folder: skipped, as rg does
     }

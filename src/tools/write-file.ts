@@ -6,6 +6,7 @@ import { defineTool } from './define-tool.js';
 import { accessPath, displayPath, FILE_PATH_ARG, specialFileError } from './path-access.js';
 import { failure } from './results.js';
 import { decodeText, formatBytes, looksBinary } from './text-file.js';
+import { fsPath } from '../io/byte-names.js';
 
 export const writeFileTool = defineTool({
   name: 'write_file',
@@ -26,8 +27,8 @@ export const writeFileTool = defineTool({
     let before: string | undefined;
     let replacing: string | undefined;
     if (access.resolved.exists) {
-      const size = (await stat(access.resolved.realPath)).size;
-      const bytes = size <= ctx.config.maxFileSizeBytes ? await readFile(access.resolved.realPath) : undefined;
+      const size = (await stat(fsPath(access.resolved.realPath))).size;
+      const bytes = size <= ctx.config.maxFileSizeBytes ? await readFile(fsPath(access.resolved.realPath)) : undefined;
       if (bytes === undefined || looksBinary(bytes)) {
         replacing = `(replaces ${bytes === undefined ? 'a large' : 'a binary'} file of ${formatBytes(size)}; old contents not shown)`;
       } else {

@@ -57,7 +57,7 @@ describe.each<FakeFormat>(['anthropic', 'openai'])('context manager wired into t
     expect(stub.length).toBeLessThan(3000);
     const back = results(2)[1]!;
     expect(back).toContain('line 799 of the big file');
-    expect(back).not.toMatch(/Continue with offset/);
+    expect(back).not.toMatch(/next page/);
     expect(back).toContain('line 0 of the big file');
   });
 

@@ -38,11 +38,12 @@ describe('loadInstructions', () => {
     expect(loaded.notes[0]).toMatch(/outside the project/);
   });
 
-  it('reads a symlink that stays inside the project', async () => {
+  it('does not read a symlink even when it stays inside the project (issue 18), and says so', async () => {
     await writeFile(join(project, 'notes.md'), 'inside\n');
     await symlink(join(project, 'notes.md'), join(project, 'AGENTS.md'));
     const loaded = await loadInstructions({ projectRoot: project, userFile, trusted: false });
-    expect(loaded.sections.map((s) => s.text)).toEqual(['inside\n']);
+    expect(loaded.sections).toEqual([]);
+    expect(loaded.notes[0]).toMatch(/AGENTS\.md is a symbolic link \(to .*notes\.md\); instruction files that are links are not read/);
   });
 
   it('cuts a huge file at a line end with a note', async () => {

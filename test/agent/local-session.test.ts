@@ -90,7 +90,7 @@ describe('a session on a local model uses the window the server reports', () => 
     expect(second!.options.num_ctx).toBe(4096);
     expect(first!.messages[0]).toEqual(second!.messages[0]);
     expect(first!.tools).toEqual(second!.tools);
-    expect(first!.tools?.map((t) => t.function.name)).toEqual(['read_file', 'edit_file', 'bash', 'write_file', 'grep', 'read_offloaded']);
+    expect(first!.tools?.map((t) => t.function.name)).toEqual(['read_file', 'edit_file', 'bash', 'write_file', 'grep', 'read_offloaded', 'recall']);
     expect(first!.messages[0]!.content).toMatch(/^You are lindwyrm, a coding agent in the user's terminal\. Work in this project with the tools\./);
     expect(first!.messages[0]!.content.length).toBeLessThan(1200);
   });

@@ -5,6 +5,7 @@
 import { realpathSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LindwyrmEngine } from '../../src/agent/engine.js';
 import { createSessionStore } from '../../src/sessions/session-store.js';
@@ -22,11 +23,16 @@ afterEach(async () => {
   engine = fake = sandbox = undefined;
 });
 
-/** Every file under the data dir (sessions and offloads), as one text. */
+/** Every file under the data dir (sessions, offloads, rewind checkpoints), as one text; gzipped ones unpacked. */
 async function dataOnDisk(root: string): Promise<string> {
   const dir = join(root, 'data');
   const names = (await readdir(dir, { recursive: true, withFileTypes: true })).filter((d) => d.isFile());
-  const texts = await Promise.all(names.map((d) => readFile(join(d.parentPath, d.name), 'utf8')));
+  const texts = await Promise.all(
+    names.map(async (d) => {
+      const bytes = await readFile(join(d.parentPath, d.name));
+      return (bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzipSync(bytes) : bytes).toString('utf8');
+    }),
+  );
   return texts.join('\n');
 }
 
@@ -40,7 +46,7 @@ describe('session files', () => {
     const echo = (text: string) => ({ toolCalls: [{ name: 'note', input: { text } }] });
     fake = await startFakeProvider({
       format: 'anthropic',
-      replies: [echo(`${apiKey} ${fileKey}`), { text: `Your key ${apiKey} works; proxy pass ${proxyPassword}.` }],
+      replies: [echo(`${apiKey} ${fileKey}`), { text: `Your key ${apiKey} works; proxy pass ${proxyPassword}.` }, { text: 'Noted.' }],
     });
     sandbox = await makeSandbox(
       'anthropic',
@@ -65,6 +71,8 @@ proxy = "http://carol:${proxyPassword}@proxy.invalid:3128"
     expect(notices(engine).join('\n')).not.toMatch(/redact/i);
     const outcome = await engine.submit(`debug this: my key is ${apiKey}`);
     expect(outcome.status).toBe('finished');
+    // A second prompt: its checkpoint keeps the conversation so far, secrets and all, as messages.
+    expect((await engine.submit('thanks')).status).toBe('finished');
 
     const disk = await dataOnDisk(sandbox.root);
     expect(disk).toContain('debug this');

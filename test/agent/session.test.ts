@@ -104,7 +104,11 @@ describe('slash commands', () => {
     expect(perm.output).toMatch(/gen write=allow/);
     const rule = engine.runtime.config.policy.rules.at(-1)!;
     expect(rule).toMatchObject({ path: join(engine.runtime.config.projectRoot, 'gen'), write: 'allow', delete: 'confirm' });
-    expect((await engine.runSlash('/policy')).output).toMatch(/rule .*gen: write=allow delete=confirm/);
+    const policy = (await engine.runSlash('/policy')).output;
+    expect(policy).toMatch(/rule .*gen: write=allow delete=confirm/);
+    // The default lists a rule would have to override are shown too.
+    expect(policy).toMatch(/secret-shaped files \(read=confirm unless a rule names them\): \.env\*, \*\.pem/);
+    expect(policy).toMatch(/instruction files \(writes always asked\): agents\.md/);
     expect((await engine.runSlash('/perm gen write=maybe')).output).toMatch(/Not a rule/);
     expect((await engine.runSlash('/exit')).exit).toBe(true);
     expect((await engine.runSlash('/nope')).output).toMatch(/Unknown command/);

@@ -57,7 +57,8 @@ describe('indexing a TypeScript project', () => {
 
   it('prints per-file signatures with line numbers and first doc lines, byte-stable across opens', async () => {
     const cold = (await openMap()).mapText(4000);
-    expect(cold).toContain('src/index.ts\n  6: export function main(argv: string[]): string  // Starts the application.');
+    // The line is the declaration's, not the line its doc comment opens on.
+    expect(cold).toContain('src/index.ts\n  8: export function main(argv: string[]): string  // Starts the application.');
     expect(cold).toContain('  14: export class App extends BaseApp implements Runnable\n    15: private readonly name = \'app\'\n    17: run(): void');
     expect(cold).toContain('src/config.ts\n  1: export interface Config { … }\n  6: export function parseConfig(text: string): Config');
     expect(cold).not.toContain('return');
@@ -81,7 +82,9 @@ describe('the symbol tools', () => {
     const map = await openMap();
     const r = await run(map, 'read_symbol', { name: 'main' });
     expect(r.ok).toBe(true);
-    expect(r.content).toContain('src/index.ts:6-12 function main (exported)');
+    expect(r.content).toContain('src/index.ts:8-12 function main (exported)');
+    // The doc comment is shown with the source all the same.
+    expect(r.content).toContain('6  /** Starts the application.');
     expect(r.content).toContain(' 9    const config: Config = parseConfig(argv.join(\' \'));');
     expect(r.content).toMatch(/Calls \(3\):\n {2}src\/config\.ts:6 function parseConfig[^\n]*\n {2}src\/barrel\/impl\.ts:1 function barrelFn[^\n]*\n {2}src\/lib\/format\.ts:3 function format/);
     expect(r.content).toContain('Referenced types (1):\n  src/config.ts:1 interface Config\n    export interface Config {\n      readonly verbose: boolean;');
@@ -115,8 +118,8 @@ describe('the symbol tools', () => {
     const amb = await run(map, 'read_symbol', { name: 'helper' });
     expect(amb.ok).toBe(false);
     expect(amb.content).toContain('"helper" is ambiguous: 3 symbols match');
-    expect(amb.content).toContain('src/a/util.ts:1 function helper');
-    expect(amb.content).toContain('src/b/util.ts:1 function helper');
+    expect(amb.content).toContain('{"name":"helper","file":"src/a/util.ts","line":1}  function');
+    expect(amb.content).toContain('{"name":"helper","file":"src/b/util.ts","line":1}  function');
     const one = await run(map, 'read_symbol', { name: 'helper', file: 'src/b/util.ts' });
     expect(one.content).toContain("2    return 'b';");
     const unknown = await run(map, 'read_symbol', { name: 'parseConfg' });

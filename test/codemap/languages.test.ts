@@ -29,6 +29,8 @@ describe('Python', () => {
       'app/models.py',
       '  4: class User  // A registered user.',
       '    7: def __init__(self, name: str)',
+      // Fields set in methods are members too: `self.x.method()` is looked up through them.
+      '    8: self.name = name',
       '    10: def greeting(self) -> str',
       '  14: def format_name(name: str) -> str',
     ].join('\n'));
@@ -48,11 +50,14 @@ describe('Go', () => {
     expect(ctx.map.mapText(3000)).toContain([
       'internal/store/store.go',
       '  4: type Store struct { … }  // Store keeps items in memory.',
+      '    5: items map[string]int',
       '  9: func New() *Store  // New makes an empty store.',
       '    14: [Store] func (s *Store) Add(name string, n int)  // Add puts n of an item.',
     ].join('\n'));
     const main = await tool(ctx, 'read_symbol', { name: 'main' });
-    expect(main).toContain('Calls (2):\n  internal/store/store.go:9 function New');
+    // s := store.New() gives s New's result type: s.Add is Store.Add.
+    expect(main).toContain('Calls (3):\n  internal/store/store.go:9 function New');
+    expect(main).toContain('internal/store/store.go:14 method Store.Add');
     const store = await tool(ctx, 'find_references', { name: 'Store', file: 'internal/store/store.go' });
     expect(store).toContain('cmd/tool/main.go:15 report [references]: func report(s *store.Store) string {');
     expect(await tool(ctx, 'read_symbol', { name: 'Store.Add' })).toContain('Calls (1):\n  internal/store/store.go:19 method Store.touch');
@@ -86,7 +91,9 @@ describe('Java', () => {
       '    11: public int price()',
     ].join('\n'));
     const sum = await tool(ctx, 'read_symbol', { name: 'Checkout.sum' });
-    expect(sum).toContain('Calls (1):\n  src/main/java/com/acme/app/Checkout.java:16 method Checkout.fee');
+    // o.price() on the loop variable `Order o` resolves through its declared type.
+    expect(sum).toContain('Calls (2):\n  src/main/java/com/acme/model/Order.java:11 method Order.price');
+    expect(sum).toContain('src/main/java/com/acme/app/Checkout.java:16 method Checkout.fee');
     expect(sum).toContain('Referenced types (1):\n  src/main/java/com/acme/model/Order.java:4 class Order');
     const priced = await tool(ctx, 'find_references', { name: 'Priced' });
     expect(priced).toContain('src/main/java/com/acme/model/Order.java:4 Order [implements]');

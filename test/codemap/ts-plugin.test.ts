@@ -46,7 +46,7 @@ describe('the TypeScript plugin', () => {
   it('finds every declaration kind with its line range, export flag and container', async () => {
     const idx = await index();
     const pick = (name: string) => idx.symbols.find((s) => s.name === name);
-    expect(pick('add')).toMatchObject({ kind: 'function', startLine: 5, endLine: 9, exported: true });
+    expect(pick('add')).toMatchObject({ kind: 'function', startLine: 7, endLine: 9, exported: true });
     expect(pick('Foo')).toMatchObject({ kind: 'class', exported: true, isDefault: true });
     expect(pick('run')).toMatchObject({ kind: 'method', container: 'Foo', exported: true });
     expect(pick('count')).toMatchObject({ kind: 'property', container: 'Foo', exported: false });

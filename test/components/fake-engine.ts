@@ -35,6 +35,7 @@ export class FakeEngine implements Engine {
   readonly store: EventStore;
   readonly submitted: string[] = [];
   readonly answers: { id: string; decision: ApprovalDecision; note?: string }[] = [];
+  readonly questionAnswers: { id: string; value: string }[] = [];
   readonly slashes: string[] = [];
   interrupts = 0;
   disposed = 0;
@@ -72,6 +73,11 @@ export class FakeEngine implements Engine {
   answer(approvalId: string, decision: ApprovalDecision, note?: string): void {
     this.answers.push(note === undefined ? { id: approvalId, decision } : { id: approvalId, decision, note });
     this.emit({ type: 'approval.resolved', id: approvalId });
+  }
+
+  answerQuestion(id: string, value: string): void {
+    this.questionAnswers.push({ id, value });
+    this.emit({ type: 'question.resolved', id, value });
   }
 
   runSlash(command: string): Promise<SlashResult> {

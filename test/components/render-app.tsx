@@ -1,6 +1,6 @@
 /** Renders the whole app over a FakeEngine at a fixed size, with helpers to type and wait. */
 import { render } from 'ink-testing-library';
-import { App } from '../../components/app.js';
+import { App, type AppProps } from '../../components/app.js';
 import { EngineProvider } from '../../hooks/engine-context.js';
 import { FakeEngine } from './fake-engine.js';
 
@@ -22,6 +22,9 @@ export const KEYS = {
   pageDown: '\x1b[6~',
   home: '\x1b[H',
   end: '\x1b[F',
+  // The transcript's top and bottom; Home / End move in the input's line.
+  ctrlHome: '\x1b[1;5H',
+  ctrlEnd: '\x1b[1;5F',
   tab: '\t',
   escape: '\x1b',
   ctrlC: '\x03',
@@ -37,13 +40,21 @@ export async function settle(): Promise<void> {
   for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
 }
 
-export function renderApp(opts: { engine?: FakeEngine; columns?: number; rows?: number; initialPrompt?: string } = {}) {
+export function renderApp(
+  opts: { engine?: FakeEngine; columns?: number; rows?: number; initialPrompt?: string; history?: AppProps['history']; mentionPaths?: AppProps['mentionPaths'] } = {},
+) {
   const engine = opts.engine ?? new FakeEngine();
   let exits = 0;
   const size = { columns: opts.columns ?? 80, rows: opts.rows ?? 24 };
   const app = render(
     <EngineProvider engine={engine}>
-      <App size={size} onExit={() => (exits += 1)} {...(opts.initialPrompt !== undefined ? { initialPrompt: opts.initialPrompt } : {})} />
+      <App
+        size={size}
+        onExit={() => (exits += 1)}
+        {...(opts.initialPrompt !== undefined ? { initialPrompt: opts.initialPrompt } : {})}
+        {...(opts.history ? { history: opts.history } : {})}
+        {...(opts.mentionPaths ? { mentionPaths: opts.mentionPaths } : {})}
+      />
     </EngineProvider>,
   );
   return {

@@ -59,7 +59,7 @@ it('a resize keeps the row that was at the top of a scrolled-back view, and End 
   engine.emit({ type: 'assistant.delta', blockId: 'a2', text: 'more\nand the last line\n' });
   await settle();
   expect(topRow(r.frame())).toContain(before);
-  await r.type(KEYS.end);
+  await r.type(KEYS.ctrlEnd);
   expect(r.frame()).toContain('and the last line');
   expect(r.frame()).not.toMatch(/more lines? below/);
   await r.resize(50, 20);
@@ -75,7 +75,7 @@ it('a view scrolled to the start of a block still starts there after the width c
   await settle();
   const r = mount(engine, 80, 20);
   await settle();
-  await r.type(KEYS.home);
+  await r.type(KEYS.ctrlHome);
   // Down to the row of the third question.
   for (let i = 0; i < 60 && !topRow(r.frame()).includes('question number 2'); i++) await r.type(KEYS.shiftDown);
   expect(topRow(r.frame())).toContain('question number 2');

@@ -32,9 +32,11 @@ describe('slash commands from the engine', () => {
     const r = renderApp({ engine: new FakeEngine(initialState({ commands: BUILTIN_SLASH_INFO })) });
     await r.type('/thinking ');
     expect(r.frame()).toContain('/thinking [on|off] — turn streamed reasoning on or off');
+    // Two choices fit: Tab cycles through them (on, then off), the candidates listed under the input.
     await r.type('o', KEYS.tab);
-    expect(r.frame()).toMatch(/^› \/thinking o$/m);
-    await r.type('f', KEYS.tab);
+    expect(r.frame()).toMatch(/^› \/thinking on *$/m);
+    expect(r.frame()).toContain('Tab: [on]  off');
+    await r.type(KEYS.tab);
     expect(r.frame()).toMatch(/^› \/thinking off *$/m);
     await r.type(KEYS.enter);
     expect(r.engine.slashes).toEqual(['/thinking off']);

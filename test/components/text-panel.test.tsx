@@ -12,7 +12,7 @@ async function openHelp(columns: number, rows: number) {
 describe('text panel', () => {
   it('scrolled to the end, shows the last line of the text', async () => {
     const r = await openHelp(60, 15);
-    for (let i = 0; i < 12; i++) await r.type(KEYS.pageDown);
+    for (let i = 0; i < 30; i++) await r.type(KEYS.pageDown);
     const f = r.frame();
     expect(f).toContain('quit the turn');
     expect(f).toContain('0 more below');
@@ -29,7 +29,7 @@ describe('text panel', () => {
 
   it('PgUp after paging past the end moves up at once', async () => {
     const r = await openHelp(60, 15);
-    for (let i = 0; i < 12; i++) await r.type(KEYS.pageDown);
+    for (let i = 0; i < 30; i++) await r.type(KEYS.pageDown);
     const atEnd = r.frame();
     await r.type(KEYS.up);
     expect(r.frame()).not.toBe(atEnd);

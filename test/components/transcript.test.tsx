@@ -73,9 +73,9 @@ describe('transcript pane in the app', () => {
     expect(r.frame().match(/row (\d+)/)![1]).toBe(firstVisible);
     expect(r.frame()).not.toContain('row 130');
 
-    await r.type(KEYS.home);
+    await r.type(KEYS.ctrlHome);
     expect(r.frame()).toContain('row 1\n');
-    await r.type(KEYS.end);
+    await r.type(KEYS.ctrlEnd);
     expect(r.frame()).toContain('row 130');
     expect(r.frame()).not.toContain('more line');
   });

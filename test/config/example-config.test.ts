@@ -31,11 +31,12 @@ describe('examples/lindwyrm.example.toml', () => {
 
   it('mentions every option the config understands', async () => {
     const text = await readFile(EXAMPLE, 'utf8');
-    const all = [...KNOWN_KEYS.top, ...KNOWN_KEYS.preset, ...KNOWN_KEYS.policy, ...KNOWN_KEYS.codeMap, ...KNOWN_KEYS.mcpServer];
-    const missing = all.filter((key) => !['rules', 'code_map', 'presets', 'policy', 'mcp'].includes(key) && !new RegExp(`^#? ?${key} =`, 'm').test(text));
+    const all = [...KNOWN_KEYS.top, ...KNOWN_KEYS.preset, ...KNOWN_KEYS.policy, ...KNOWN_KEYS.codeMap, ...KNOWN_KEYS.mcpServer, ...KNOWN_KEYS.hook];
+    const missing = all.filter((key) => !['rules', 'code_map', 'presets', 'policy', 'mcp', 'hooks'].includes(key) && !new RegExp(`^#? ?${key} =`, 'm').test(text));
     expect(missing).toEqual([]);
     expect(text).toContain('[[policy.rules]]');
     expect(text).toContain('[code_map]');
     expect(text).toContain('[[mcp.servers]]');
+    expect(text).toMatch(/^# \[\[hooks\.PostToolUse\]\]/m);
   });
 });

@@ -44,9 +44,10 @@ describe('loadConfig: defaults and merging', () => {
 
   it('puts project values over user values, and user values over defaults', async () => {
     await t.writeUser('max_tool_steps = 80\nmax_retries = 2\nmarkdown = false\n[policy]\nwrite = "allow"\nbash_denylist = ["sudo"]\n');
-    await t.writeProject('max_tool_steps = 120\n[policy]\nwrite = "deny"\nbash_denylist = ["curl"]\n');
+    // An untrusted project may only lower a limit (issue 18): 40 under the user's 80 applies.
+    await t.writeProject('max_tool_steps = 40\n[policy]\nwrite = "deny"\nbash_denylist = ["curl"]\n');
     const c = await load();
-    expect(c.maxToolSteps).toBe(120);
+    expect(c.maxToolSteps).toBe(40);
     expect(c.maxRetries).toBe(2);
     expect(c.markdown).toBe(false);
     expect(c.policy.write).toBe('deny');

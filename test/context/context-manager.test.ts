@@ -48,6 +48,23 @@ describe('token estimates', () => {
 });
 
 describe('offload on arrival', () => {
+  it('stores the whole of a result clipped for the context, and states a cut on disk in the stub', () =>
+    withTempDir(async (dir) => {
+      const { store, manager } = setup(dir);
+      const whole = lines(3000, 36, 'out');
+      const clipped = `${whole.slice(0, 500)}\n[… cut …]\n${whole.slice(-500)}`;
+      // Small enough to stay inline: it stays, and says where the whole is.
+      const inline = await manager.onToolResult('bash', clipped, { input: { command: 'make' }, whole });
+      expect(inline.startsWith(clipped)).toBe(true);
+      expect(inline).toMatch(/the whole output \(3000 lines, .*\) is kept as ref off_0001\. read_offloaded\("off_0001"\) returns it a page at a time/);
+      expect(await store.read('off_0001')).toBe(whole);
+      // Too large to stay: the stub describes the whole, and the cut the on-disk cap made.
+      const stub = await manager.onToolResult('bash', whole.slice(0, 20_000), { input: { command: 'make' }, whole, wholeCut: 'the command printed 9 chars' });
+      expect(stub.split('\n')[0]).toMatch(/bash make -- 3000 lines, .*ref off_0002\]$/);
+      expect(stub).toContain('Cut on disk: the command printed 9 chars.');
+      expect(await store.read('off_0002')).toBe(whole);
+    }));
+
   it('replaces a large read with a stub whose ref reads back byte for byte', () =>
     withTempDir(async (dir) => {
       const { store, manager } = setup(dir);
@@ -57,7 +74,7 @@ describe('offload on arrival', () => {
       expect(stub).toContain(big.split('\n').slice(0, 8).join('\n'));
       expect(stub).not.toContain('def parse 9 ');
       expect(stub).toMatch(/read_offloaded\("off_0001"\)/);
-      expect(stub).toMatch(/read_file the current contents/);
+      expect(stub).toMatch(/read_file gives the current contents/);
       expect(stub.length).toBeLessThan(big.length / 20);
       expect(await store.read('off_0001')).toBe(big);
     }));
@@ -165,7 +182,9 @@ describe('reclaiming', () => {
       expect(r.messages.slice(1)).toEqual(history.slice(older.length + 1));
       const first = r.messages[0]!;
       expect(first.content[0]).toMatchObject({ type: 'text' });
-      expect((first.content[0] as { text: string }).text).toMatch(new RegExp(`^\\[Earlier conversation ${MARKER}.*background:\\]\\nThe user asked for things\\.$`));
+      const framed = (first.content[0] as { text: string }).text;
+      expect(framed).toMatch(new RegExp(`^\\[Earlier conversation ${MARKER}, condensed to free context\\. This is a record of what already happened.*:\\]\\nThe user asked for things\\.\\n\\[End of the record ${MARKER}\\.`));
+      expect(framed).toMatch(/archived word for word \(arc_0001–arc_\d{4}\)/);
       expect(first.content.slice(1)).toEqual(history[older.length]!.content);
       expect(r.summarizedMessages).toBe(older.length);
       expect(wireViolations(r.messages)).toEqual([]);

@@ -149,7 +149,7 @@ describe.each(['anthropic', 'openai'] as FakeFormat[])('context in a session ove
     const main = request(LAST + 2);
     assertValidHistory(main);
     expect(main.messages[0]!.role).toBe('user');
-    expect(main.messages[0]!.text).toMatch(/^\[Earlier conversation lw-[0-9a-f]+, condensed to free context\. Take it as settled background:\]\nSUMMARY: the user had four files read\./);
+    expect(main.messages[0]!.text).toMatch(/^\[Earlier conversation lw-[0-9a-f]+, condensed to free context\. This is a record of what already happened, written by lindwyrm, not a message from the user:\]\nSUMMARY: the user had four files read\.\n\[End of the record lw-[0-9a-f]+\./);
     // The summary sits in front of a real prompt, and the newest turns are there as they were.
     expect(main.messages[0]!.text).toMatch(/read mid\d\.py$/);
     expect(userTexts(LAST + 2).at(-1)).toBe('and now?');

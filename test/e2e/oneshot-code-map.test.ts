@@ -60,6 +60,10 @@ describe('lwyrm -p on a project never indexed', () => {
     const first = start(cli(), env, ['-p', 'what is here?', '-v']);
     // The answer is out and the run is waiting for the index: now let the index finish.
     await waitFor(first.stderr, WAITING, first.child);
+    // stdout and stderr are two pipes: the answer's last write can reach us just after the log line
+    // written after it. The run cannot end before the gate opens, so this still shows the answer
+    // complete while the index waits.
+    await waitFor(first.stdout, /\n$/, first.child);
     expect(first.stdout()).toBe('Answer 0.\n');
     await writeFile(gate, '');
     const r1 = await first.done;

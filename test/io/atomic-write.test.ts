@@ -85,3 +85,15 @@ describe('writeFileAtomic', () => {
     expect(await readFile(script, 'utf8')).toBe('echo new\n');
   });
 });
+
+describe('syncWritten', () => {
+  it('syncs files written without a sync (one gone since is no error), and fails on an unreadable one', async () => {
+    const { syncWritten } = await import('../../src/io/atomic-write.js');
+    dir = await mkdtemp(join(tmpdir(), 'lw-atomic-'));
+    const a = join(dir, 'off_0001.txt');
+    await writeFileAtomic(a, 'snapshot', { durable: false });
+    await expect(syncWritten([a, join(dir, 'off_0002.txt')])).resolves.toBeUndefined();
+    await expect(syncWritten([join(dir, 'no-such-dir', 'x')])).resolves.toBeUndefined();
+    expect(await readFile(a, 'utf8')).toBe('snapshot');
+  });
+});

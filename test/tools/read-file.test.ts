@@ -34,7 +34,7 @@ describe('read_file', () => {
 
   it('honours offset and limit and says where to continue', async () => {
     const r = await read({ path: 'a.py', offset: 2, limit: 2 });
-    expect(r.content).toBe('2\ttwo\n3\tthree\n[lines 2-3 of 5; continue with offset=4]');
+    expect(r.content).toBe('2\ttwo\n3\tthree\n[lines 2-3 of 5; next page: read_file(path="a.py", offset=4, limit=2)]');
   });
 
   it('refuses an offset past the end', async () => {
@@ -70,10 +70,10 @@ describe('read_file', () => {
     expect(r.ok).toBe(false);
     expect(r.content).toMatch(/over the 1000 B limit.*offset and limit.*grep/s);
     const part = await read({ path: 'big.txt', offset: 4999, limit: 5 }, { config });
-    expect(part.content).toBe('4999\tline 4999\n5000\tline 5000\n[lines 4999-5000 of 5000]');
+    expect(part.content).toBe('4999\tline 4999\n5000\tline 5000\n[lines 4999-5000 of 5000; that is the end]');
     // A window that ends before the file does stops reading there.
     const head = await read({ path: 'big.txt', offset: 2, limit: 2 }, { config });
-    expect(head.content).toBe('2\tline 2\n3\tline 3\n[lines 2-3 of more; continue with offset=4]');
+    expect(head.content).toBe('2\tline 2\n3\tline 3\n[lines 2-3 of more; next page: read_file(path="big.txt", offset=4, limit=2)]');
   });
 
   it('an interrupt stops a windowed read of a huge file', async () => {

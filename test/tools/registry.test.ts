@@ -38,7 +38,7 @@ describe('createToolRegistry', () => {
   it('offers the tools in a stable order, view_image only with vision, extra tools last', () => {
     const config = makeConfig(root);
     const names = createToolRegistry({ config, vision: false, readOnly: false, extraTools: [extra] }).schemas().map((s) => s.name);
-    expect(names).toEqual(['read_file', 'write_file', 'edit_file', 'list_dir', 'glob', 'grep', 'delete_file', 'bash', 'read_offloaded', 'read_symbol']);
+    expect(names).toEqual(['read_file', 'write_file', 'edit_file', 'list_dir', 'glob', 'grep', 'delete_file', 'bash', 'read_offloaded', 'recall', 'read_symbol']);
     const vision = createToolRegistry({ config, vision: true, readOnly: false }).schemas().map((s) => s.name);
     expect(vision.at(-1)).toBe('view_image');
     const again = createToolRegistry({ config, vision: true, readOnly: false }).schemas();
@@ -47,7 +47,7 @@ describe('createToolRegistry', () => {
 
   it('read-only offers no write, delete or bash tools, and denies them if called anyway', async () => {
     const registry = createToolRegistry({ config: makeConfig(root), vision: false, readOnly: true });
-    expect(registry.schemas().map((s) => s.name)).toEqual(['read_file', 'list_dir', 'glob', 'grep', 'read_offloaded']);
+    expect(registry.schemas().map((s) => s.name)).toEqual(['read_file', 'list_dir', 'glob', 'grep', 'read_offloaded', 'recall']);
     const ctx = makeContext(root);
     const r = await registry.run('write_file', { path: 'a.txt', content: 'x' }, ctx);
     expect(r.ok).toBe(false);
@@ -123,9 +123,9 @@ describe('read_offloaded', () => {
     const ctx = makeContext(root, { offload: { off_0002: big }, config: { maxToolOutputChars: 100 } });
     const head = await registry().run('read_offloaded', { ref: 'off_0002' }, ctx);
     expect(head.content).toMatch(/^row 1\nrow 2\n/);
-    expect(head.content).toMatch(/Continue with offset=\d+/);
+    expect(head.content).toMatch(/next page: read_offloaded\(ref="off_0002", offset=\d+\)\]$/);
     const part = await registry().run('read_offloaded', { ref: 'off_0002', offset: 50, limit: 2 }, ctx);
-    expect(part.content).toBe('row 50\nrow 51\n[lines 50-51 of 100]');
+    expect(part.content).toBe('row 50\nrow 51\n[off_0002: lines 50-51 of 100; next page: read_offloaded(ref="off_0002", offset=52, limit=2)]');
   });
 });
 

@@ -1,0 +1,45 @@
+/**
+ * Compares the code map's find_references and get_dependencies (depth 1) with the TypeScript
+ * language service on any TS/JS project, and prints recall and precision by symbol kind (how the
+ * truth is made: test/support/ts-compare.ts).
+ *
+ *   node --import tsx scripts/compare-codemap.ts PROJECT [--per-kind 80] [--index-only] [--worker dist/codemap-worker.js] [--verbose]
+ *
+ * --index-only asks a code map without the checker (the syntax index), for comparison.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { openCodeMap } from '../src/codemap/code-map.js';
+import { loadConfig } from '../src/config/load-config.js';
+import { compareWithLanguageService } from '../test/support/ts-compare.js';
+
+const args = process.argv.slice(2);
+const flag = (name: string): string | undefined => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
+const root = resolve(args.find((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--per') && !args[i - 1]?.startsWith('--worker')) ?? '.');
+const perKind = Number(flag('--per-kind') ?? 80);
+const indexOnly = args.includes('--index-only');
+const workerPath = flag('--worker');
+
+async function main(): Promise<void> {
+  const work = await mkdtemp(join(tmpdir(), 'lwyrm-compare-'));
+  const env = { HOME: join(work, 'home'), XDG_CACHE_HOME: join(work, 'cache'), XDG_CONFIG_HOME: join(work, 'config') };
+  try {
+    const config = await loadConfig({ cwd: root, env });
+    const map = await openCodeMap({
+      projectRoot: root, cacheDir: join(work, 'map'), config, typeChecker: !indexOnly,
+      worker: workerPath ? { url: new URL(`file://${resolve(workerPath)}`) } : 'off',
+    });
+    const result = await compareWithLanguageService(root, map, config, perKind, indexOnly ? 'syntax index only' : 'checker-backed');
+    console.log(result.report);
+    if (args.includes('--verbose')) for (const m of result.misses) console.log(m);
+    await map.close();
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exitCode = 1;
+});

@@ -1,0 +1,259 @@
+/**
+ * The symbol tools' questions answered by the TypeScript checker: who references a declaration
+ * (the language service's findReferences, minus the declarations themselves), and what a
+ * declaration's body calls and which types it names (every identifier in it resolved by the checker).
+ * Answers are positions; the caller maps them to code map symbols.
+ */
+import { readFileSync } from 'node:fs';
+import { getHeapStatistics } from 'node:v8';
+import type * as TS from 'typescript';
+import { skipReason } from './index-file.js';
+import type { CheckerAnswer, CheckerHit, CheckerRequest, CheckerTarget, TargetResult } from './checker-protocol.js';
+import { createTsProgram, type TsProgram } from './ts-program.js';
+import { declaredName, findDeclarations, lineOf, namePosition, nodeAt, searchedName, usageKind } from './ts-locate.js';
+import { createScope } from './ts-scope.js';
+
+type Ts = typeof TS;
+
+function isGenerated(cache: Map<string, boolean>, abs: string): boolean {
+  let hit = cache.get(abs);
+  if (hit === undefined) {
+    try {
+      hit = skipReason(readFileSync(abs, 'utf8')) !== undefined;
+    } catch {
+      hit = true;
+    }
+    cache.set(abs, hit);
+  }
+  return hit;
+}
+
+/** The checker's heap past which a program sheds the files only earlier questions needed. */
+const HEAP_BUDGET_BYTES = 320 * 1024 * 1024;
+
+/** A warm-up's answer when it stopped because another request waited. */
+export const WARM_UP_STOPPED = 'warm-up stopped: a request waits';
+
+/** A question no tool waited for any more, stopped because another request came. */
+export const GIVEN_UP = 'stopped: no tool waited for the answer any more and another request came';
+
+/** The answer to a request without files to a checker that never got any (a new worker): send them. */
+export const NEEDS_FILES = 'the checker needs the project\'s file list';
+
+interface Located {
+  readonly prog: TS.Program;
+  readonly sf: TS.SourceFile;
+  readonly decls: TS.Node[];
+}
+
+export interface TsChecker {
+  answer(request: CheckerRequest): CheckerAnswer;
+  /** The project files the program holds now (the roots questions needed, and what they import). */
+  programFiles(): string[];
+}
+
+/**
+ * `yieldNow`: true when another request waits (a warm-up then stops where it is); `givenUp`: true
+ * when nobody waits for the question under way any more (it then stops as a warm-up does).
+ */
+export function createTsChecker(ts: Ts, root: string, yieldNow: () => boolean = () => false, givenUp: () => boolean = () => false): TsChecker {
+  let warming = false;
+  const program: TsProgram = createTsProgram(ts, root, () => (warming || givenUp()) && yieldNow());
+  const generated = new Map<string, boolean>();
+  let hasFiles = false;
+  const keep = (fileName: string): string | undefined => {
+    const rel = program.rel(fileName);
+    return rel !== undefined && !isGenerated(generated, fileName) ? rel : undefined;
+  };
+
+  const scope = createScope(program);
+  /**
+   * Answers per program: the service hands back the same Program while no file changed (versions
+   * are looked at again each question), so a question asked again is answered without the checker.
+   * A program an edit replaced is dropped with its answers.
+   */
+  const answered = new WeakMap<TS.Program, Map<string, unknown>>();
+  const remembered = <T>(prog: TS.Program, key: string, compute: () => T): T => {
+    let answers = answered.get(prog);
+    if (!answers) answered.set(prog, (answers = new Map()));
+    if (answers.has(key)) return answers.get(key) as T;
+    const value = compute();
+    answers.set(key, value);
+    return value;
+  };
+  const keyOf = (op: string, t: CheckerTarget): string => `${op}\0${t.file}\0${t.line}\0${t.endLine}\0${t.name}`;
+  /** The program with `t`'s file in it, and the target's declarations there. */
+  const locate = (t: CheckerTarget): Located | undefined => {
+    program.include([t.file, ...scope.alwaysIn()]);
+    const prog = program.service().getProgram();
+    const sf = prog?.getSourceFile(program.abs(t.file));
+    if (!prog || !sf) return undefined;
+    const decls = findDeclarations(ts, sf, t);
+    return decls.length > 0 ? { prog, sf, decls } : undefined;
+  };
+  /** Brings every file that can reference `t` into the program (the declarations are looked up again in it). */
+  const widen = (t: CheckerTarget): Located | undefined => {
+    let at = locate(t);
+    if (!at) return undefined;
+    const { name, defaultExported } = searchedName(ts, at.sf, at.decls[0]!, t.name);
+    const inProgram = (prog: TS.Program) => (rel: string): boolean => prog.getSourceFile(program.abs(rel)) !== undefined;
+    // A file brought in can import others that were not: those are in the program too, nothing to search again.
+    if (program.include(scope.users(name, t.file, defaultExported, inProgram(at.prog)))) at = locate(t);
+    return at;
+  };
+
+  const collect = (at: Located): { hits: CheckerHit[]; aliases: Set<string> } => {
+    const ls = program.service();
+    const { prog, sf, decls } = at;
+    const hits: CheckerHit[] = [];
+    const aliases = new Set<string>();
+    const seen = new Set<string>();
+    for (const decl of decls) {
+      for (const group of ls.findReferences(sf.fileName, namePosition(ts, sf, decl)) ?? []) {
+        if (group.definition.kind === ts.ScriptElementKind.alias) aliases.add(group.definition.name);
+        for (const r of group.references) {
+          if (r.isDefinition) continue;
+          const rel = keep(r.fileName);
+          const refSf = rel === undefined ? undefined : prog.getSourceFile(r.fileName);
+          if (rel === undefined || !refSf) continue;
+          const node = nodeAt(ts, refSf, r.textSpan.start);
+          const hit: CheckerHit = { file: rel, line: lineOf(refSf, r.textSpan.start), kind: node ? usageKind(ts, node) : 'references' };
+          // Several uses on one line are one line to read.
+          const key = `${rel}:${hit.line}:${hit.kind}`;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          hits.push(hit);
+        }
+      }
+      // Overloads share one symbol: the first declaration's references are all of them.
+      if (!ts.isFunctionLike(decl)) break;
+    }
+    return { hits, aliases };
+  };
+
+  /**
+   * Past the memory budget, the program keeps only what the question just answered needs: files
+   * earlier questions brought in leave it (they are parsed again if asked for).
+   */
+  const trim = (t: CheckerTarget, at: Located, aliases: Iterable<string>): void => {
+    if (getHeapStatistics().used_heap_size <= HEAP_BUDGET_BYTES) return;
+    const { name, defaultExported } = searchedName(ts, at.sf, at.decls[0]!, t.name);
+    const all = (): boolean => false;
+    program.retain([t.file, ...scope.alwaysIn(), ...scope.users(name, t.file, defaultExported, all),
+      ...[...aliases].flatMap((a) => scope.users(a, t.file, false, all))]);
+    program.service().getProgram();
+  };
+
+  const references = (t: CheckerTarget): TargetResult => {
+    const at = widen(t);
+    if (!at) return { found: false, hits: [] };
+    // Files outside the program were searched for the name by widen: the same program is the same answer.
+    const first = remembered(at.prog, keyOf('references', t), () => collect(at));
+    // An alias the text did not show (a rename the pattern missed): files using it join, and the question is asked again.
+    const inProgram = (rel: string): boolean => at.prog.getSourceFile(program.abs(rel)) !== undefined;
+    const more = [...first.aliases].filter((a) => a !== t.name).flatMap((a) => scope.users(a, t.file, false, inProgram));
+    if (!program.include(more)) {
+      if (!warming) trim(t, at, first.aliases);
+      return { found: true, hits: first.hits };
+    }
+    const again = locate(t);
+    if (!again) return { found: false, hits: [] };
+    const second = remembered(again.prog, keyOf('references', t), () => collect(again));
+    if (!warming) trim(t, again, second.aliases);
+    return { found: true, hits: second.hits };
+  };
+
+  const dependencies = (t: CheckerTarget): TargetResult => {
+    const at = locate(t);
+    if (!at) return { found: false, hits: [] };
+    return remembered(at.prog, keyOf('dependencies', t), () => dependenciesIn(at));
+  };
+
+  const dependenciesIn = (at: Located): TargetResult => {
+    const { prog, decls } = at;
+    const checker = prog.getTypeChecker();
+    const inside = (d: TS.Node): boolean => decls.some((o) => o.getSourceFile() === d.getSourceFile() && d.pos >= o.pos && d.end <= o.end);
+    const hits: CheckerHit[] = [];
+    const seen = new Set<string>();
+    const note = (id: TS.Node): void => {
+      let sym = ts.isShorthandPropertyAssignment(id.parent) && id.parent.name === id
+        ? checker.getShorthandAssignmentValueSymbol(id.parent) : checker.getSymbolAtLocation(id);
+      if (!sym) return;
+      if (sym.flags & ts.SymbolFlags.Alias) sym = checker.getAliasedSymbol(sym);
+      const kind = usageKind(ts, id);
+      for (const decl of sym.declarations ?? []) {
+        // `module.exports = function build() {}`: the module's value is declared by the function.
+        const d = ts.isBinaryExpression(decl) && (ts.isFunctionExpression(decl.right) || ts.isClassExpression(decl.right))
+          && decl.right.name && declaredName(ts, decl) === undefined ? decl.right : decl;
+        if (inside(d)) continue;
+        const dsf = d.getSourceFile();
+        const rel = keep(dsf.fileName);
+        const name = declaredName(ts, d);
+        if (rel === undefined || name === undefined) continue;
+        const line = lineOf(dsf, namePosition(ts, dsf, d));
+        const key = `${rel}:${line}:${name}:${kind}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        hits.push({ file: rel, line, kind, name });
+      }
+    };
+    /** The constructor a `new X()` or `super()` runs (the class itself is noted from its name). */
+    const called = (n: TS.CallLikeExpression): void => {
+      const decl = checker.getResolvedSignature(n)?.declaration;
+      if (!decl || !ts.isConstructorDeclaration(decl) || inside(decl)) return;
+      const dsf = decl.getSourceFile();
+      const rel = keep(dsf.fileName);
+      const name = declaredName(ts, decl);
+      if (rel === undefined || name === undefined) return;
+      const line = lineOf(dsf, namePosition(ts, dsf, decl));
+      const key = `${rel}:${line}:${name}:calls`;
+      if (seen.has(key)) return;
+      seen.add(key);
+      hits.push({ file: rel, line, kind: 'calls', name });
+    };
+    const visit = (n: TS.Node): void => {
+      if (ts.isIdentifier(n) || ts.isPrivateIdentifier(n)) note(n);
+      else if (n.kind === ts.SyntaxKind.ThisKeyword) return;
+      else if (ts.isNewExpression(n) || (ts.isCallExpression(n) && n.expression.kind === ts.SyntaxKind.SuperKeyword)) called(n);
+      ts.forEachChild(n, visit);
+    };
+    for (const d of decls) visit(d);
+    return { found: true, hits };
+  };
+
+  return {
+    programFiles: () => (program.service().getProgram()?.getSourceFiles() ?? []).map((f) => program.rel(f.fileName)).filter((r) => r !== undefined),
+    answer(request) {
+      try {
+        program.newQuestion();
+        if (request.files) {
+          program.setFiles(request.files);
+          hasFiles = true;
+        } else if (!hasFiles) return { ok: false, error: NEEDS_FILES };
+        if (request.op === 'warm') {
+          warming = true;
+          try {
+            // The program a question about these targets needs (or the libs and global files), parsed and bound.
+            program.include(scope.alwaysIn());
+            for (const t of request.targets) {
+              if (request.replay === 'references') references(t);
+              else if (request.replay === 'dependencies') dependencies(t);
+              else widen(t);
+            }
+            program.service().getProgram()?.getTypeChecker();
+          } catch (err) {
+            if (err instanceof ts.OperationCanceledException) return { ok: false, error: WARM_UP_STOPPED };
+            throw err;
+          } finally {
+            warming = false;
+          }
+          return { ok: true, results: [] };
+        }
+        return { ok: true, results: request.targets.map((t) => (request.op === 'references' ? references(t) : dependencies(t))) };
+      } catch (err) {
+        if (err instanceof ts.OperationCanceledException) return { ok: false, late: true, error: GIVEN_UP };
+        return { ok: false, error: err instanceof Error ? err.message : String(err) };
+      }
+    },
+  };
+}
