@@ -54,7 +54,11 @@ function alwaysRows(req: PendingApproval, width: number): HeadRow[] {
   const [first, ...others] = preview.refused;
   if (first !== undefined) {
     const more = others.length > 0 ? ` (+${others.length} more)` : '';
-    rows.push(...rowsAt(1, wrapSegments([{ text: `asked every time: ${oneLine(first)}${more}`, style: theme.dim }], width)));
+    // At most two rows: the part may be a whole long command, which the body shows (clipped or whole).
+    const said = `asked every time: ${oneLine(first)}`;
+    const room = Math.max(20, 2 * width - more.length - 1);
+    const text = said.length > room ? `${said.slice(0, room - 1)}…` : said;
+    rows.push(...rowsAt(1, wrapSegments([{ text: `${text}${more}`, style: theme.dim }], width)));
   }
   return rows;
 }

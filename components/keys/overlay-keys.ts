@@ -24,11 +24,13 @@ export const SCROLL_STEP: Partial<Record<KeyCommand['name'], number | 'page-up' 
 /** Scroll keys in the modal's body, Home and End included; true when the key was one. */
 function scrollModal(d: AppKeyDeps, cmd: KeyCommand): boolean {
   const max = d.modalMaxRef.current;
-  if (cmd.name === 'scrollTop') {
+  // Home / End arrive as the input's line keys (Ctrl+Home / Ctrl+End as the transcript's): in the
+  // modal both move to the top / the end of what is approved.
+  if (cmd.name === 'scrollTop' || cmd.name === 'lineStart') {
     d.setModalScroll(0);
     return true;
   }
-  if (cmd.name === 'scrollBottom') {
+  if (cmd.name === 'scrollBottom' || cmd.name === 'lineEnd') {
     d.setModalScroll(max);
     return true;
   }

@@ -24,11 +24,16 @@ function describePolicy(policy: PolicySettings): string[] {
     const levels = KINDS.flatMap((k) => (r[k] ? [`${k}=${r[k]}`] : [])).join(' ');
     lines.push(`rule ${r.path}: ${levels}`);
   }
-  // The defaults no rule spells out, so the user can see what a rule would have to override.
-  lines.push(`secret-shaped files (read=confirm unless a rule names them): ${SECRET_FILE_PATTERNS.join(', ')}`);
-  lines.push(`instruction files (writes always asked): ${INSTRUCTION_FILE_PATTERNS.join(', ')}`);
-  lines.push("never open to tools: preset key files, key material in lindwyrm's config folder, its data folder (sessions, offloads, tokens)");
   return lines;
+}
+
+/** The defaults no rule spells out, so the user can see what a rule would have to override. */
+function describeDefaults(): string[] {
+  return [
+    `secret-shaped files (read=confirm unless a rule names them): ${SECRET_FILE_PATTERNS.join(', ')}`,
+    `instruction files (writes always asked): ${INSTRUCTION_FILE_PATTERNS.join(', ')}`,
+    "never open to tools: preset key files, key material in lindwyrm's config folder, its data folder (sessions, offloads, tokens)",
+  ];
 }
 
 export function permCommand({ session, args }: SlashContext): SlashReply {
@@ -68,6 +73,8 @@ export async function policyCommand(ctx: SlashContext): Promise<SlashReply> {
     await sandbox.ready();
     lines.push(...sandbox.describe());
   }
+  // What this session changed comes first; the long default lists last.
+  lines.push(...describeDefaults());
   return { kind: 'panel', panel: 'policy', text: lines.join('\n') };
 }
 
