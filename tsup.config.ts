@@ -19,7 +19,7 @@ export default defineConfig({
   // scripts/bench-startup.ts in the README). TypeScript (huge, loaded by the code map),
   // tree-sitter (its .wasm files are located on disk), yargs (reads locale files next to
   // itself) and undici stay external. They all load lazily, never for --version or --help.
-  noExternal: bundleView ? [/^(ink|react)($|\/)/] : [],
+  noExternal: bundleView ? [/^(ink|ink-text-input|react)($|\/)/] : [],
   // Ink imports it only when DEV=true, from a chunk of its own; it is not installed.
   external: ['react-devtools-core'],
   // Bundled CommonJS (react, Ink's helpers) calls require(); an ESM bundle has none.

@@ -13,7 +13,7 @@ import { TranscriptPane } from './transcript/transcript-pane.js';
 import { FOLLOW, reanchor, type ScrollMetrics, type ScrollState } from './transcript/transcript-window.js';
 import { ReasoningPane, liveReasoning } from './reasoning-pane.js';
 import { StatusLine } from './status/status-line.js';
-import { ApprovalModal, approvalHeight } from './approval/approval-modal.js';
+import { ApprovalModal, approvalHeight, type ModalMode } from './approval/approval-modal.js';
 import { QuestionModal } from './question/question-modal.js';
 import { questionHeight } from './question/question-rows.js';
 import { ComposerArea, composerCaret, composerExtras, composerLayout, type Flash } from './composer/composer-area.js';
@@ -76,6 +76,8 @@ export function App({ size, initialPrompt, onExit, terminal, history, mentionPat
   const [expandReasoning, setExpandReasoning] = useState(false);
   const [panel, setPanel] = useState<Panel | null>(null);
   const [modalScroll, setModalScroll] = useState(0);
+  const [modalMode, setModalMode] = useState<ModalMode>('choose');
+  const [reason, setReason] = useState('');
   const [modalFull, setModalFull] = useState(false);
   const [queued, setQueuedState] = useState<string | null>(null);
   const queuedRef = useRef<string | null>(null);
@@ -107,10 +109,19 @@ export function App({ size, initialPrompt, onExit, terminal, history, mentionPat
   );
   const keyCommands = useMemo(() => ({ ...commands, submit: send }), [commands, send]);
 
+  // A new approval starts at the top of its body, on its answers, clipped, with an empty reason.
   useEffect(() => {
     setModalScroll(0);
+    setModalMode('choose');
+    setReason('');
     setModalFull(false);
   }, [approval?.id]);
+  const sendReason = useCallback(
+    (text: string) => {
+      if (approval) commands.answer(approval.id, 'no', text);
+    },
+    [approval, commands],
+  );
   // A new or resumed session (/clear, /sessions) starts at its live tail, not at the old scroll offset.
   useEffect(() => setScroll(FOLLOW), [sessionId]);
   // After a resize the anchor resolved proportionally; take it again at the new width, so a block
@@ -152,6 +163,8 @@ export function App({ size, initialPrompt, onExit, terminal, history, mentionPat
     setExpandReasoning,
     setPanel,
     setModalScroll,
+    modalMode,
+    setModalMode,
     setModalFull,
     setQueued,
     setFlash,
@@ -195,7 +208,7 @@ export function App({ size, initialPrompt, onExit, terminal, history, mentionPat
   return (
     <Box flexDirection="column" width={width} height={rows} overflowY="hidden">
       {layout.header > 0 ? <Header width={width} rows={layout.header} /> : null}
-      {panel?.kind === 'text' ? (
+      {layout.fullScreen ? null : panel?.kind === 'text' ? (
         <TextPanel title={panel.title} text={panel.text} width={width} height={layout.transcript} scroll={panel.scroll} maxRef={panelMaxRef} pageRef={panelPageRef} />
       ) : panel?.kind === 'rewind' ? (
         <RewindPanel state={panel} width={width} height={layout.transcript} />
@@ -223,7 +236,20 @@ export function App({ size, initialPrompt, onExit, terminal, history, mentionPat
       {paneReasoning !== null && layout.reasoning > 0 ? <ReasoningPane block={paneReasoning} width={width} rows={layout.reasoning} /> : null}
       {layout.status > 0 ? <StatusLine width={width} /> : null}
       {approval && modalRows !== undefined ? (
-        <ApprovalModal request={approval} width={width} height={layout.bottom} scroll={modalScroll} maxRef={modalMaxRef} pageRef={modalPageRef} projectRoot={projectRoot} full={modalFull} />
+        <ApprovalModal
+          request={approval}
+          width={width}
+          height={layout.bottom}
+          scroll={modalScroll}
+          maxRef={modalMaxRef}
+          pageRef={modalPageRef}
+          projectRoot={projectRoot}
+          full={modalFull}
+          mode={modalMode}
+          reason={reason}
+          onReason={setReason}
+          onReasonSubmit={sendReason}
+        />
       ) : question && modalRows !== undefined ? (
         <QuestionModal question={question} width={width} height={layout.bottom} />
       ) : (

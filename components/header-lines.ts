@@ -27,7 +27,8 @@ export function headerLines(facts: HeaderFacts, width: number, rows: number): St
     ...(thinking && thinkingEffort ? [{ text: ` · ${thinkingEffort}`, style: theme.dim }] : []),
   ];
   const second: StyledLine = [
-    { text: `${shortenPath(facts.projectRoot, Math.max(10, Math.floor(width / 2)))}  ${facts.permissionSummary}`, style: theme.dim },
+    // The path gives way first: what is in force (the grants above all) must stay readable.
+    { text: `${shortenPath(facts.projectRoot, Math.max(10, Math.min(Math.floor(width / 2), width - facts.permissionSummary.length - 2)))}  ${facts.permissionSummary}`, style: theme.dim },
   ];
   return [first, second].slice(0, Math.max(0, Math.min(HEADER_ROWS, rows)));
 }

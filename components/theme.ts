@@ -25,6 +25,7 @@ export const theme = {
   tableHeader: { bold: true },
   tool: { color: 'blue' },
   toolRunning: { color: 'yellow' },
+  command: { color: 'white' },
   ok: { color: 'green' },
   error: { color: 'red' },
   warning: { color: 'yellow' },

@@ -39,7 +39,7 @@ export function paceEngine(engine: Engine, minMs: number): Engine {
     getSnapshot: () => engine.getSnapshot(),
     submit: (text, extra) => engine.submit(text, extra),
     interrupt: (reason) => engine.interrupt(reason),
-    answer: (id, decision) => engine.answer(id, decision),
+    answer: (id, decision, note) => engine.answer(id, decision, note),
     answerQuestion: (id, value) => engine.answerQuestion?.(id, value),
     mentionResources: () => engine.mentionResources?.() ?? [],
     runSlash: (command) => engine.runSlash(command),

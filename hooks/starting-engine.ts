@@ -59,7 +59,7 @@ export function startingEngine(placeholder: SessionState, pending: Promise<Engin
     submit: async (text, extra): Promise<TurnOutcome> => (await ready).submit(text, extra),
     // Nothing runs before the engine exists, so there is nothing to stop or answer.
     interrupt: (reason) => real?.interrupt(reason),
-    answer: (id, decision) => real?.answer(id, decision),
+    answer: (id, decision, note) => real?.answer(id, decision, note),
     answerQuestion: (id, value) => real?.answerQuestion?.(id, value),
     mentionResources: () => real?.mentionResources?.() ?? [],
     runSlash: async (command): Promise<SlashResult> => (await ready).runSlash(command),

@@ -86,7 +86,7 @@ export function useCommands() {
   );
 
   const interrupt = useCallback(() => engine.interrupt(), [engine]);
-  const answer = useCallback((id: string, decision: ApprovalDecision) => engine.answer(id, decision), [engine]);
+  const answer = useCallback((id: string, decision: ApprovalDecision, note?: string) => engine.answer(id, decision, note), [engine]);
   const answerQuestion = useCallback((id: string, value: string) => engine.answerQuestion?.(id, value), [engine]);
   // Read when Tab completes: the servers' lists arrive after the view is up.
   const mentionResources = useCallback((): readonly string[] => engine.mentionResources?.() ?? [], [engine]);

@@ -21,6 +21,7 @@ import { SKIPPED_DIRS } from '../src/codemap/walk-project.js';
 import { loadConfig } from '../src/config/load-config.js';
 import { readFileTool } from '../src/tools/read-file.js';
 import type { ToolContext } from '../src/tools/types.js';
+import { createSessionGrants } from '../src/policy/session-grants.js';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 const wanted = Number(process.argv[process.argv.indexOf('--files') + 1]) || 5000;
@@ -84,7 +85,7 @@ async function buildCorpus(into: string, limit: number): Promise<{ files: number
 function toolContext(config: ToolContext['config']): ToolContext {
   return {
     config, projectRoot: config.projectRoot, sessionId: 'bench', signal: new AbortController().signal, readOnly: true,
-    preApproved: new Set(['read']), sessionGrants: new Set(), approve: async () => 'no',
+    preApproved: new Set(['read']), sessionGrants: createSessionGrants(), approve: async () => 'no',
     offload: { read: async () => undefined }, vision: false,
   };
 }

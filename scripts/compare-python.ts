@@ -17,6 +17,7 @@ import { loadConfig } from '../src/config/load-config.js';
 import type { ToolContext } from '../src/tools/types.js';
 import { startPyright } from '../test/support/pyright-client.js';
 import { comparePython, formatComparison } from '../test/support/python-compare.js';
+import { createSessionGrants } from '../src/policy/session-grants.js';
 
 const args = process.argv.slice(2);
 const root = resolve(args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--per-kind' && args[i - 1] !== '--only') ?? '.');
@@ -43,7 +44,7 @@ async function main(): Promise<void> {
     console.log(`project: ${root}: ${new Set(python.map((s) => s.file)).size} Python files, ${python.length} symbols; asking ${sample.length}`);
     const ctx: ToolContext = {
       config, projectRoot: config.projectRoot, sessionId: 'compare', signal: new AbortController().signal, readOnly: true,
-      preApproved: new Set(['read']), sessionGrants: new Set(), approve: async () => 'no',
+      preApproved: new Set(['read']), sessionGrants: createSessionGrants(), approve: async () => 'no',
       offload: { read: async () => undefined }, vision: false,
     };
     const t0 = performance.now();

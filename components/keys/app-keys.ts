@@ -18,6 +18,7 @@ import type { Flash } from '../composer/composer-area.js';
 import { FOLLOW, scrollBy, scrollHome, type ScrollMetrics, type ScrollState } from '../transcript/transcript-window.js';
 import { approvalLayer, questionLayer, sessionsLayer, SCROLL_STEP } from './overlay-keys.js';
 import { useTypingGuard } from './typing-guard.js';
+import type { ModalMode } from '../approval/approval-modal.js';
 import { rewindLayer } from './rewind-keys.js';
 import type { RewindPanelState } from '../panels/rewind-panel.js';
 import { bufferOf } from '../composer/edit-buffer.js';
@@ -57,6 +58,9 @@ export interface AppKeyDeps {
   readonly setExpandReasoning: Dispatch<SetStateAction<boolean>>;
   readonly setPanel: Dispatch<SetStateAction<Panel | null>>;
   readonly setModalScroll: Dispatch<SetStateAction<number>>;
+  /** What the approval modal shows: its answers, the reason field, the [s]ave preview. */
+  readonly modalMode?: ModalMode;
+  readonly setModalMode?: (mode: ModalMode) => void;
   /** Switches the modal between clipped long lines and the whole text. */
   readonly setModalFull?: Dispatch<SetStateAction<boolean>>;
   readonly setQueued: Dispatch<SetStateAction<string | null>>;
@@ -65,7 +69,7 @@ export interface AppKeyDeps {
     runSlash(text: string): Promise<CommandEffect>;
     submit(text: string): void;
     interrupt(): void;
-    answer(id: string, decision: ApprovalDecision): void;
+    answer(id: string, decision: ApprovalDecision, note?: string): void;
     answerQuestion?(id: string, value: string): void;
   };
   /** The engine's slash commands, for Tab completion. */

@@ -19,8 +19,11 @@ const PASTE_START = '\x1b[200~';
 const PASTE_END = '\x1b[201~';
 const PASTE_IDLE_MS = 1000;
 
-/** Layers a paste may reach: only what edits text (a pasted "y" must not answer an approval). */
-const PASTE_LAYERS = new Set(['typing-clock', 'composer']);
+/**
+ * Layers a paste may reach: only what edits text (a pasted "y" must not answer an approval). The
+ * approval's reason field is one: its layer keeps the paste from the input below it.
+ */
+const PASTE_LAYERS = new Set(['typing-clock', 'composer', 'approval-text']);
 
 type InkKey = Parameters<Parameters<typeof useInput>[0]>[1];
 

@@ -35,6 +35,29 @@ function liveThinkingRow(text: string, width: number): StyledLine {
   return [{ text: `${THINKING} `, style: theme.reasoning }, ...last];
 }
 
+/** Lines of a multi-line command shown before the rest is folded into a count. */
+export const COMMAND_ROWS = 4;
+
+/**
+ * Every line of a call's whole text (a command the title clips), numbered: the first few, then
+ * how many more, unless expanded (Ctrl+O), when all of them show.
+ */
+function detailRows(detail: string, title: string, width: number, expanded: boolean): StyledLine[] {
+  const lines = sanitizeForTerminal(detail).replace(/\n+$/, '').split('\n');
+  // One line the title already shows whole: nothing to add.
+  if (lines.length === 1 && oneLine(title).endsWith(lines[0] ?? '')) return [];
+  const digits = String(lines.length).length;
+  const shown = expanded || lines.length <= COMMAND_ROWS + 1 ? lines : lines.slice(0, COMMAND_ROWS);
+  const rows: StyledLine[] = [];
+  shown.forEach((line, i) => {
+    const gutter = { text: `  ${String(i + 1).padStart(digits)} │ `, style: theme.dim };
+    rows.push(...wrapSegments(line === '' ? [] : [{ text: line, style: theme.command }], width, { firstPrefix: [gutter], restPrefix: [{ text: `  ${''.padStart(digits)} │ `, style: theme.dim }] }));
+  });
+  const hidden = lines.length - shown.length;
+  if (hidden > 0) rows.push(...wrapText(`  … ${hidden} more line${hidden === 1 ? '' : 's'} of this command (Ctrl+O shows all)`, width, theme.dim, { restPrefix: [{ text: '    ' }] }));
+  return rows;
+}
+
 /** Live tool output shown while a command runs, and kept after it ends. */
 const RUNNING_OUTPUT_ROWS = 12;
 const FINISHED_OUTPUT_ROWS = 6;
@@ -103,6 +126,7 @@ export function formatBlock(block: TranscriptBlock, width: number, opts: FormatO
         firstPrefix: [{ text: '→ ', style: running ? theme.toolRunning : theme.tool }],
         restPrefix: [{ text: '  ' }],
       });
+      if (block.detail !== undefined) rows.push(...detailRows(block.detail, block.title, width, opts.expandReasoning));
       if (block.output !== '' && (running || block.name === 'bash')) {
         rows.push(...outputTail(block.output, width, running ? RUNNING_OUTPUT_ROWS : FINISHED_OUTPUT_ROWS, block.outputLines));
       }

@@ -12,9 +12,12 @@ export interface PermissionPeer {
   request(method: string, params: unknown): Promise<unknown>;
 }
 
-/** What [a]lways grants, in the words the editor shows on its button. */
+/** What [a]lways grants, in the words the editor shows on its button: the same grants as the full screen's. */
 export function alwaysLabel(request: ApprovalRequest): string {
-  if (request.kind === 'bash') return 'Always allow commands like this in this session';
+  if (request.kind === 'bash') {
+    const grants = request.always?.grants.map((g) => (g.exact ? `${g.text} (exactly)` : g.text)) ?? [];
+    return grants.length > 0 ? `Always allow ${grants.join(', ')} in this session` : 'Always allow commands like this in this session';
+  }
   if (request.kind === 'mcp') return `Always allow ${request.tool} in this session`;
   return `Always allow ${request.kind === 'read' ? 'reading' : request.kind === 'delete' ? 'deleting' : 'writing'} files in this project for this session`;
 }

@@ -7,6 +7,7 @@
 import type { EngineEvent } from '../agent/events.js';
 import { escapeForDisplay } from '../policy/escape.js';
 import { acpKind, locationsOf } from './tool-view.js';
+import { approves } from '../policy/types.js';
 
 type Update = Record<string, unknown> & { sessionUpdate: string };
 
@@ -67,7 +68,7 @@ export function createUpdateBridge(opts: { notify: (update: Update) => void; pro
           });
           break;
         case 'approval.resolved':
-          if (call && (event.decision === 'yes' || event.decision === 'always')) {
+          if (call && event.decision !== undefined && approves(event.decision)) {
             call.started = true;
             update({ status: 'in_progress' });
           }

@@ -4,10 +4,11 @@
  * session's runtime changes only through its own operations (src/agent/session.ts).
  */
 import type { CliOptions } from '../cli/options.js';
-import type { ApprovalDecision, Approver } from '../policy/types.js';
+import { answerOf, type Approver } from '../policy/types.js';
+import { appendUserRule } from '../config/save-rule.js';
 import type { SessionStore } from '../sessions/types.js';
 import type { SlashRegistry } from '../slash/registry.js';
-import { describeToolCall } from '../tools/describe-call.js';
+import { describeToolCall, describeToolDetail } from '../tools/describe-call.js';
 import type { McpView } from '../mcp/session-mcp.js';
 import type { ImageData } from '../providers/types.js';
 import type { CommandRunner, FileAccess, ToolContext } from '../tools/types.js';
@@ -119,6 +120,8 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
   const dispatch: SessionHost['dispatch'] = (event) => events.dispatch(event);
   const describe = (name: string, input: unknown): string =>
     services.describe ? services.describe(name, input) : (session.runtime.tools.describe?.(name, input) ?? describeToolCall(name, input));
+  const detail = (name: string, input: unknown): string | undefined =>
+    session.runtime.tools.detail ? session.runtime.tools.detail(name, input) : describeToolDetail(name, input);
   const stateOf: SessionHost['stateOf'] = (rt, blocks) => ({ ...initialState(rt, services.saves), commands: slash.list(), blocks });
   const hooks = services.hooks;
   // SessionStart hooks run beside the start (the first frame does not wait); the first prompt waits for them.
@@ -130,6 +133,7 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
     dispatch,
     stateOf,
     describe,
+    detail,
     turnSignal: () => controller?.signal,
     ...(hooks ? { preCompact: (trigger: 'manual' | 'auto', instructions: string) => hooks.preCompact(trigger, instructions) } : {}),
     opened: (resumed) => startHooks(resumed ? 'resume' : 'clear'),
@@ -181,10 +185,23 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
   };
 
   const approve: Approver = async (request) => {
-    const decision: ApprovalDecision = await approvals.request(request, services.approver);
+    const answer = await approvals.request(request, services.approver);
     // q stops the whole turn, not just this call.
-    if (decision === 'quit') interrupt();
-    return decision;
+    if (answerOf(answer).decision === 'quit') interrupt();
+    return answer;
+  };
+
+  /** [s]ave at an approval: the block goes to the user config, and the transcript says how that went. */
+  const saveRule = async (block: string): Promise<void> => {
+    const { userConfigFile, projectRoot } = session.runtime.config;
+    if (userConfigFile === undefined) return;
+    try {
+      const file = await appendUserRule(userConfigFile, block, projectRoot);
+      events.dispatch({ type: 'notice', blockId: newId('notice'), level: 'info', text: `Saved to ${file}; it applies from the next session on too:\n${block.trimEnd()}` });
+    } catch (err) {
+      const text = `The rule was not saved (it holds for this session only): ${err instanceof Error ? err.message : String(err)}`;
+      events.dispatch({ type: 'notice', blockId: newId('notice'), level: 'warning', text });
+    }
   };
 
   // Build files the agent changed, for the allowlisted commands that run them (one per engine).
@@ -206,6 +223,7 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
       preApproved: rt.preApproved,
       sessionGrants: rt.sessionGrants,
       approve,
+      ...(rt.config.userConfigFile !== undefined && services.saves !== false ? { saveRule } : {}),
       offload: rt.offload,
       onOutput,
       onFileChanged: fileChanged,
@@ -326,8 +344,8 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
       return outcome;
     },
     interrupt,
-    answer(id, decision) {
-      approvals.answer(id, decision);
+    answer(id, decision, note) {
+      approvals.answer(id, decision, note);
     },
     answerQuestion(id, value) {
       questions.answer(id, value);

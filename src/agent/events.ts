@@ -31,6 +31,8 @@ export type EngineEvent =
       readonly input?: unknown;
       /** The tool's permission kind (ToolDefinition.kind), when the tool is known. */
       readonly kind?: ToolCallKind;
+      /** The call's whole text, escaped, when the title clips it (a multi-line command). */
+      readonly detail?: string;
     }
   | { readonly type: 'tool.output'; readonly blockId: string; readonly text: string }
   | {

@@ -24,7 +24,11 @@ export function changeFromResult(name: string, content: string): Omit<FileChange
   return created ? { verb: 'create', path: created[1]!, added: Number(created[2]), removed: 0 } : undefined;
 }
 
-export function blocksFromHistory(history: readonly Message[], describe: (name: string, input: unknown) => string): TranscriptBlock[] {
+export function blocksFromHistory(
+  history: readonly Message[],
+  describe: (name: string, input: unknown) => string,
+  detail?: (name: string, input: unknown) => string | undefined,
+): TranscriptBlock[] {
   const blocks: TranscriptBlock[] = [];
   const results = new Map<string, { content: string; isError: boolean }>();
   for (const m of history) {
@@ -39,6 +43,7 @@ export function blocksFromHistory(history: readonly Message[], describe: (name: 
       } else if (b.type === 'tool_use') {
         const r = results.get(b.id);
         const interrupted = r !== undefined && /^(Error: )?(Interrupted|Not run)/.test(r.content);
+        const whole = detail?.(b.name, b.input);
         const change = r && !r.isError ? changeFromResult(b.name, r.content) : undefined;
         blocks.push({
           kind: 'tool',
@@ -47,6 +52,7 @@ export function blocksFromHistory(history: readonly Message[], describe: (name: 
           callId: b.id,
           name: b.name,
           title: describe(b.name, b.input),
+          ...(whole !== undefined ? { detail: whole } : {}),
           status: r === undefined ? 'interrupted' : interrupted ? 'interrupted' : r.isError ? 'error' : 'ok',
           output: '',
           resultSummary: r ? firstLine(r.content) : 'no result',

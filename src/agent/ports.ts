@@ -10,6 +10,8 @@ export interface ToolRunner {
   get(name: string): ToolDefinition | undefined;
   /** The call's one-line title for the transcript (the registry asks the tool); optional for stand-ins. */
   describe?(name: string, input: unknown): string;
+  /** The call's whole text (escaped) when the title clips it; optional for stand-ins. */
+  detail?(name: string, input: unknown): string | undefined;
   /** Never throws: an unknown tool or bad arguments come back as an error result. */
   run(name: string, args: unknown, ctx: ToolContext): Promise<ToolResult>;
 }

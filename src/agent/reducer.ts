@@ -93,6 +93,7 @@ export function reduce(state: SessionState, event: EngineEvent): SessionState {
         callId: event.callId,
         name: event.name,
         title: event.title,
+        ...(event.detail !== undefined ? { detail: event.detail } : {}),
         status: 'running',
         output: '',
       };

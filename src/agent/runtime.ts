@@ -9,6 +9,7 @@ import type { ContextManager, OffloadStore } from '../context/types.js';
 import type { Message, ModelClient, ThinkingEffort, ToolSchema, Usage } from '../providers/types.js';
 import { ZERO_USAGE } from '../providers/types.js';
 import type { SettingsPatch } from './events.js';
+import { grantNote, type SessionGrants } from '../policy/session-grants.js';
 import type { ToolRunner } from './ports.js';
 import type { SessionState } from './state.js';
 import type { UnfinishedTurn } from './unfinished-turn.js';
@@ -55,8 +56,8 @@ export interface SessionRuntime {
   /** The proxy for model requests set with /proxy (false: direct), over every other setting. */
   readonly proxyOverride?: string | false;
   readonly preApproved: ReadonlySet<ToolKind>;
-  /** Kinds answered [a]lways in this conversation; the policy layer adds to it during a call. */
-  readonly sessionGrants: Set<ToolKind>;
+  /** What [a]lways answers granted in this conversation; the gate adds to it during a call. */
+  readonly sessionGrants: SessionGrants;
   readonly session: SessionData;
 }
 
@@ -67,9 +68,12 @@ export function newSessionData(id: string, now: Date = new Date()): SessionData 
   return { id, createdAt: now.toISOString(), firstPrompt: '', turns: 0, history: [], usage: ZERO_USAGE, cost: null };
 }
 
-export function permissionSummary(rt: Pick<SessionRuntime, 'config' | 'readOnly'>): string {
+/** 'read=allow write=confirm delete=confirm bash=confirm +2 always': the levels, and the grants in force. */
+export function permissionSummary(rt: Pick<SessionRuntime, 'config' | 'readOnly'> & { readonly sessionGrants?: SessionGrants }): string {
   const p = rt.config.policy;
-  const base = `read=${p.read} write=${p.write} delete=${p.delete} bash=${p.bash}`;
+  const g = rt.sessionGrants;
+  const note = (kind: ToolKind): string => (g === undefined || p[kind] !== 'confirm' ? '' : grantNote(g, kind));
+  const base = `read=${p.read}${note('read')} write=${p.write}${note('write')} delete=${p.delete}${note('delete')} bash=${p.bash}${note('bash')}`;
   return rt.readOnly ? `${base} (read-only)` : base;
 }
 

@@ -10,7 +10,7 @@ import type { ContextManager } from '../context/types.js';
 import { computeCost } from '../providers/cost.js';
 import type { Message, ThinkingEffort, Usage } from '../providers/types.js';
 import type { EngineEvent } from './events.js';
-import { newSessionData, settingsOf, type PromptPrefix, type SessionData, type SessionRuntime } from './runtime.js';
+import { newSessionData, permissionSummary, settingsOf, type PromptPrefix, type SessionData, type SessionRuntime } from './runtime.js';
 import type { SessionFiles } from './session-files.js';
 import type { SessionParts } from './session-parts.js';
 import { recordOf } from './session-record.js';
@@ -20,6 +20,7 @@ import { newSessionMarker } from './system-prompt.js';
 import { resumedSession } from './unfinished-turn.js';
 import { addCost, addUsage, contextTokens, reclaimThreshold } from './usage.js';
 import { ignoreError } from '../diagnostics/ignore-error.js';
+import { createSessionGrants, type GrantEntry, type SessionGrants } from '../policy/session-grants.js';
 import type { ConversationState } from '../rewind/conversation-snapshot.js';
 
 export interface Session {
@@ -43,6 +44,8 @@ export interface Session {
   setReadOnly(on: boolean): void;
   /** The proxy for model requests from now on: a URL, false for direct, undefined for the configured one. */
   setProxy(setting: string | false | undefined): void;
+  /** Takes back grant `index` (0-based, as /policy numbers them from 1); returns what it was. */
+  revokeGrant(index: number): GrantEntry | undefined;
   /** A path rule for this session (also over the project's floor, so the user's own rule counts). */
   addPathRule(rule: { readonly path: string } & Partial<Record<PathKind, Level>>): void;
   /**
@@ -75,6 +78,8 @@ export interface SessionHost {
   /** The view's whole state for a runtime, for a conversation that replaces the old one. */
   stateOf(runtime: SessionRuntime, blocks: SessionState['blocks']): SessionState;
   describe(name: string, input: unknown): string;
+  /** The call's whole text (escaped) when its title clips it. */
+  detail?(name: string, input: unknown): string | undefined;
   /** The running turn's abort signal (a summary made mid-turn stops with it). */
   turnSignal(): AbortSignal | undefined;
   /** Asked before every summary (PreCompact hooks): a reason not to make it, or undefined. */
@@ -133,6 +138,14 @@ export function createSession(start: SessionStart, parts: SessionParts, files: S
     if (change === 'context') gauge();
     host.dispatch({ type: 'settings', patch: settingsOf(rt) });
   };
+  /** A conversation's grants: every change shows in the header at once (the gate adds them mid-call). */
+  const newGrants = (): SessionGrants => {
+    const grants = createSessionGrants();
+    grants.onChange(() => {
+      if (rt.sessionGrants === grants) host.dispatch({ type: 'settings', patch: { permissionSummary: permissionSummary(rt) } });
+    });
+    return grants;
+  };
   let notices = 0;
   /** Changed tool lists, taken in where the prefix changes anyway: the tools to swap in, and the notice. */
   const toolChanges = (preset: SessionRuntime['preset']): { built?: ReturnType<SessionParts['tools']>; tell: () => void } => {
@@ -156,7 +169,7 @@ export function createSession(start: SessionStart, parts: SessionParts, files: S
     ...built,
     system: parts.system(start.preset, start.marker, start.codeMapText),
     context: contextFor({ ...start, ...built }),
-    sessionGrants: new Set(),
+    sessionGrants: newGrants(),
     session: ready(start.session),
   };
 
@@ -164,7 +177,7 @@ export function createSession(start: SessionStart, parts: SessionParts, files: S
     get runtime() {
       return rt;
     },
-    openedBlocks: () => opened.blocks(host.describe),
+    openedBlocks: () => opened.blocks(host.describe, host.detail),
     get recoveredTurn() {
       return opened.recovered;
     },
@@ -189,7 +202,7 @@ export function createSession(start: SessionStart, parts: SessionParts, files: S
           system: parts.system(rt.preset, marker, codeMapText),
           offload,
           context: contextFor({ ...rt, ...changes.built, offload, marker }),
-          sessionGrants: new Set(),
+          sessionGrants: newGrants(),
           session: ready(conversation),
         },
         'conversation',
@@ -238,6 +251,7 @@ export function createSession(start: SessionStart, parts: SessionParts, files: S
       const { proxyOverride: _old, ...rest } = rt;
       swap({ ...rest, ...(setting !== undefined ? { proxyOverride: setting } : {}), client: parts.client(rt.preset, setting) }, 'settings');
     },
+    revokeGrant: (index) => rt.sessionGrants.revoke(index),
     addPathRule(rule) {
       const c = rt.config;
       // The user's own rule applies to their floor too, or an untrusted project's floor would veto it.

@@ -42,6 +42,8 @@ export type TranscriptBlock =
       readonly name: string;
       /** '→ edit_file prices.py' without the arrow: the tool and its main argument. */
       readonly title: string;
+      /** The call's whole text, escaped, when the title clips it: every line of a bash command. */
+      readonly detail?: string;
       readonly status: ToolCallStatus;
       /** Live output while running (bash), escaped; bounded to the tail. */
       readonly output: string;
@@ -200,7 +202,8 @@ export interface Engine extends EngineStore {
   submit(text: string, extra?: { readonly images?: readonly ImageData[]; readonly shell?: boolean }): Promise<TurnOutcome>;
   /** Stops the running turn; `reason` ("Stopped by SIGTERM.") is what the turn's end says, else "Interrupted by the user.". */
   interrupt(reason?: string): void;
-  answer(approvalId: string, decision: ApprovalDecision): void;
+  /** `note`: with a no, what the user typed for the model (what to do instead). */
+  answer(approvalId: string, decision: ApprovalDecision, note?: string): void;
   /** Answers the pending EngineQuestion with one of its choices' values. */
   answerQuestion?(questionId: string, value: string): void;
   /** `server:uri` of every resource the MCP servers list, for `@` completion (none before they answer). */

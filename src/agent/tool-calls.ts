@@ -70,7 +70,8 @@ export async function runToolCalls(env: ToolCallsEnv, calls: readonly ToolUse[],
     }
     const blockId = env.newId('tool');
     const kind = env.tools.get(call.name)?.kind;
-    env.dispatch({ type: 'tool.start', blockId, callId: call.id, name: call.name, title: env.describe(call.name, call.input), input: call.input, ...(kind ? { kind } : {}) });
+    const detail = env.tools.detail?.(call.name, call.input);
+    env.dispatch({ type: 'tool.start', blockId, callId: call.id, name: call.name, title: env.describe(call.name, call.input), input: call.input, ...(kind ? { kind } : {}), ...(detail !== undefined ? { detail } : {}) });
     const finish = (content: string, failure: FailureKind | undefined, summary: string, extra?: Partial<ToolResultBlock>, change?: FileChange): void => {
       results.push({ type: 'tool_result', toolUseId: call.id, content, ...(failure ? { isError: true } : {}), ...extra });
       env.dispatch({ type: 'tool.end', blockId, status: statusOf(failure), summary, callId: call.id, content, ...(failure ? { failure } : {}), ...(change ? { change } : {}) });

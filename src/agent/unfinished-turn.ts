@@ -81,13 +81,13 @@ export function recoverTurn(history: readonly Message[], turn: UnfinishedTurn): 
 export function resumedSession(saved: SessionData): {
   session: SessionData;
   recovered: boolean;
-  blocks(describe: (name: string, input: unknown) => string): TranscriptBlock[];
+  blocks(describe: (name: string, input: unknown) => string, detail?: (name: string, input: unknown) => string | undefined): TranscriptBlock[];
 } {
   const { unfinishedTurn, ...data } = saved;
   const recovery = unfinishedTurn ? recoverTurn(saved.history, unfinishedTurn) : undefined;
   const session: SessionData = { ...data, history: repairHistory(recovery?.history ?? saved.history) };
-  const blocks = (describe: (name: string, input: unknown) => string): TranscriptBlock[] => {
-    const out = blocksFromHistory(session.history, describe);
+  const blocks = (describe: (name: string, input: unknown) => string, detail?: (name: string, input: unknown) => string | undefined): TranscriptBlock[] => {
+    const out = blocksFromHistory(session.history, describe, detail);
     if (recovery) {
       const notice: TranscriptBlock = { kind: 'notice', id: 'unfinished-turn', version: 0, level: 'warning', text: recovery.notice };
       out.splice(recovery.recovered !== undefined ? out.length - 1 : out.length, 0, notice);

@@ -64,6 +64,7 @@ export const DEFAULT_POLICY: PolicySettings = {
   readOutside: 'confirm',
   bashAllowlist: [],
   bashDenylist: [],
+  bashRules: [],
   rules: [],
 };
 

@@ -1,5 +1,5 @@
 /** What one config file contributes, validated but not yet merged (camelCase, paths resolved). */
-import type { BashInSandbox, CacheTtl, CodeMapSettings, HookEntry, Level, McpServerConfig, PathRule, ProxySetting, SandboxMode, ToolProfile, WireFormat } from './types.js';
+import type { BashInSandbox, BashRule, CacheTtl, CodeMapSettings, HookEntry, Level, McpServerConfig, PathRule, ProxySetting, SandboxMode, ToolProfile, WireFormat } from './types.js';
 import type { ThinkingEffort } from '../providers/types.js';
 
 export interface PresetLayer {
@@ -35,6 +35,7 @@ export interface PolicyLayer {
   readonly readOutside?: Level;
   readonly bashAllowlist?: readonly string[];
   readonly bashDenylist?: readonly string[];
+  readonly bashRules?: readonly BashRule[];
   readonly rules?: readonly PathRule[];
 }
 

@@ -92,6 +92,7 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<Config> {
   const policy = mergePolicy(userPolicy, project?.policy);
   const config: Config = {
     projectRoot,
+    userConfigFile: userFile,
     trusted,
     defaultPreset,
     presets,

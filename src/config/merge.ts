@@ -2,7 +2,7 @@
 import { BUILTIN_PRESETS, CUSTOM_PRESET_DEFAULTS, DEFAULT_POLICY, DEFAULTS } from './defaults.js';
 import { ConfigError } from './errors.js';
 import type { ConfigLayer, PolicyLayer, PresetLayer } from './layer.js';
-import type { CodeMapSettings, McpServerConfig, PolicySettings, Preset, Prices, SandboxSettings } from './types.js';
+import type { BashRule, CodeMapSettings, McpServerConfig, PolicySettings, Preset, Prices, SandboxSettings } from './types.js';
 
 export function mergePolicy(base: PolicySettings, layer: PolicyLayer | undefined): PolicySettings {
   if (!layer) return base;
@@ -14,6 +14,7 @@ export function mergePolicy(base: PolicySettings, layer: PolicyLayer | undefined
     readOutside: layer.readOutside ?? base.readOutside,
     bashAllowlist: unique([...base.bashAllowlist, ...(layer.bashAllowlist ?? [])]),
     bashDenylist: unique([...base.bashDenylist, ...(layer.bashDenylist ?? [])]),
+    bashRules: uniqueRules([...base.bashRules, ...(layer.bashRules ?? [])]),
     // Later rules come from the more specific file; the policy resolver picks the most specific path.
     rules: [...base.rules, ...(layer.rules ?? [])],
   };
@@ -181,4 +182,14 @@ export function basePolicy(user: ConfigLayer | undefined): PolicySettings {
 
 function unique(items: readonly string[]): string[] {
   return [...new Set(items)];
+}
+
+function uniqueRules(rules: readonly BashRule[]): BashRule[] {
+  const seen = new Set<string>();
+  return rules.filter((rule) => {
+    const key = JSON.stringify([rule.match, rule.words]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }

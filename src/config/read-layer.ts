@@ -6,7 +6,7 @@ import { KNOWN_MCP, KNOWN_MCP_SERVER, readMcp } from './read-mcp.js';
 import { resolveConfigPath } from './resolve-path.js';
 import { isTable, TableReader, type Table } from './toml-reader.js';
 import { DEFAULTS } from './defaults.js';
-import { HOOK_EVENTS, type CodeMapSettings, type HookEntry, type HookEvent, type Level, type PathRule, type ProxySetting } from './types.js';
+import { HOOK_EVENTS, type BashRule, type CodeMapSettings, type HookEntry, type HookEvent, type Level, type PathRule, type ProxySetting } from './types.js';
 import { parseHostPattern } from '../sandbox/host-patterns.js';
 
 const LEVELS: readonly Level[] = ['allow', 'confirm', 'deny'];
@@ -110,7 +110,8 @@ const KNOWN_PRESET = [
   'context_window', 'max_tokens', 'echo_reasoning', 'price_input', 'price_cache_read', 'price_cache_write',
   'price_output', 'proxy', 'prompt_cache', 'cache_ttl', 'tool_profile',
 ];
-const KNOWN_POLICY = ['read', 'write', 'delete', 'bash', 'read_outside', 'bash_allowlist', 'bash_denylist', 'rules'];
+const KNOWN_POLICY = ['read', 'write', 'delete', 'bash', 'read_outside', 'bash_allowlist', 'bash_denylist', 'bash_rules', 'rules'];
+const KNOWN_BASH_RULE = ['prefix', 'exact'];
 const KNOWN_RULE = ['path', 'read', 'write', 'delete'];
 const KNOWN_CODE_MAP = ['enabled', 'budget_tokens'];
 const KNOWN_HOOK = ['matcher', 'command', 'timeout_ms'];
@@ -256,10 +257,29 @@ function readPolicy(r: TableReader | undefined, ctx: LayerContext, warnings: str
     readOutside: r.oneOf('read_outside', LEVELS),
     bashAllowlist: r.stringList('bash_allowlist'),
     bashDenylist: r.stringList('bash_denylist'),
+    bashRules: r.tableList('bash_rules')?.map((rule: TableReader) => readBashRule(rule, warnings)),
     rules,
   };
   warnUnknown(r, warnings, KNOWN_POLICY);
   return policy;
+}
+
+/** `prefix = ["npm", "test"]` or `exact = "rm -rf ./tmp"`: a list of words, or one string split on spaces. */
+function readBashRule(rule: TableReader, warnings: string[]): BashRule {
+  const words = (key: 'prefix' | 'exact'): string[] | undefined => {
+    if (!rule.has(key)) return undefined;
+    const value = rule.raw(key);
+    const list = typeof value === 'string' ? value.trim().split(/\s+/) : rule.stringList(key);
+    if (list === undefined || list.length === 0 || list[0] === '') rule.fail(key, 'the command\'s words, as a list of strings or one string', value);
+    return list;
+  };
+  const prefix = words('prefix');
+  const exact = words('exact');
+  if ((prefix === undefined) === (exact === undefined)) {
+    rule.fail(prefix === undefined ? 'prefix' : 'exact', 'exactly one of prefix or exact in each [[policy.bash_rules]] entry');
+  }
+  warnUnknown(rule, warnings, KNOWN_BASH_RULE);
+  return prefix !== undefined ? { words: prefix, match: 'prefix' } : { words: exact ?? [], match: 'exact' };
 }
 
 /**

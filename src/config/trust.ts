@@ -172,6 +172,9 @@ function looserPolicy(policy: PolicyLayer, user: PolicySettings): string[] {
   }
   const extraAllowed = (policy.bashAllowlist ?? []).filter((cmd) => !user.bashAllowlist.includes(cmd));
   if (extraAllowed.length > 0) found.push(`policy.bash_allowlist (${extraAllowed.join(', ')})`);
+  const ownRules = new Set(user.bashRules.map((rule) => JSON.stringify(rule)));
+  const extraRules = (policy.bashRules ?? []).filter((rule) => !ownRules.has(JSON.stringify({ words: rule.words, match: rule.match })));
+  if (extraRules.length > 0) found.push(`policy.bash_rules (${extraRules.map((rule) => rule.words.join(' ')).join(', ')})`);
   for (const rule of policy.rules ?? []) {
     for (const kind of ['read', 'write', 'delete'] as const) {
       const wanted = rule[kind];

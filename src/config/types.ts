@@ -73,6 +73,15 @@ export interface PathRule {
   readonly delete?: Level;
 }
 
+/**
+ * A saved bash rule ([[policy.bash_rules]]): a command's first words (`prefix`, then any plain
+ * arguments) or a whole command (`exact`), judged per segment like an [a]lways grant.
+ */
+export interface BashRule {
+  readonly words: readonly string[];
+  readonly match: 'prefix' | 'exact';
+}
+
 export interface PolicySettings {
   readonly read: Level;
   readonly write: Level;
@@ -81,6 +90,8 @@ export interface PolicySettings {
   readonly readOutside: Level;
   readonly bashAllowlist: readonly string[];
   readonly bashDenylist: readonly string[];
+  /** Saved bash rules (often written by answering [s]ave at an approval). */
+  readonly bashRules: readonly BashRule[];
   readonly rules: readonly PathRule[];
 }
 
@@ -174,6 +185,8 @@ export interface Budgets {
 export interface Config {
   /** Real path of the project root (-C or the current directory). */
   readonly projectRoot: string;
+  /** The user config file this configuration was read from (or would be): where [s]ave writes rules. */
+  readonly userConfigFile?: string;
   /** True when the project is listed in the user config's trusted_projects. */
   readonly trusted: boolean;
   readonly defaultPreset: string;

@@ -26,6 +26,7 @@ const DECISIONS: Readonly<Record<string, ApprovalDecision>> = {
   yes: 'yes', y: 'yes', allow: 'yes', allow_once: 'yes',
   no: 'no', n: 'no', deny: 'no', reject: 'no',
   always: 'always', a: 'always', allow_always: 'always',
+  every: 'every', e: 'every',
   quit: 'quit', q: 'quit',
 };
 

@@ -10,7 +10,7 @@ import type { McpServerConfig } from '../config/types.js';
 import { writeAudit } from '../policy/audit-log.js';
 import { approvalNotes } from '../policy/approval-notes.js';
 import { escapeForDisplay } from '../policy/escape.js';
-import type { Decision } from '../policy/types.js';
+import { answerOf, type ApprovalAnswer, type Decision } from '../policy/types.js';
 import { secretEnvNames } from '../secrets/secret-names.js';
 import { failure } from '../tools/results.js';
 import type { ToolContext, ToolResult } from '../tools/types.js';
@@ -81,11 +81,11 @@ export async function gateMcp(ctx: ToolContext, req: McpGateRequest): Promise<To
     await log('allow', undefined, `${req.decision.reason}; [a]lways ${req.full} this session`);
     return undefined;
   }
-  let answer;
+  let reply: ApprovalAnswer;
   // What the arguments hide (control characters, look-alike letters, an overlong line) is said, as for bash.
   const { flags, ...notes } = approvalNotes({ command: raw }, { command: target });
   try {
-    answer = await ctx.approve({
+    reply = answerOf(await ctx.approve({
       id: randomUUID(),
       kind: 'mcp',
       tool: req.full,
@@ -95,17 +95,22 @@ export async function gateMcp(ctx: ToolContext, req: McpGateRequest): Promise<To
       summary: escapeForDisplay(`${req.server}: ${req.tool}`),
       reason: escapeForDisplay(req.decision.reason),
       alwaysGrants: true,
-    });
+    }));
   } catch (error) {
     await log('confirm', undefined, `${req.decision.reason}; approval failed`);
     return deny(`Not run: the approval could not be asked (${error instanceof Error ? error.message : String(error)}).`);
   }
-  await log('confirm', answer);
+  const answer = reply.decision;
+  await log('confirm', answer, reply.note !== undefined ? `${req.decision.reason}; the user said: ${reply.note}` : req.decision.reason);
   if (answer === 'yes') return undefined;
-  if (answer === 'always') {
+  // No [e]very or [s]ave is offered for a tool; an answer that says so anyway is an [a]lways.
+  if (answer === 'always' || answer === 'every' || answer === 'save') {
     req.grants.add(req.full);
     return undefined;
   }
   if (answer === 'quit') return { ...failure('The user stopped the turn at the approval prompt; nothing was done.', 'stopped', 'interrupted'), interrupted: true, quit: true };
+  if (reply.note !== undefined) {
+    return deny(`The user declined ${req.full}; nothing was done. They said:\n${reply.note}\nDo what they ask instead; do not retry the same call.`);
+  }
   return deny(`The user declined ${req.full}; nothing was done. Ask or try another approach.`);
 }

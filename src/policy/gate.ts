@@ -5,7 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import type { PathKind, PolicySettings, ToolKind } from '../config/types.js';
 import type { ToolContext, ToolResult } from '../tools/types.js';
-import type { ApprovalDecision, Decision } from './types.js';
+import { answerOf, type AlwaysPreview, type ApprovalAnswer, type ApprovalRequest, type Decision } from './types.js';
+import { grantText, type GrantProposal } from './bash-grants.js';
+import { bashRuleBlock, pathRuleBlock } from '../config/save-rule.js';
 import { secretEnvNames } from '../secrets/secret-names.js';
 import { writeAudit } from './audit-log.js';
 import { escapeFileName, escapeForDisplay } from './escape.js';
@@ -24,6 +26,8 @@ export interface GateRequest {
   readonly diff?: string;
   /** One line for the prompt, unescaped: 'edit src/a.ts (+3 -1)'. */
   readonly summary: string;
+  /** For bash: what [a]lways would grant (bash-grants.ts proposeGrants). */
+  readonly proposal?: GrantProposal;
 }
 
 /**
@@ -67,15 +71,15 @@ export async function authorize(ctx: ToolContext, req: GateRequest): Promise<Gat
   const target = req.path?.realPath ?? (req.command !== undefined ? escapeForDisplay(req.command) : undefined);
   if (target !== undefined && ctx.audit) ctx.audit.target = target;
   const allowed: GateResult = { ok: true, ...(target !== undefined ? { target } : {}) };
-  const log = (decision: string, extra: { answer?: ApprovalDecision; reason?: string } = {}) =>
+  const log = (decision: string, extra: { answer?: ApprovalAnswer; reason?: string } = {}) =>
     writeAudit(ctx.config.auditLog, {
       session: ctx.sessionId,
       tool: req.tool,
       event: 'decision',
       target,
       decision,
-      answer: extra.answer,
-      reason: extra.reason ?? req.decision.reason,
+      answer: extra.answer?.decision,
+      reason: (extra.reason ?? req.decision.reason) + (extra.answer?.note !== undefined ? `; the user said: ${extra.answer.note}` : ''),
     }, secretEnvNames(ctx.config));
 
   if (ctx.readOnly && WRITING_KINDS.has(req.kind)) {
@@ -92,7 +96,8 @@ export async function authorize(ctx: ToolContext, req: GateRequest): Promise<Gat
     await log('allow');
     return allowed;
   }
-  // confirm: --allow and [a]lways cover the project only (bash has no path; they cover it whole).
+  // confirm: --allow and [a]lways cover the project only (bash has no path: --allow bash and
+  // [e]very cover it whole; its narrower grants were judged by the bash tool before it got here).
   const inside = req.path === undefined ? true : req.path.inside && !req.path.multiLinked;
   if (!req.decision.alwaysAsk && inside) {
     if (ctx.preApproved.has(req.kind)) {
@@ -100,44 +105,100 @@ export async function authorize(ctx: ToolContext, req: GateRequest): Promise<Gat
       return allowed;
     }
     if (ctx.sessionGrants.has(req.kind)) {
-      await log('allow', { reason: `${reason}; [a]lways ${req.kind} this session` });
+      const what = req.kind === 'bash' ? '[e]very command this session' : `[a]lways ${req.kind} this session`;
+      await log('allow', { reason: `${reason}; ${what}` });
       return allowed;
     }
   }
-  let answer: ApprovalDecision;
-  const command = req.command !== undefined ? escapeForDisplay(req.command) : undefined;
-  const diff = req.diff !== undefined ? escapeForDisplay(req.diff) : undefined;
-  const notes = approvalNotes({ path: req.path?.realPath, command: req.command, diff: req.diff }, { command, diff });
+  const { request, block } = approvalRequest(ctx, req, inside, reason);
+  let answer: ApprovalAnswer;
   try {
-    answer = await ctx.approve({
-      id: randomUUID(),
-      kind: req.kind,
-      tool: req.tool,
-      // A newline or tab in a name is escaped too: shown raw, one path reads as two lines.
-      path: req.path !== undefined ? escapeFileName(req.path.realPath) : undefined,
-      command,
-      diff,
-      ...escapedNotes(notes),
-      summary: escapeForDisplay(req.summary),
-      reason: escapeForDisplay(reason),
-      alwaysGrants: inside,
-    });
+    answer = answerOf(await ctx.approve(request));
   } catch (error) {
     await log('confirm', { reason: `${reason}; approval failed` });
     return denied(req.tool, `Not run: the approval could not be asked (${error instanceof Error ? error.message : String(error)}).`, target);
   }
   await log('confirm', { answer });
-  if (answer === 'yes') return allowed;
-  if (answer === 'always') {
-    if (inside) ctx.sessionGrants.add(req.kind);
-    return allowed;
+  switch (answer.decision) {
+    case 'yes':
+      return allowed;
+    case 'always':
+    case 'save':
+      grantAlways(ctx, req, inside);
+      // Saved after the grant: the call goes ahead whether or not the file could be written.
+      if (answer.decision === 'save' && block !== undefined) await ctx.saveRule?.(block);
+      return allowed;
+    case 'every':
+      if (req.kind === 'bash') ctx.sessionGrants.add('bash');
+      else grantAlways(ctx, req, inside);
+      return allowed;
+    case 'quit':
+      return {
+        ok: false,
+        target,
+        result: { ok: false, failure: 'interrupted', content: 'The user stopped the turn at the approval prompt; nothing was done.', summary: 'stopped', interrupted: true, quit: true },
+      };
+    case 'no':
+      return declined(req, answer.note, target);
+    default: {
+      const unhandled: never = answer.decision;
+      return unhandled;
+    }
   }
-  if (answer === 'quit') {
-    return {
-      ok: false,
-      target,
-      result: { ok: false, failure: 'interrupted', content: 'The user stopped the turn at the approval prompt; nothing was done.', summary: 'stopped', interrupted: true, quit: true },
-    };
-  }
-  return denied(req.tool, `The user declined this ${req.kind}; nothing was done. Ask or try another approach.`, target);
+}
+
+function grantAlways(ctx: ToolContext, req: GateRequest, inside: boolean): void {
+  if (req.kind === 'bash') ctx.sessionGrants.addBash(req.proposal?.grants ?? []);
+  else if (inside) ctx.sessionGrants.add(req.kind);
+}
+
+/** The user's no; with their words when they gave a reason, so the model can do what they asked instead. */
+function declined(req: GateRequest, note: string | undefined, target: string | undefined): GateResult {
+  if (note === undefined) return denied(req.tool, `The user declined this ${req.kind}; nothing was done. Ask or try another approach.`, target);
+  const content = `The user declined this ${req.kind}; nothing was done. They said:\n${note}\nDo what they ask instead; do not retry the same call.`;
+  const line = note.replace(/\s+/g, ' ');
+  const summary = `declined: ${line.length > 60 ? `${line.slice(0, 59)}…` : line}`;
+  return { ok: false, target, result: { ok: false, failure: 'denied', content, summary, ...(target !== undefined ? { target } : {}) } };
+}
+
+function alwaysPreview(proposal: GrantProposal): AlwaysPreview {
+  return {
+    grants: proposal.grants.map((g) => ({ text: escapeForDisplay(grantText(g)), exact: g.match === 'exact' })),
+    refused: proposal.refused.map((r) => escapeForDisplay(`${r.text.replace(/\s*\n\s*/g, ' ⏎ ')}: ${r.why}`)),
+  };
+}
+
+/**
+ * What the user is asked: everything escaped, with what each answer would grant; and the rule
+ * block [s]ave writes (unescaped: the request shows its escaped copy).
+ */
+function approvalRequest(ctx: ToolContext, req: GateRequest, inside: boolean, reason: string): { request: ApprovalRequest; block?: string } {
+  const bash = req.kind === 'bash';
+  const grants = bash ? (req.proposal?.grants.length ?? 0) > 0 : inside;
+  const file = ctx.config.userConfigFile;
+  const block = !grants || ctx.saveRule === undefined || file === undefined || req.decision.alwaysAsk
+    ? undefined
+    : bash
+      ? bashRuleBlock(req.proposal?.grants ?? [])
+      : pathRuleBlock(req.path?.root ?? ctx.projectRoot, req.kind as PathKind);
+  const command = req.command !== undefined ? escapeForDisplay(req.command) : undefined;
+  const diff = req.diff !== undefined ? escapeForDisplay(req.diff) : undefined;
+  const request: ApprovalRequest = {
+    id: randomUUID(),
+    kind: req.kind,
+    tool: req.tool,
+    // A newline or tab in a name is escaped too: shown raw, one path reads as two lines.
+    path: req.path !== undefined ? escapeFileName(req.path.realPath) : undefined,
+    command,
+    diff,
+    // What the text hides (control characters, look-alike letters, overlong lines) is said.
+    ...escapedNotes(approvalNotes({ path: req.path?.realPath, command: req.command, diff: req.diff }, { command, diff })),
+    summary: escapeForDisplay(req.summary),
+    reason: escapeForDisplay(reason),
+    alwaysGrants: grants,
+    ...(bash && req.proposal !== undefined ? { always: alwaysPreview(req.proposal) } : {}),
+    ...(bash ? { every: true } : {}),
+    ...(block !== undefined && file !== undefined ? { save: { file: escapeFileName(file), block: escapeForDisplay(block) } } : {}),
+  };
+  return block === undefined ? { request } : { request, block };
 }

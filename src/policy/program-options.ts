@@ -73,7 +73,7 @@ function abbreviates(word: string, option: string): boolean {
  * Short options bundle (`-ie`) and take attached values (`-qu./x`): every letter up to the first
  * non-letter may be an option, so a listed one anywhere in that run counts.
  */
-function hitsOption(arg: string, listed: readonly string[]): boolean {
+export function hitsOption(arg: string, listed: readonly string[]): boolean {
   const word = optionWord(arg);
   if (listed.includes(word)) return true;
   if (arg.startsWith('--')) return listed.some((opt) => abbreviates(word, opt));

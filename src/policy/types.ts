@@ -45,6 +45,17 @@ export interface ApprovalRequest {
    * it with several hard links (it may be outside too). Absent: decided by the path, as before.
    */
   readonly alwaysGrants?: boolean;
+  /**
+   * For bash: exactly what [a]lways grants for the rest of the session (`npm test …`, `rm x`), and
+   * the parts of the command it cannot cover, with why. Absent for the path kinds.
+   */
+  readonly always?: AlwaysPreview;
+  /** [e]very command for the rest of the session is offered (bash). */
+  readonly every?: boolean;
+  /** [s]ave is offered: the block that would be appended to the user config, and which file. */
+  readonly save?: { readonly file: string; readonly block: string };
+  /** Things the person approving must know about the text (one line each, escaped). */
+  readonly warnings?: readonly string[];
   /** What the text hides or disguises, one line each (mixed-script words); escaped. */
   readonly flags?: readonly string[];
   /** For the title: 'contains control characters: ESC ×2, CR' (they are shown as escapes). */
@@ -56,8 +67,37 @@ export interface ApprovalRequest {
   readonly clipped?: { readonly command?: string; readonly diff?: string; readonly note: string };
 }
 
-/** y / n / a (always, this kind, inside the project, this session) / q (stop the turn). */
-export type ApprovalDecision = 'yes' | 'no' | 'always' | 'quit';
+export interface AlwaysPreview {
+  /** What is granted, one entry per grant: 'npm test …' (then plain arguments), 'rm x' (exactly). */
+  readonly grants: readonly { readonly text: string; readonly exact: boolean }[];
+  /** Parts no grant can cover: 'env X=1 seq 1 3: env runs another command (a wrapper)'. */
+  readonly refused: readonly string[];
+}
+
+/**
+ * y (yes, once) / n (no) / a (always: this kind inside the project, or for bash the grants the
+ * request's `always` lists) / every (every command this session, bash) / save (always, and the
+ * rule saved in the user config) / q (stop the turn).
+ */
+export type ApprovalDecision = 'yes' | 'no' | 'always' | 'every' | 'save' | 'quit';
+
+/** An answer with words for the model: a no with what to do instead. */
+export interface ApprovalAnswer {
+  readonly decision: ApprovalDecision;
+  /** What the user typed, sent to the model with the denial. */
+  readonly note?: string;
+}
+
+export type ApprovalReply = ApprovalDecision | ApprovalAnswer;
+
+export function answerOf(reply: ApprovalReply): ApprovalAnswer {
+  return typeof reply === 'string' ? { decision: reply } : reply;
+}
+
+/** Whether the answer lets the call go ahead. */
+export function approves(decision: ApprovalDecision): boolean {
+  return decision === 'yes' || decision === 'always' || decision === 'every' || decision === 'save';
+}
 
 /** Answers approval requests; the engine implements it over its store, one-shot over a prompt. */
-export type Approver = (request: ApprovalRequest) => Promise<ApprovalDecision>;
+export type Approver = (request: ApprovalRequest) => Promise<ApprovalReply>;

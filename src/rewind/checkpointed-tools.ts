@@ -36,6 +36,7 @@ export function withCheckpoints(runner: ToolRunner, around: () => CheckpointWrap
     schemas: () => runner.schemas(),
     get: (name) => runner.get(name),
     ...(runner.describe ? { describe: (name: string, input: unknown) => runner.describe!(name, input) } : {}),
+    ...(runner.detail ? { detail: (name: string, input: unknown) => runner.detail!(name, input) } : {}),
     async run(name, args, ctx) {
       const wrappers = around();
       const def = runner.get(name);

@@ -14,7 +14,7 @@ export const BUILTIN_SLASH_INFO: readonly SlashCommandInfo[] = [
   { name: '/think', args: '<effort>', choices: THINKING_EFFORTS, help: 'reasoning effort: minimal, low, medium, high, xhigh or max' },
   { name: '/markdown', args: '[on|off]', choices: ['on', 'off'], help: 'render answers as markdown, or show them as plain text' },
   { name: '/perm', args: '<path> kind=level…', help: 'set a permission rule, e.g. /perm src write=allow delete=confirm' },
-  { name: '/policy', help: 'show the permission policy in force and where each rule came from' },
+  { name: '/policy', args: '[why X | revoke N]', choices: ['why', 'revoke'], help: 'show the policy and this session\'s grants; why: which rule decides; revoke: take a grant back' },
   { name: '/context', help: 'show how full the context is, what is cached and what was offloaded' },
   { name: '/compact', args: '[instructions]', idle: 'always', help: 'summarize older history now (archived for recall); instructions say what to keep' },
   { name: '/sessions', args: '[resume|delete ID]', choices: ['resume', 'delete'], idle: 'with-arguments', help: 'browse saved sessions of this project: Enter resumes, d deletes' },

@@ -62,7 +62,9 @@ function toolMarkdown(block: Extract<TranscriptBlock, { kind: 'tool' }>): string
   }
   const result = block.resultSummary ?? '';
   const summary = block.status === 'ok' ? `${block.title}${result ? ` — ${result}` : ''}` : `${block.title} — ${labelled(block.status, result)}`;
-  return details(summary, block.output.trim() !== '' ? fence(block.output) : undefined);
+  // The whole command as it ran, every line of it (the title is clipped to one), then its output.
+  const parts = [...(block.detail !== undefined ? [fence(block.detail, block.name === 'bash' ? 'sh' : '')] : []), ...(block.output.trim() !== '' ? [fence(block.output)] : [])];
+  return details(summary, parts.length > 0 ? parts.join('\n\n') : undefined);
 }
 
 function blockMarkdown(block: TranscriptBlock): string | undefined {

@@ -5,6 +5,8 @@
 import { homedir } from 'node:os';
 import { authorize, decideForPath } from '../policy/gate.js';
 import { decideBashWithFloor, type BashDecision } from '../policy/bash-policy.js';
+import { grantText, judgeSegments, proposeGrants, type GrantProposal, type SegmentVerdict, type SourcedGrant } from '../policy/bash-grants.js';
+import { parseCommand } from '../policy/bash-segments.js';
 import { askAgainForBuildFiles } from '../policy/build-file-watch.js';
 import { escapeForDisplay } from '../policy/escape.js';
 import { neutralGitEnv } from '../policy/git-env.js';
@@ -52,30 +54,83 @@ async function shellPath(): Promise<string> {
 }
 
 /**
- * An allowlisted command runs unseen, so its plain arguments must mean what they look like: a name
- * inside the project that is a link out of it (a cloned repo can carry `notes.txt -> ~/.ssh/id_rsa`)
- * or a hard-linked file would let `cat notes.txt` read outside without a prompt, and a file the
- * read policy asks about (`.env`, a key) or refuses must not be read by `cat` instead. Those are
- * asked about.
+ * A command that runs unseen (allowlisted, or covered by grants and saved rules) must mean what
+ * its plain arguments look like: a name inside the project that is a link out of it (a cloned repo
+ * can carry `notes.txt -> ~/.ssh/id_rsa`) or a hard-linked file would let `cat notes.txt` read
+ * outside without a prompt, and a file the read policy asks about (`.env`, a key) or refuses must
+ * not be read by `cat` instead. Those are asked about.
  */
 async function checkLinkedArguments(command: string, decision: BashDecision, ctx: ToolContext): Promise<BashDecision> {
   if (decision.allowlisted === undefined) return decision;
-  for (const word of command.trim().split(/[ \t]+/).slice(1)) {
-    const value = word.startsWith('-') ? word.slice(word.indexOf('=') + 1) : word;
-    if (value === '' || value.startsWith('-')) continue;
-    const resolved = await resolvePath(value, ctx.projectRoot).catch(absent);
-    if (resolved === undefined) continue;
-    // Not only existing names: `touch docs/more/x` through a link out would create a file outside.
-    if (!resolved.inside || resolved.multiLinked) {
-      const why = resolved.multiLinked ? 'is hard-linked (it may be a file outside the project)' : `leads outside the project, to ${resolved.realPath}`;
-      return { level: 'confirm', reason: `allowlist: ${decision.allowlisted}, but ${word} ${why}` };
-    }
-    const read = resolved.exists && !resolved.isDirectory ? decideForPath(ctx, 'read', resolved) : undefined;
-    if (read !== undefined && read.level !== 'allow') {
-      return { level: 'confirm', reason: `allowlist: ${decision.allowlisted}, but reading ${word} is not allowed silently (${read.reason})` };
+  for (const segment of parseCommand(command).segments) {
+    for (const word of segment.words.slice(1)) {
+      const value = word.startsWith('-') ? word.slice(word.indexOf('=') + 1) : word;
+      if (value === '' || value.startsWith('-')) continue;
+      const resolved = await resolvePath(value, ctx.projectRoot).catch(absent);
+      if (resolved === undefined) continue;
+      const by = decision.allowlisted.startsWith('covered ') ? decision.allowlisted : `allowlist: ${decision.allowlisted}`;
+      // Not only existing names: `touch docs/more/x` through a link out would create a file outside.
+      if (!resolved.inside || resolved.multiLinked) {
+        const why = resolved.multiLinked ? 'is hard-linked (it may be a file outside the project)' : `leads outside the project, to ${resolved.realPath}`;
+        return { level: 'confirm', reason: `${by}, but ${word} ${why}` };
+      }
+      const read = resolved.exists && !resolved.isDirectory ? decideForPath(ctx, 'read', resolved) : undefined;
+      if (read !== undefined && read.level !== 'allow') {
+        return { level: 'confirm', reason: `${by}, but reading ${word} is not allowed silently (${read.reason})` };
+      }
     }
   }
   return decision;
+}
+
+/** The grants in force for a command: this session's, then the saved rules (the user's own when the project is untrusted). */
+function grantsInForce(ctx: ToolContext): { grants: SourcedGrant[]; allowlist: readonly string[] } {
+  const own = ctx.config.policyFloor ?? ctx.config.policy;
+  return {
+    grants: [
+      ...ctx.sessionGrants.bash().map((g): SourcedGrant => ({ ...g, source: 'grant' })),
+      ...own.bashRules.map((r): SourcedGrant => ({ ...r, source: 'saved rule' })),
+    ],
+    allowlist: own.bashAllowlist,
+  };
+}
+
+/** A confirm every segment of which a grant, saved rule or allowlist entry covers is an allow. */
+function decideWithGrants(command: string, ctx: ToolContext): { decision: BashDecision; proposal?: GrantProposal } {
+  const decision = decideBashWithFloor(command, ctx.config.policy, ctx.config.policyFloor);
+  if (decision.level !== 'confirm') return { decision };
+  const { grants, allowlist } = grantsInForce(ctx);
+  const judged = judgeSegments(command, grants, allowlist);
+  if (judged.covered) {
+    const by = judged.segments.map((s) => (s.by === undefined ? '' : s.by.source === 'allowlist' && 'entry' in s.by ? `allowlist: ${s.by.entry}` : `${s.by.source}: ${grantText(s.by as SourcedGrant)}`));
+    const covered = `covered per command by ${[...new Set(by)].join(', ')}`;
+    return { decision: { level: 'allow', reason: `${decision.reason}; ${covered}`, allowlisted: covered } };
+  }
+  return { decision: withAskedBecause(decision, judged.segments, grants.length + allowlist.length > 0), proposal: proposeGrants(command, grants, allowlist) };
+}
+
+/**
+ * With grants or rules in force, an ask says which part none of them covers and why ("asked
+ * again because …"), so a prompt after [a]lways is not a mystery.
+ */
+function withAskedBecause(decision: BashDecision, segments: readonly SegmentVerdict[], anyInForce: boolean): BashDecision {
+  const open = segments.filter((s) => s.by === undefined);
+  const [first] = open;
+  if (!anyInForce || first === undefined) return decision;
+  const text = first.text.replace(/\s*\n\s*/g, ' ⏎ ');
+  const part = text.length > 80 ? `${text.slice(0, 79)}…` : text;
+  const more = open.length > 1 ? ` (and ${open.length - 1} more part${open.length > 2 ? 's' : ''})` : '';
+  return { ...decision, reason: `${decision.reason}; asked because ${part}${more}: ${first.why ?? 'nothing in force covers it'}` };
+}
+
+/** The decision for a command as a call gets it, with what [a]lways would grant when it is asked. */
+export async function decideCommand(command: string, ctx: ToolContext): Promise<{ decision: BashDecision; proposal?: GrantProposal }> {
+  const judged = decideWithGrants(command, ctx);
+  const decision = await checkLinkedArguments(command, judged.decision, ctx);
+  if (decision.level !== 'confirm') return { decision };
+  // A covered command sent back to the prompt (a link out) gets the usual [a]lways offer.
+  const { grants, allowlist } = grantsInForce(ctx);
+  return { decision, proposal: judged.proposal ?? proposeGrants(command, grants, allowlist) };
 }
 
 /** Past this, a line without its end is shown cut: waiting would hold (and re-copy) all of it. */
@@ -128,6 +183,7 @@ export const bashTool = defineTool({
   kind: 'bash',
   bulk: true,
   title: (input) => stringField(input, 'command'),
+  detail: (input) => stringField(input, 'command'),
   subject: () => 'command',
   async run(args, ctx) {
     const command = args.command;
@@ -142,22 +198,27 @@ export const bashTool = defineTool({
       const why = sandboxStatus.state === 'unavailable' ? `${sandboxStatus.cause}. Fix: ${sandboxStatus.fix}` : 'the sandbox is off';
       return failure(`Not run: sandbox = "required", but the sandbox cannot start here: ${why}.`, undefined, 'unavailable');
     }
-    const linked = await checkLinkedArguments(command, decideBashWithFloor(command, ctx.config.policy, ctx.config.policyFloor), ctx);
-    const asked = askAgainForBuildFiles(ctx.buildFiles, command, linked);
+    // The policy with this session's grants and the saved rules, asked again when a build file it
+    // runs changed, then what the sandbox allows.
+    const judged = await decideCommand(command, ctx);
+    const asked = askAgainForBuildFiles(ctx.buildFiles, command, judged.decision);
     const decision = decideInSandbox(asked, { command, settings: ctx.config.sandbox, sandboxed, projectRoot: ctx.projectRoot, home: process.env['HOME'] || homedir() });
+    const proposal = decision.level === 'confirm' ? judged.proposal : undefined;
     const firstLine = command.split('\n', 1)[0] ?? command;
+    const lineCount = command.replace(/\n+$/, '').split('\n').length;
     const gate = await authorize(ctx, {
       kind: 'bash',
       tool: 'bash',
       decision,
       command,
-      summary: `run ${firstLine.length > 80 ? `${firstLine.slice(0, 77)}...` : firstLine}`,
+      summary: `run ${firstLine.length > 80 ? `${firstLine.slice(0, 77)}...` : firstLine}${lineCount > 1 ? ` (${lineCount} lines)` : ''}`,
+      ...(proposal !== undefined ? { proposal } : {}),
     });
     if (!gate.ok) return gate.result;
-    if (asked !== linked) ctx.buildFiles?.seen(command);
+    if (asked !== judged.decision) ctx.buildFiles?.seen(command);
 
     const env = commandEnv(ctx.config);
-    if (linked.allowlisted !== undefined && /^\s*(\S*\/)?git(\s|$)/.test(command)) {
+    if (judged.decision.allowlisted !== undefined && parseCommand(command).segments.some((seg) => /(^|\/)git$/.test(seg.words[0] ?? ''))) {
       Object.assign(env, await neutralGitEnv(ctx.projectRoot));
     }
     // The process limit is set here for a command run unsandboxed on this machine; the sandbox and

@@ -32,6 +32,8 @@ interface ToolSpecBase {
   readonly changes?: boolean;
   /** The call's detail for the transcript, from its raw input; default its path, name or file. */
   readonly title?: (input: Args) => string | undefined;
+  /** The call's whole text when the title shows only part of it (a multi-line command); default none. */
+  readonly detail?: (input: Args) => string | undefined;
   /** Whether a session offers the tool at all; default always. */
   readonly offered?: (session: { readonly vision: boolean }) => boolean;
   /** Callable but left out of the schemas (see ToolDefinition.hidden). */
@@ -87,6 +89,7 @@ export function defineTool<S extends ArgSpecs>(spec: DeclaredToolSpec<S> | Schem
     bulk: spec.bulk ?? false,
     ...(spec.changes !== undefined ? { changes: spec.changes } : {}),
     title: spec.title ?? defaultTitle,
+    ...(spec.detail ? { detail: spec.detail } : {}),
     ...(spec.offered ? { offered: spec.offered } : {}),
     ...(spec.hidden ? { hidden: true } : {}),
     async run(input, ctx) {

@@ -28,6 +28,17 @@ export function titleOfCall(tool: Pick<ToolDefinition, 'title'> | undefined, nam
   return escapeForDisplay(detail === undefined ? name : `${name} ${clip(detail)}`);
 }
 
+/** The call's whole text, escaped, when the tool has one (bash's command); undefined otherwise. */
+export function detailOfCall(tool: Pick<ToolDefinition, 'detail'> | undefined, input: unknown): string | undefined {
+  const text = tool?.detail?.(inputOf(input));
+  return text === undefined ? undefined : escapeForDisplay(text);
+}
+
+/** detailOfCall for a call by name alone (a saved history): the built-in tool's. */
+export function describeToolDetail(name: string, input: unknown): string | undefined {
+  return detailOfCall(builtins.get(name), input);
+}
+
 const builtins = new Map(BUILTIN_TOOLS.map((t) => [t.name, t]));
 
 /** For a call by name alone (a saved history, a test's runner): the built-in tool's title, else the default. */

@@ -8,7 +8,7 @@ import type { ToolSchema } from '../providers/types.js';
 import { secretEnvNames } from '../secrets/secret-names.js';
 import { BUILTIN_TOOLS } from './builtin-tools.js';
 import { changesThings, thrownResult } from './define-tool.js';
-import { titleOfCall } from './describe-call.js';
+import { detailOfCall, titleOfCall } from './describe-call.js';
 import { failure, failureOf } from './results.js';
 import type { AuditNote, ToolContext, ToolDefinition, ToolResult } from './types.js';
 
@@ -17,6 +17,8 @@ export interface ToolRegistry {
   get(name: string): ToolDefinition | undefined;
   /** The call's one-line title for the transcript, from the tool's own `title`. */
   describe(name: string, input: unknown): string;
+  /** The call's whole text, escaped, when its title clips it (a multi-line command). */
+  detail(name: string, input: unknown): string | undefined;
   run(name: string, args: unknown, ctx: ToolContext): Promise<ToolResult>;
 }
 
@@ -83,6 +85,7 @@ export function createToolRegistry(opts: ToolRegistryOptions): ToolRegistry {
     schemas: () => schemas,
     get: (name) => byName.get(name),
     describe: (name, input) => titleOfCall(byName.get(name) ?? withheld.get(name), name, input),
+    detail: (name, input) => detailOfCall(byName.get(name) ?? withheld.get(name), input),
     run,
   };
 }

@@ -2,6 +2,7 @@
 import type { Config, ToolKind } from '../config/types.js';
 import type { ImageData, JsonSchemaObject } from '../providers/types.js';
 import type { Approver } from '../policy/types.js';
+import type { SessionGrants } from '../policy/session-grants.js';
 import type { BuildFileWatch } from '../policy/build-file-watch.js';
 import type { Args } from './args.js';
 import type { RunOutcome, ShellRunOptions } from './process-group.js';
@@ -81,8 +82,13 @@ export interface ToolContext {
   readonly readOnly: boolean;
   /** Kinds pre-approved for this run by --allow. */
   readonly preApproved: ReadonlySet<ToolKind>;
-  /** Session grants from answering [a]lways (inside the project only). Mutated by the policy layer. */
-  readonly sessionGrants: Set<ToolKind>;
+  /** Session grants from answering [a]lways (kinds inside the project, bash grants). Added to by the gate. */
+  readonly sessionGrants: SessionGrants;
+  /**
+   * Appends a rule block to the user config ([s]ave at an approval) and tells the user how it
+   * went. Absent where nothing may be saved (tests, no user config).
+   */
+  readonly saveRule?: (block: string) => Promise<void>;
   readonly approve: Approver;
   readonly offload: OffloadReader;
   /** Live output (bash), already escaped, one or more whole lines at a time. */
@@ -136,6 +142,8 @@ export interface ToolDefinition {
   readonly changes?: boolean;
   /** The call's detail for the transcript ('src/a.ts' → "edit_file src/a.ts"), from its raw input. */
   title?(input: Args): string | undefined;
+  /** The call's whole text for the transcript and /export when the title clips it (bash's command), raw. */
+  detail?(input: Args): string | undefined;
   /** Whether a session offers it at all (view_image needs a model that can see). Default yes. */
   offered?(session: { readonly vision: boolean }): boolean;
   /**

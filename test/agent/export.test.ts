@@ -30,14 +30,13 @@ afterEach(async () => {
   fake = undefined;
 });
 
-async function open(cli: Partial<CliOptions>, toml = ''): Promise<LindwyrmEngine> {
-  fake = await startFakeProvider({
-    format: 'anthropic',
-    replies: [
-      { toolCalls: [{ name: 'edit_file', input: { path: 'prices.py', old_string: '    return 0\n', new_string: '    return sum(items)\n' } }] },
-      { text: '## Done\n\nRewrote **total()**.' },
-    ],
-  });
+const EDIT_REPLIES = [
+  { toolCalls: [{ name: 'edit_file', input: { path: 'prices.py', old_string: '    return 0\n', new_string: '    return sum(items)\n' } }] },
+  { text: '## Done\n\nRewrote **total()**.' },
+];
+
+async function open(cli: Partial<CliOptions>, toml = '', replies: Parameters<typeof startFakeProvider>[0]['replies'] = EDIT_REPLIES): Promise<LindwyrmEngine> {
+  fake = await startFakeProvider({ format: 'anthropic', replies });
   sandbox = await makeSandbox('anthropic', fake.baseUrl, toml);
   await writeFile(join(sandbox.project, 'prices.py'), PRICES);
   const config = await loadConfig({ cwd: sandbox.project, env: sandbox.env });
@@ -115,6 +114,16 @@ it('writes the file named into the project, from the project root, and says wher
   expect(md).toContain('## Turn 1\n\n### You\n\nrewrite total()');
   expect(md).toContain('<summary>edit prices.py +1 −1</summary>');
   expect(md).toContain('Rewrote **total()**.');
+});
+
+it('has every line of a multi-line command, not just the first', async () => {
+  const script = [...Array.from({ length: 40 }, (_, i) => `echo step ${i + 1}`), 'echo last-line-of-the-script'].join('\n');
+  const e = await open({ allow: ['write', 'bash'] }, 'sandbox = "off"', [{ toolCalls: [{ name: 'bash', input: { command: script } }] }, { text: 'Ran it.' }]);
+  await e.submit('run the script');
+  await e.runSlash('/export notes.md');
+  const md = await readFile(join(sandbox!.project, 'notes.md'), 'utf8');
+  expect(md).toContain(`\`\`\`sh\n${script}\n\`\`\``);
+  expect(md).toContain('step 40\nlast-line-of-the-script');
 });
 
 it('asks before writing a file named when writes are confirmed, and writes nothing when told no', async () => {

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../src/config/load-config.js';
 import type { Config } from '../../src/config/types.js';
 import type { ToolContext } from '../../src/tools/types.js';
+import { createSessionGrants } from '../../src/policy/session-grants.js';
 
 export const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'codemap');
 
@@ -68,7 +69,7 @@ export function toolContext(config: Config): ToolContext {
     signal: new AbortController().signal,
     readOnly: false,
     preApproved: new Set(),
-    sessionGrants: new Set(),
+    sessionGrants: createSessionGrants(),
     approve: async () => 'no',
     offload: { read: async () => undefined },
     vision: false,

@@ -34,7 +34,7 @@ export type SlashReply = SlashResult & { readonly sessions?: readonly SessionSum
 export class FakeEngine implements Engine {
   readonly store: EventStore;
   readonly submitted: string[] = [];
-  readonly answers: { id: string; decision: ApprovalDecision }[] = [];
+  readonly answers: { id: string; decision: ApprovalDecision; note?: string }[] = [];
   readonly questionAnswers: { id: string; value: string }[] = [];
   readonly slashes: string[] = [];
   interrupts = 0;
@@ -72,8 +72,8 @@ export class FakeEngine implements Engine {
     this.interrupts += 1;
   }
 
-  answer(approvalId: string, decision: ApprovalDecision): void {
-    this.answers.push({ id: approvalId, decision });
+  answer(approvalId: string, decision: ApprovalDecision, note?: string): void {
+    this.answers.push(note === undefined ? { id: approvalId, decision } : { id: approvalId, decision, note });
     this.emit({ type: 'approval.resolved', id: approvalId });
   }
 

@@ -223,6 +223,45 @@ describe('lwyrm -p on a terminal', () => {
   });
 });
 
+describe('lwyrm -p on a terminal, typed ahead', () => {
+  let fake: FakeProvider | undefined;
+  let e: Sandbox | undefined;
+  afterEach(async () => {
+    await fake?.close();
+    await e?.cleanup();
+  });
+
+  const hasScript = process.platform === 'linux' && existsSync('/usr/bin/script');
+  it.skipIf(!hasScript)('keys typed while the model works never answer the prompt that opens later', async () => {
+    fake = await startFakeProvider({
+      format: 'anthropic',
+      replies: [
+        // Long enough to type ahead in: the question does not exist yet.
+        { delayMs: 1500, toolCalls: [{ name: 'write_file', input: { path: 'notes.txt', content: 'first line\n' } }] },
+        { text: 'Left it.' },
+      ],
+    });
+    e = await makeEnv('anthropic', fake.baseUrl);
+    const command = `'${process.execPath}' '${cli()}' -p 'write notes'`;
+    const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: e.project, env: { ...e.env, TERM: 'dumb' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    const done = new Promise<number | null>((res) => child.on('close', res));
+    await new Promise((r) => setTimeout(r, 500));
+    // A whole line and a half-typed one, both before the prompt.
+    child.stdin.write('y\n');
+    child.stdin.write('a');
+    await waitFor(() => out, /Allow\? \[y\]es \/ \[n\]o \/ \[a\]lways \(write\) \/ \[q\]uit: $/, child);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(existsSync(join(e.project, 'notes.txt'))).toBe(false);
+    child.stdin.write('n\n');
+    // 3: the turn's only change was denied, so it is incomplete.
+    expect(await done).toBe(3);
+    expect(existsSync(join(e.project, 'notes.txt'))).toBe(false);
+    expect(out).toContain('Left it.');
+  });
+});
+
 describe('lwyrm with neither prompt nor terminal', () => {
   it('says how to use it and exits 2', async () => {
     const root = await mkdtemp(join(tmpdir(), 'lw-e2e-'));

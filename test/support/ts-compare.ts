@@ -18,6 +18,7 @@ import tsModule from 'typescript';
 import type { CodeMap } from '../../src/codemap/code-map.js';
 import { skipReason } from '../../src/codemap/index-file.js';
 import { walkProject } from '../../src/codemap/walk-project.js';
+import { createSessionGrants } from '../../src/policy/session-grants.js';
 import type { ProjectSymbol } from '../../src/codemap/graph-types.js';
 import { usageKind } from '../../src/codemap/ts-locate.js';
 import type { Config } from '../../src/config/types.js';
@@ -41,7 +42,7 @@ const pct = (n: number, d: number): string => (d === 0 ? '  -  ' : (n / d).toFix
 export function toolContext(config: ToolContext['config']): ToolContext {
   return {
     config, projectRoot: config.projectRoot, sessionId: 'compare', signal: new AbortController().signal, readOnly: true,
-    preApproved: new Set(['read']), sessionGrants: new Set(), approve: async () => 'no',
+    preApproved: new Set(['read']), sessionGrants: createSessionGrants(), approve: async () => 'no',
     offload: { read: async () => undefined }, vision: false,
   };
 }

@@ -7,6 +7,7 @@ import type { Config, ToolKind } from '../../src/config/types.js';
 import type { ApprovalDecision, ApprovalRequest } from '../../src/policy/types.js';
 import type { ToolContext } from '../../src/tools/types.js';
 import { makeConfig } from './make-config.js';
+import { createSessionGrants } from '../../src/policy/session-grants.js';
 
 export interface TestContext extends ToolContext {
   readonly asked: ApprovalRequest[];
@@ -50,7 +51,7 @@ export function makeContext(
     signal: opts.signal ?? new AbortController().signal,
     readOnly: opts.readOnly ?? false,
     preApproved: new Set(opts.preApproved ?? []),
-    sessionGrants: new Set(),
+    sessionGrants: createSessionGrants(),
     approve: async (req) => {
       asked.push(req);
       return typeof answer === 'function' ? answer(req) : answer;
