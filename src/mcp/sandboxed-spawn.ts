@@ -5,7 +5,7 @@
  * (credentials, lindwyrm's own data, read-denied files) and reaches only `sandbox_network` hosts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { accessSync, constants, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { reportIgnored } from '../diagnostics/ignore-error.js';
 import type { CommandSandbox } from '../sandbox/types.js';
@@ -16,9 +16,12 @@ export function sandboxedSpawn(sandbox: CommandSandbox): (spec: StdioSpec) => Pr
     // A user's own server marked sandbox = false runs as it would without lindwyrm.
     if (!spec.sandboxed) return spawnStdioServer(spec);
     // Inside, a missing program is only bwrap's exit status 1: find it first, to say what is wrong.
-    if (!findProgram(spec.command, spec.cwd, spec.env['PATH'])) throw new Error(`${spec.command}: command not found`);
+    const found = findProgram(spec.command, spec.cwd, spec.env['PATH']);
+    if (found === undefined) throw new Error(`${spec.command}: command not found`);
     await sandbox.ready();
-    const wrapped = await sandbox.wrap({ argv: [spec.command, ...spec.args], cwd: spec.cwd, env: { ...spec.env }, tool: `mcp:${spec.name}` });
+    // The program and the files its arguments name (a script) must stay readable inside.
+    const readable = [found, ...spec.args.filter((a) => isAbsolute(a) && existsSync(a))];
+    const wrapped = await sandbox.wrap({ argv: [spec.command, ...spec.args], cwd: spec.cwd, env: { ...spec.env }, tool: `mcp:${spec.name}`, readable });
     const [program, ...args] = wrapped.argv;
     if (program === undefined) throw new Error('the sandbox produced no command');
     const child = spawn(program, args, {
@@ -36,10 +39,10 @@ export function sandboxedSpawn(sandbox: CommandSandbox): (spec: StdioSpec) => Pr
   };
 }
 
-/** Whether `command` names an executable file, as a shell would look for it. */
-function findProgram(command: string, cwd: string, path: string | undefined): boolean {
+/** The executable file `command` names, found as a shell would look for it. */
+function findProgram(command: string, cwd: string, path: string | undefined): string | undefined {
   const candidates = command.includes('/') ? [isAbsolute(command) ? command : resolve(cwd, command)] : (path ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, command));
-  return candidates.some((file) => {
+  return candidates.find((file) => {
     try {
       accessSync(file, constants.X_OK);
       return statSync(file).isFile();

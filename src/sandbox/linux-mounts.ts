@@ -29,6 +29,8 @@ export interface MountInput {
   readonly masked: readonly MaskedPath[];
   /** Inside writable areas, bound read-only again. */
   readonly readOnly: readonly string[];
+  /** Files to read that may lie under the host's /tmp (WrapSpec.readable). */
+  readonly visible?: readonly string[];
 }
 
 export interface MountPlan {
@@ -49,7 +51,7 @@ export async function planMounts(input: MountInput): Promise<MountPlan> {
   // /tmp, and the folders around it would be the private /tmp's, writable: its top folder there
   // is bound back read-only, so a write beside the project fails as it does anywhere else.
   const tops = new Set<string>();
-  for (const p of [input.home, ...writableAreas]) {
+  for (const p of [input.home, ...writableAreas, ...(input.visible ?? [])]) {
     const rel = path.relative(hostTmp, p);
     if (rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel)) tops.add(path.join(hostTmp, rel.split(path.sep)[0] ?? ''));
   }

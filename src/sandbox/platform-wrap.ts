@@ -83,6 +83,7 @@ export async function wrapForPlatform(input: PlatformWrapInput): Promise<Platfor
         home: input.home,
         masked,
         readOnly: protections.readOnly,
+        ...(spec.readable ? { visible: spec.readable } : {}),
       });
       let inner = [...spec.argv];
       let proxyUrl: string | undefined;

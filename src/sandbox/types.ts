@@ -35,6 +35,11 @@ export interface WrapSpec {
   readonly env: NodeJS.ProcessEnv;
   /** Who runs it, for the audit lines of the hosts it contacts: "bash", "hook", "mcp:NAME". */
   readonly tool: string;
+  /**
+   * Files it must read outside the project (an MCP server's program and script): where they lie
+   * under the host's /tmp, which the private /tmp would hide, they are shown read-only. Masks win.
+   */
+  readonly readable?: readonly string[];
 }
 
 export interface WrappedCommand {

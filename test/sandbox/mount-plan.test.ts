@@ -53,4 +53,10 @@ describe('planMounts', () => {
     if (!root.startsWith('/tmp/')) return; // TMPDIR elsewhere: nothing to bind back
     expect(plan.args.join(' ')).toContain(`--bind ${join(root, 'tmp')} /tmp --ro-bind ${top} ${top}`);
   });
+
+  it("a file to read under the host's /tmp (an MCP server's script) stays visible, read-only", async () => {
+    const plan = await planMounts({ ...base(), home: '/home/someone', projectRoot: '/srv/app', masked: [], visible: ['/tmp/clone-1/node_modules/server/index.js'] });
+    expect(plan.args.join(' ')).toContain('--bind ' + join(root, 'tmp') + ' /tmp --ro-bind /tmp/clone-1 /tmp/clone-1');
+    expect(plan.args.join(' ')).not.toContain('--bind /tmp/clone-1');
+  });
 });
