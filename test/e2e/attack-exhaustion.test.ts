@@ -169,6 +169,9 @@ describe('recursion: lwyrm started from its own bash tool', () => {
         { toolCalls: [{ name: 'bash', input: { command: `${lwyrm} -p hello; echo "exit=$?"` } }] },
         { text: 'done' },
       ],
+      // The built CLI lives in this checkout, which the sandbox's private /tmp hides when the
+      // checkout is under /tmp (CI clones); the nesting marker is what this test is about.
+      configToml: 'sandbox = "off"\n',
     });
     const r = await a.run(['-p', 'start another', '--allow', 'bash']);
     expect(r.status).toBe(0);
@@ -180,6 +183,7 @@ describe('recursion: lwyrm started from its own bash tool', () => {
 
     const b = await attack({
       replies: [{ toolCalls: [{ name: 'bash', input: { command: `${lwyrm} -p hello; echo "exit=$?"` } }] }, { text: 'done' }],
+      configToml: 'sandbox = "off"\n',
       prepare: (env) => {
         env.env['LINDWYRM_NESTED'] = '2';
       },
