@@ -146,6 +146,15 @@ class Reader {
 }
 
 /** Index just past the `)` that closes a `(` opened before `from` (nesting and quotes counted), or -1. */
+
+/** `<( … )` or `>( … )` at `i`: never covered by a grant; returns where the scan goes on. */
+function processSubstitution(r: Reader, text: string, i: number, arrow: '<' | '>'): number {
+  r.block(PROCESS_SUB);
+  const end = closingParen(text, i + 2);
+  if (end < 0) r.problems.push(`an unterminated ${arrow}( … )`);
+  return end < 0 ? text.length : end - 1;
+}
+
 function closingParen(text: string, from: number): number {
   let depth = 1;
   let quote: string | undefined;
@@ -240,12 +249,7 @@ function readRedirect(r: Reader, text: string, i: number): number {
       r.setRedirect('heredoc', tabs);
       return i + (tabs ? 2 : 1);
     }
-    if (text[i + 1] === '(') {
-      r.block(PROCESS_SUB);
-      const end = closingParen(text, i + 2);
-      if (end < 0) r.problems.push('an unterminated <( … )');
-      return end < 0 ? text.length : end - 1;
-    }
+    if (text[i + 1] === '(') return processSubstitution(r, text, i, '<');
     if (text[i + 1] === '&') {
       r.setRedirect('dup');
       return i + 1;
@@ -254,12 +258,7 @@ function readRedirect(r: Reader, text: string, i: number): number {
     return text[i + 1] === '>' ? i + 1 : i;
   }
   // '>'
-  if (text[i + 1] === '(') {
-    r.block(PROCESS_SUB);
-    const end = closingParen(text, i + 2);
-    if (end < 0) r.problems.push('an unterminated >( … )');
-    return end < 0 ? text.length : end - 1;
-  }
+  if (text[i + 1] === '(') return processSubstitution(r, text, i, '>');
   if (text[i + 1] === '&') {
     r.setRedirect('dup');
     return i + 1;
