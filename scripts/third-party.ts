@@ -195,7 +195,8 @@ export function strayImports(metafile: Metafile, runtime: readonly string[], opt
   return [...stray].sort();
 }
 
-export function thirdPartyPlugin(): Plugin {
+/** `external`: packages the build leaves external on purpose (bench-startup's view-external build). */
+export function thirdPartyPlugin(options: { external?: readonly string[] } = {}): Plugin {
   return {
     name: 'lindwyrm-third-party',
     setup(build) {
@@ -206,7 +207,7 @@ export function thirdPartyPlugin(): Plugin {
         const manifest = JSON.parse(readFileSync(join(cwd, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
         // Ink imports react-devtools-core (and ws, which tries its optional native helpers) only
         // under DEV=true, from a chunk of its own; none of them is installed.
-        const optional = ['react-devtools-core', 'bufferutil', 'utf-8-validate'];
+        const optional = ['react-devtools-core', 'bufferutil', 'utf-8-validate', ...(options.external ?? [])];
         const stray = strayImports(result.metafile, Object.keys(manifest.dependencies ?? {}), optional);
         if (stray.length > 0) throw new Error(`the build imports packages that are not runtime dependencies: ${stray.join(', ')}`);
         const vendored = vendor(outDir, cwd);
