@@ -1,8 +1,8 @@
 /**
  * What a user installs: `npm pack` of a fresh build, `npm install -g` of the tarball into an empty
  * prefix (dev dependencies omitted, as the registry would), then the size of what landed and how
- * many packages. Checks the installed command answers --version before reporting. `.ci/run` runs
- * it, so the figure is in its log; `npm run bench` puts it in the table.
+ * many packages. Checks that both installed commands answer --version and --help before reporting.
+ * `.ci/run` runs it, so the figure is in its log; `npm run bench` puts it in the table.
  *
  *   node --import tsx scripts/bench-install.ts
  */
@@ -19,6 +19,8 @@ const started = Date.now();
 const install = await packAndInstall();
 try {
   const version = execFileSync(install.bin.lwyrm, ['--version'], { encoding: 'utf8' }).trim();
+  if (execFileSync(install.bin.lindwyrm, ['--version'], { encoding: 'utf8' }).trim() !== version) throw new Error('lindwyrm --version differs from lwyrm --version');
+  if (!execFileSync(install.bin.lwyrm, ['--help'], { encoding: 'utf8' }).startsWith('Usage: lwyrm')) throw new Error('lwyrm --help printed no usage');
   const mb = (n: number): number => Math.round((n / MB) * 10) / 10;
   const count = install.packages.length;
   console.log(`Install of lindwyrm ${version} (npm pack + npm install -g into an empty prefix, ${((Date.now() - started) / 1000).toFixed(0)} s, load ${loadavg().map((n) => n.toFixed(1)).join(' ')})`);
