@@ -40,7 +40,8 @@ describe('npm pack', () => {
         expect(files).toContain(built);
       }
     }
-  });
+    // npm reads every file it would pack, dist/vendor's ~30 MB included: slow on a busy machine.
+  }, 120_000);
 
   it('points both commands at the built entry point', async () => {
     const pkg = await manifest('package.json');

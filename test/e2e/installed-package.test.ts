@@ -10,7 +10,7 @@ import { execFile, execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
 import { packAndInstall, type PackedInstall } from '../support/packed-install.js';
 import { makeSandbox, shellQuote, type Sandbox } from '../support/sandbox.js';
@@ -21,6 +21,9 @@ const LIB = 'export function priceOf(n: number): number {\n  return n * 2;\n}\n'
 const APP = "import { priceOf } from './lib.js';\n\nexport function total(items: number[]): number {\n  return items.reduce((s, n) => s + priceOf(n), 0);\n}\n";
 const PY = 'class Basket:\n    def weigh(self, items):\n        return len(items)\n';
 const ANSWER = 'Here it is:\n\n```ts\nconst answer: number = 42;\n```\n\n```python\ndef shipped():\n    return True\n```\n\nDone with the install.';
+
+// Real processes from a real install, on a machine that may be busy.
+vi.setConfig({ testTimeout: 120_000 });
 
 let install: PackedInstall;
 let fake: FakeProvider;
