@@ -8,7 +8,7 @@
  *   esbuild's metafile, so nothing bundled can be missed) and the vendored ones, each with its
  *   licence file(s) verbatim.
  */
-import { copyFileSync, existsSync, linkSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import type { Metafile, Plugin } from 'esbuild';
@@ -149,9 +149,16 @@ export function licensesText(bundled: readonly PackageInfo[], vendored: readonly
   ].join('\n');
 }
 
-/** A hard link where it can (a build copies ~30 MB otherwise), a copy across file systems. */
+/**
+ * A hard link where it can (a build copies ~30 MB otherwise), a copy across file systems. Never
+ * written in place: `to` may be a link to the file in node_modules.
+ */
 function place(from: string, to: string): void {
-  if (existsSync(to) && statSync(to).size === statSync(from).size) return;
+  if (existsSync(to)) {
+    const [a, b] = [statSync(to), statSync(from)];
+    if (a.ino === b.ino && a.dev === b.dev) return;
+    rmSync(to);
+  }
   try {
     linkSync(from, to);
   } catch {

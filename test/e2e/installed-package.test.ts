@@ -25,6 +25,9 @@ const ANSWER = 'Here it is:\n\n```ts\nconst answer: number = 42;\n```\n\n```pyth
 // Real processes from a real install, on a machine that may be busy.
 vi.setConfig({ testTimeout: 120_000 });
 
+/** The same question, worded eight ways. */
+const ASKS = [{}, { file: 'lib.ts' }, { line: 1 }, { file: 'lib.ts', line: 1 }].flatMap((extra) => [{ name: 'priceOf', ...extra }, { name: 'priceOf', ...extra }]);
+
 let install: PackedInstall;
 let fake: FakeProvider;
 let sandbox: Sandbox;
@@ -44,11 +47,12 @@ beforeAll(async () => {
       const text = JSON.stringify(req.body);
       if (!text.includes('who calls priceOf')) return { text: ANSWER };
       // The checker answers once it has loaded (the tool says "partial" before that, and the
-      // checker goes on): ask again, a little later, until it does.
+      // checker goes on): ask again, a little later, until it does — in other words each time,
+      // as the loop detector stops a third identical call.
       const results = readRequest('anthropic', req).messages.flatMap((m) => m.toolResults);
       const last = results.at(-1)?.content ?? '';
-      if (results.length > 0 && (!/partial/.test(last) || results.length >= 8)) return { text: 'priceOf is called from total.' };
-      return { toolCalls: [{ name: 'find_references', input: { name: 'priceOf' } }], delayMs: results.length > 0 ? 1000 : 0 };
+      if (results.length > 0 && (!/partial/.test(last) || results.length >= ASKS.length)) return { text: 'priceOf is called from total.' };
+      return { toolCalls: [{ name: 'find_references', input: ASKS[results.length] }], delayMs: results.length > 0 ? 3000 : 0 };
     },
   });
   sandbox = await makeSandbox({ format: 'anthropic', baseUrl: fake.baseUrl, codeMap: true });
