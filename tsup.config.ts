@@ -1,4 +1,5 @@
 import { defineConfig } from 'tsup';
+import { thirdPartyPlugin } from './scripts/third-party.js';
 
 /** LWYRM_BUNDLE_VIEW=0 builds with the view stack external, for scripts/bench-startup.ts to compare. */
 const bundleView = process.env['LWYRM_BUNDLE_VIEW'] !== '0';
@@ -14,14 +15,16 @@ export default defineConfig({
   splitting: true,
   sourcemap: false,
   shims: false,
-  // The full-screen view stack is bundled: importing Ink from node_modules means resolving and
-  // evaluating hundreds of small files; the bundle loads several times faster (figures from
-  // scripts/bench-startup.ts in the README). TypeScript (huge, loaded by the code map),
-  // tree-sitter (its .wasm files are located on disk), yargs (reads locale files next to
-  // itself) and undici stay external. They all load lazily, never for --version or --help.
-  noExternal: bundleView ? [/^(ink|ink-text-input|react)($|\/)/] : [],
-  // Ink imports it only when DEV=true, from a chunk of its own; it is not installed.
-  external: ['react-devtools-core'],
+  // Only undici is installed with lindwyrm (package.json dependencies, external by default). The
+  // rest is bundled: the view stack because importing Ink from node_modules means resolving and
+  // evaluating hundreds of small files (the bundle loads several times faster, figures from
+  // scripts/bench-startup.ts in the README), yargs, diff, smol-toml, picomatch and ignore because
+  // that makes the install smaller. Splitting keeps each in the chunks of the paths that use it,
+  // never those of --version or --help. TypeScript and the tree-sitter grammars are copied into
+  // dist/vendor instead (thirdPartyPlugin), with every bundled package's licence notice.
+  // LWYRM_BUNDLE_VIEW=0 keeps the view stack external, for bench-startup's comparison only.
+  external: [...(bundleView ? [] : [/^(ink|ink-text-input|react)($|\/)/]), 'react-devtools-core', 'typescript', '@vscode/tree-sitter-wasm'],
+  esbuildPlugins: [thirdPartyPlugin({ external: bundleView ? [] : ['ink', 'ink-text-input', 'react'] })],
   // Bundled CommonJS (react, Ink's helpers) calls require(); an ESM bundle has none.
   banner: { js: "import { createRequire as __lwyrmRequire } from 'node:module'; const require = __lwyrmRequire(import.meta.url);" },
   // Picks React's production build at bundle time instead of shipping both.

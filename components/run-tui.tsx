@@ -22,8 +22,9 @@ import { sanitizeForTerminal } from './text/sanitize.js';
 import { encodeLine } from './text/ansi.js';
 import { renderMarkdown } from './transcript/markdown.js';
 import { preloadLanguages } from './highlight/preload.js';
-import { setGrammarSource } from './highlight/highlighter.js';
+import { setGrammarSource, setTypeScriptSource } from './highlight/highlighter.js';
 import type { GrammarParsers } from './highlight/tree-sitter-highlight.js';
+import type * as TS from 'typescript';
 
 /** Where the view draws: process.stdout, or a fake terminal in the benchmark. */
 export interface TuiOutput {
@@ -38,6 +39,8 @@ export interface RunTuiOptions {
   readonly initialPrompt?: string;
   /** The engine's tree-sitter loader, for highlighting code in the grammars the code map parses. */
   readonly grammars?: GrammarParsers;
+  /** The engine's TypeScript loader, for highlighting TS/JS with TypeScript's scanner. */
+  readonly typescript?: () => Promise<typeof TS>;
   /** Defaults to process.stdout (with stray output held back while the screen is up). */
   readonly output?: TuiOutput;
   readonly stdin?: NodeJS.ReadStream;
@@ -76,6 +79,7 @@ const DISPOSE_TIMEOUT_MS = 10_000;
 
 export async function runTui(engineOrPending: Engine | Promise<Engine>, opts: RunTuiOptions = {}): Promise<number> {
   if (opts.grammars) setGrammarSource(opts.grammars);
+  if (opts.typescript) setTypeScriptSource(opts.typescript);
   let starting: StartingEngine | undefined;
   if (engineOrPending instanceof Promise) {
     if (!opts.startingState) throw new Error('runTui: a starting engine needs opts.startingState');

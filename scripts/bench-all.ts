@@ -2,12 +2,14 @@
  * Runs every scripts/bench-*.ts and prints one table: figure, median, target, met or not.
  * A script reports figures as `BENCH {json}` lines (scripts/bench-report.ts); for a script that
  * only prints text, lines shaped like "label   12.3 ms ... (target < 300)" are picked up instead.
+ * A script that reports nothing gets a row saying so, so a figure cannot silently drop out.
  *
- *   npm run bench            (build first: bench-startup times dist/cli.js)
+ *   npm run bench                    (build first: several scripts time dist/)
+ *   npm run bench -- startup install (only the scripts whose names contain one of the words)
  */
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
-import { availableParallelism, cpus } from 'node:os';
+import { availableParallelism, cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BenchFigure } from './bench-report.js';
@@ -66,24 +68,32 @@ function parseFigures(script: string, output: string): Row[] {
 }
 
 function table(rows: readonly Row[]): string {
-  const cells = rows.map((r) => [r.script.replace(/^bench-|\.ts$/g, ''), r.figure, `${r.median} ${r.unit}`, r.target ?? '—', r.met === undefined ? '—' : r.met ? 'yes' : 'NO']);
+  const cells = rows.map((r) => [r.script.replace(/^bench-|\.ts$/g, ''), r.figure, Number.isNaN(r.median) ? '—' : `${r.median} ${r.unit}`, r.target ?? '—', r.met === undefined ? '—' : r.met ? 'yes' : 'NO']);
   const head = ['bench', 'figure', 'median', 'target', 'met'];
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => (c[i] ?? '').length)));
   const line = (c: readonly string[]) => `| ${c.map((x, i) => x.padEnd(widths[i] ?? 0)).join(' | ')} |`;
   return [line(head), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...cells.map(line)].join('\n');
 }
 
-const scripts = readdirSync(here).filter((f) => /^bench-.*\.ts$/.test(f) && !skip.has(f)).sort();
+const words = process.argv.slice(2);
+const scripts = readdirSync(here)
+  .filter((f) => /^bench-.*\.ts$/.test(f) && !skip.has(f))
+  .filter((f) => words.length === 0 || words.some((w) => f.includes(w)))
+  .sort();
+if (scripts.length === 0) throw new Error(`no scripts/bench-*.ts matches ${words.join(', ')}`);
 const rows: Row[] = [];
 const failed: string[] = [];
+const load = (): string => loadavg().map((n) => n.toFixed(1)).join(' ');
+const loadBefore = load();
 for (const script of scripts) {
-  process.stderr.write(`\n== ${script}\n`);
+  process.stderr.write(`\n== ${script} (load ${load()})\n`);
   const { code, output } = await runScript(script);
   if (code !== 0) failed.push(script);
-  rows.push(...parseFigures(script, output));
+  const figures = parseFigures(script, output);
+  rows.push(...(figures.length > 0 ? figures : [{ script, figure: '(reported no figures)', median: Number.NaN, unit: '' }]));
 }
 const cpu = cpus()[0]?.model ?? 'unknown CPU';
-console.log(`\n${new Date().toISOString().slice(0, 10)} · Node ${process.version} · ${availableParallelism()} cores (${cpu}) · ${process.platform}\n`);
+console.log(`\n${new Date().toISOString().slice(0, 10)} · Node ${process.version} · ${availableParallelism()} cores (${cpu}) · ${process.platform} · load average ${loadBefore} before, ${load()} after\n`);
 console.log(table(rows));
 if (failed.length > 0) {
   console.log(`\nfailed: ${failed.join(', ')}`);

@@ -22,6 +22,7 @@ import { loadConfig } from '../src/config/load-config.js';
 import { readFileTool } from '../src/tools/read-file.js';
 import type { ToolContext } from '../src/tools/types.js';
 import { createSessionGrants } from '../src/policy/session-grants.js';
+import { reportFigure } from './bench-report.js';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 const wanted = Number(process.argv[process.argv.indexOf('--files') + 1]) || 5000;
@@ -32,6 +33,7 @@ const ms = (t0: number): string => `${(performance.now() - t0).toFixed(0)} ms`;
 /** Wall time and this process's CPU time since `start`: on a shared, busy machine the CPU time is the steadier figure. */
 interface Mark { readonly wall: number; readonly cpu: NodeJS.CpuUsage }
 const mark = (): Mark => ({ wall: performance.now(), cpu: process.cpuUsage() });
+const wallMs = (m: Mark): number => Math.round((performance.now() - m.wall) * 10) / 10;
 const since = (m: Mark): string => {
   const cpu = process.cpuUsage(m.cpu);
   return `${(performance.now() - m.wall).toFixed(1)} ms wall, ${((cpu.user + cpu.system) / 1000).toFixed(1)} ms cpu`;
@@ -123,6 +125,8 @@ async function main(): Promise<void> {
     const coldMs = performance.now() - t0;
     console.log(`cold index (${hasWorker ? `worker thread, ${relative(repo, distWorker)}` : 'in-thread; run npm run build for the worker'}): `
       + `${coldMs.toFixed(0)} ms, ${(cold.stats.files / (coldMs / 1000)).toFixed(0)} files/s, ${cold.warnings.length} warnings`);
+    const filesPerSecond = Math.round(cold.stats.files / (coldMs / 1000));
+    reportFigure({ figure: `code map cold index, ${cold.stats.files} files (${hasWorker ? 'worker' : 'in-thread'})`, median: filesPerSecond, unit: 'files/s', target: `>= 1500 files/s on ${availableParallelism()} cores`, met: filesPerSecond >= 1500 });
     let m = mark();
     const text = cold.mapText(8000);
     console.log(`map build (graph + rank + render, 8000-token budget): ${since(m)}, ${text.length} chars`);
@@ -130,12 +134,15 @@ async function main(): Promise<void> {
 
     m = mark();
     const warm = await openCodeMap(base);
+    const warmMs = wallMs(m);
     console.log(`warm start from cache: ${since(m)} (${warm.stats.files} files, ${warm.stats.reparsed} reparsed)`);
+    reportFigure({ figure: `code map warm start from cache, ${warm.stats.files} files`, median: warmMs, unit: 'ms', target: '< 300 ms', met: warmMs < 300 });
     m = mark();
     warm.mapText(8000);
     console.log(`map build after warm start: ${since(m)}`);
     m = mark();
     const first = await warm.tools()[0]!.run({ name: 'probe' }, toolContext(config));
+    reportFigure({ figure: 'code map first tool call after a warm start', median: wallMs(m), unit: 'ms' });
     console.log(`first tool call after warm start (stored graph parts): ${since(m)} (${first.ok ? 'found' : 'MISSING'})`);
 
     // The first edit of a session loads the TypeScript compiler: in the edit worker, or in this
@@ -144,10 +151,13 @@ async function main(): Promise<void> {
     m = mark();
     const { stall } = await withStall(() => warm.fileChanged(target));
     console.log(`first edit in a session (loads the TypeScript compiler): ${since(m)} (cpu of all threads); longest event-loop stall ${stall.toFixed(0)} ms`);
+    reportFigure({ figure: 'code map first edit of a session: longest main-thread stall', median: Math.round(stall), unit: 'ms' });
     await writeFile(target, 'export function probe(): number { return 2; }\nexport const second = probe();\n');
     m = mark();
     const later = await withStall(() => warm.fileChanged(target));
+    const reindexMs = wallMs(m);
     const reindex = `${since(m)}, stall ${later.stall.toFixed(0)} ms`;
+    reportFigure({ figure: 'code map one-file re-index after an edit', median: reindexMs, unit: 'ms', target: '< 50 ms', met: reindexMs < 50 });
     m = mark();
     const probe = await warm.tools()[0]!.run({ name: 'second' }, toolContext(config));
     console.log(`one-file re-index: ${reindex}; next tool call (graph update for the files it reaches + answer): ${since(m)} (${probe.ok ? 'found' : 'MISSING'})`);
@@ -176,11 +186,18 @@ async function main(): Promise<void> {
     const inChild = async (): Promise<string> => (await promisify(execFile)(process.execPath,
       ['--import', 'tsx', fileURLToPath(import.meta.url), '--warm-child', corpus, base.cacheDir, ...(hasWorker ? [distWorker] : [])],
       { env: { ...process.env, ...env } })).stdout.trim();
-    console.log(`in a new process: ${await inChild()}`);
+    const fresh = await inChild();
+    console.log(`in a new process: ${fresh}`);
+    const freshOpen = Number(/^warm start ([\d.]+) ms wall/.exec(fresh)?.[1]);
+    const freshTool = Number(/first tool call \(stored graph parts\) ([\d.]+) ms wall/.exec(fresh)?.[1]);
+    if (Number.isFinite(freshOpen)) reportFigure({ figure: 'code map warm start in a new process', median: freshOpen, unit: 'ms', target: '< 300 ms', met: freshOpen < 300 });
+    if (Number.isFinite(freshTool)) reportFigure({ figure: 'code map first tool call after a warm start, new process', median: freshTool, unit: 'ms' });
     // The next session after an edit outside it: one file to parse, the graph to update, the map to rank and render.
     await writeFile(target, 'export function probe(): number { return 4; }\n');
     console.log(`in a new process, one file changed since: ${await inChild()}`);
-    console.log(`peak RSS: ${(Math.max(peak, process.resourceUsage().maxRSS * 1024) / 1e6).toFixed(0)} MB`);
+    const peakMb = Math.round(Math.max(peak, process.resourceUsage().maxRSS * 1024) / 1e6);
+    console.log(`peak RSS: ${peakMb} MB`);
+    reportFigure({ figure: 'code map peak RSS (cold index, warm starts, edits)', median: peakMb, unit: 'MB' });
 
     await savings(env);
   } finally {
@@ -227,6 +244,8 @@ async function savings(env: Record<string, string>): Promise<void> {
   console.log(`read savings over ${ratios.length} exported symbols in src/: median read_symbol/read_file = `
     + `${(median(ratios) * 100).toFixed(1)}%, total ${(symbolBytes / 1e3).toFixed(0)} KB vs ${(fileBytes / 1e3).toFixed(0)} KB `
     + '(both as the real tools return them, line numbers included)');
+  const share = Math.round(median(ratios) * 1000) / 10;
+  reportFigure({ figure: `read_symbol bytes vs read_file, median over ${ratios.length} symbols of src/`, median: share, unit: '%', target: '< 25%', met: share < 25 });
 }
 
 /** `--warm-child ROOT CACHE_DIR [WORKER]`: times one warm open, its first map and first tool call in this fresh process. */

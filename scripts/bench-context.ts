@@ -13,6 +13,7 @@ import { createContextManager } from '../src/context/create-context-manager.js';
 import { estimateMessage, estimateMessages } from '../src/context/estimate-tokens.js';
 import { createOffloadStore } from '../src/context/offload-store.js';
 import type { Message } from '../src/providers/types.js';
+import { reportFigure } from './bench-report.js';
 
 const MARKER = 'lw-bench00marker';
 const SYSTEM = 'You are a coding agent. '.repeat(200);
@@ -109,6 +110,9 @@ async function benchCompactionPass(dir: string): Promise<void> {
   console.log(`  the same pass, in-memory store (no disk):          ${median(times.memory).toFixed(2)} ms`);
   console.log(`  offload + summarize, instant summarizer (128K):    ${median(times.summarize).toFixed(2)} ms`);
   console.log(`  last run: ${actions}`);
+  const round2 = (n: number): number => Math.round(n * 100) / 100;
+  reportFigure({ figure: `compaction check, nothing to do (${history.length} messages)`, median: round2(median(times.check)), unit: 'ms' });
+  reportFigure({ figure: `compaction: offload + summarize pass (${history.length} messages)`, median: round2(median(times.summarize)), unit: 'ms' });
 }
 
 /** How many leading messages two requests share, compared by value as they go on the wire. */
@@ -179,6 +183,8 @@ async function benchPrefixStability(dir: string): Promise<void> {
   console.log(`  whole previous prompt reused as prefix: ${fullPrefix} of ${requests} (${((fullPrefix / requests) * 100).toFixed(1)}%)`);
   console.log(`  prefix broken on a request with no reclaim: ${brokenWithoutCompaction} (target 0)`);
   console.log(`  prompt tokens served from an unchanged prefix: ${((reusedTokens / promptTokens) * 100).toFixed(1)}% of ${fmt(promptTokens)}`);
+  reportFigure({ figure: `requests reusing the whole previous prompt as prefix (of ${requests}; ${compactions} follow a reclaim)`, median: fullPrefix, unit: 'requests', target: `${requests - compactions} (all but reclaims)`, met: fullPrefix >= requests - compactions });
+  reportFigure({ figure: 'prefix broken on a request with no reclaim', median: brokenWithoutCompaction, unit: 'requests', target: '0', met: brokenWithoutCompaction === 0 });
   console.log(`  offloaded: ${stats.offloadedCount} results, ${fmt(stats.offloadedBytes / 1024)} KB; final history ${history.length} messages`);
 }
 

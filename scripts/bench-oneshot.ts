@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startFakeProvider } from '../test/support/fake-provider.js';
+import { reportFigure } from './bench-report.js';
 
 const runs = Number(process.argv[2] ?? 9);
 const dist = resolve(process.argv[3] ?? 'dist');
@@ -87,6 +88,9 @@ try {
     console.log(
       `${label}: node -e 0 ${median(bare).toFixed(0)} ms · --version ${median(version).toFixed(0)} ms · -p (one reply) ${median(oneshot).toFixed(0)} ms (median of ${runs})`,
     );
+    const over = median(oneshot.map((ms, i) => ms - (bare[i] ?? 0)));
+    reportFigure({ figure: `lwyrm -p, one reply from the fake provider, ${label.trim()} (total wall)`, median: Math.round(median(oneshot)), unit: 'ms' });
+    reportFigure({ figure: `lwyrm -p, ${label.trim()}, over bare node`, median: Math.round(over), unit: 'ms' });
   }
 } finally {
   await fake.close();

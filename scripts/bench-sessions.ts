@@ -12,6 +12,7 @@ import { writeFileAtomic } from '../src/io/atomic-write.js';
 import { createSessionStore } from '../src/sessions/session-store.js';
 import { bigHistory, makeRecord, richTurn, userText } from '../test/sessions/support/records.js';
 import type { Message } from '../src/providers/types.js';
+import { reportFigure } from './bench-report.js';
 
 const SESSIONS = 1000;
 const HISTORY_BYTES = 4_500_000; // ~1M tokens at ~4.5 characters per token
@@ -78,6 +79,7 @@ async function main(): Promise<void> {
     if (lists.some((l) => l.count !== SESSIONS)) throw new Error('wrong count listed');
     const listMs = median(lists.map((l) => l.took));
     console.log(`list ${SESSIONS} sessions (fresh process)    ${fmt(listMs)} ms median of 3, ${median(lists.map((l) => l.cpuMs)).toFixed(1)} ms CPU (target < 300)`);
+    reportFigure({ figure: `list ${SESSIONS} saved sessions (fresh process)`, median: Number(fmt(listMs)), unit: 'ms', target: '< 300 ms', met: listMs < 300 });
 
     const history = bigHistory(HISTORY_BYTES);
     const id = store.newId();
@@ -95,6 +97,7 @@ async function main(): Promise<void> {
       appendTimes.push((await timed(() => store.save(record)))[1]);
     }
     console.log(`  save after a turn (append)          ${fmt(median(appendTimes))} ms median of 20`);
+    reportFigure({ figure: `save after a turn on a ${(bytes / 1e6).toFixed(0)} MB session (append)`, median: Number(fmt(median(appendTimes))), unit: 'ms' });
 
     const compacted = [userText('[Summary] ...'), ...messages.slice(1000)];
     const [, rewrite] = await timed(() => store.save({ ...record, messages: compacted }));
@@ -111,6 +114,8 @@ async function main(): Promise<void> {
     const r = runChild('--resume-child', dir, project, id);
     console.log(`resume (fresh process, lock + load)   ${fmt(r.took)} ms, ${r.cpuMs.toFixed(1)} ms CPU (target < 1000), ${r.count} messages`);
     console.log(`  peak RSS                            ${fmt(r.peakMb)} MB (target < 300; ${r.baseMb.toFixed(0)} MB before loading)`);
+    reportFigure({ figure: `resume a ${r.count}-message session (fresh process, lock + load)`, median: Number(fmt(r.took)), unit: 'ms', target: '< 1000 ms', met: r.took < 1000 });
+    reportFigure({ figure: 'resume: peak RSS', median: Number(fmt(r.peakMb)), unit: 'MB', target: '< 300 MB', met: r.peakMb < 300 });
     console.log(`(load average while measuring: ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${availableParallelism()} cores)`);
   } finally {
     await rm(root, { recursive: true, force: true });

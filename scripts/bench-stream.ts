@@ -20,6 +20,7 @@ import { SseParser } from '../src/providers/sse-reader.js';
 import type { StreamAssembler } from '../src/providers/stream-runner.js';
 import type { Preset } from '../src/config/types.js';
 import { startFakeProvider, type FakeFormat } from '../test/support/fake-provider.js';
+import { reportFigure } from './bench-report.js';
 
 const targetMb = Number(process.argv[2] ?? 50);
 const RATE = 2_000;
@@ -109,13 +110,18 @@ async function overHttp(format: FakeFormat, file: string): Promise<{ cpuMs: numb
   return { cpuMs: (cpu.user + cpu.system) / 1000, wallMs, deltas };
 }
 
-function report(label: string, mb: number, r: { cpuMs: number; wallMs: number; deltas: number }): void {
+function report(label: string, mb: number, r: { cpuMs: number; wallMs: number; deltas: number }, client: boolean): void {
   const perDeltaUs = (r.cpuMs * 1000) / r.deltas;
   const share = (perDeltaUs * RATE) / 1e6;
   console.log(
     `${label.padEnd(18)} ${(mb / (r.wallMs / 1000)).toFixed(1).padStart(6)} MB/s wall, ${(mb / (r.cpuMs / 1000)).toFixed(1).padStart(6)} MB per cpu-s  cpu ${r.cpuMs.toFixed(0).padStart(5)} ms  ` +
       `${r.deltas} deltas  ${perDeltaUs.toFixed(2)} µs/delta  ${(share * 100).toFixed(2)}% of a core at ${RATE} deltas/s`,
   );
+  if (client) {
+    reportFigure({ figure: `${label} CPU at ${RATE} deltas/s`, median: Math.round(share * 10000) / 100, unit: '% of a core', target: '< 5%', met: share < 0.05 });
+  } else {
+    reportFigure({ figure: `${label} throughput`, median: Math.round((mb / (r.cpuMs / 1000)) * 10) / 10, unit: 'MB per cpu-s' });
+  }
 }
 
 const dir = await mkdtemp(join(tmpdir(), 'lwyrm-bench-'));
@@ -125,10 +131,10 @@ try {
     const mb = bytes.length / 1e6;
     console.log(`${format}: recorded ${mb.toFixed(1)} MB`);
     parseOnly(format, bytes.subarray(0, Math.min(bytes.length, 2e6)), true); // JIT warm-up
-    report(`${format} parse`, mb, parseOnly(format, bytes));
+    report(`${format} parse`, mb, parseOnly(format, bytes), false);
     const file = join(dir, `${format}.sse`);
     await writeFile(file, bytes);
-    report(`${format} client`, mb, await overHttp(format, file));
+    report(`${format} client`, mb, await overHttp(format, file), true);
   }
 } finally {
   await rm(dir, { recursive: true, force: true });

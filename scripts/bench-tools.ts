@@ -54,6 +54,12 @@ function rgCli(args: string[]): Promise<number> {
   return Promise.resolve(out.stdout.split('\n').filter((l) => l !== '').length);
 }
 
+/** A tool's time, with ripgrep's next to it and the target (< 1.5x rg) when rg is installed. */
+function reportVsRg(figure: string, r: { ms: number }, rgTime: { ms: number } | undefined): void {
+  const vs = rgTime === undefined ? {} : { target: `< 1.5x rg (${rgTime.ms.toFixed(0)} ms)`, met: r.ms < 1.5 * rgTime.ms };
+  reportFigure({ figure, median: Math.round(r.ms), unit: 'ms', ...vs });
+}
+
 function row(label: string, r: { ms: number; count: number }, reference?: { ms: number }): string {
   const ratio = reference === undefined ? '' : `  ${(r.ms / reference.ms).toFixed(2)}x rg`;
   return `${label.padEnd(34)} ${r.ms.toFixed(0).padStart(7)} ms  ${String(r.count).padStart(8)} results${ratio}`;
@@ -126,6 +132,7 @@ const globOwn = await median(async () => {
 const globRg = rg === undefined ? undefined : await median(() => rgCli(['--files', '--glob', '*.js']));
 if (globRg !== undefined) console.log(row('glob **/*.js  rg --files', globRg));
 console.log(row('glob **/*.js  lindwyrm walk', globOwn, globRg));
+reportVsRg('glob **/*.js, lindwyrm walk', globOwn, globRg);
 
 // grep: a literal-ish and a regex pattern
 for (const pattern of ['createElement', 'function\\s+\\w+Sync\\(']) {
@@ -135,9 +142,11 @@ for (const pattern of ['createElement', 'function\\s+\\w+Sync\\(']) {
   if (rg !== undefined) {
     const wrapped = await median(async () => (await grepWithRipgrep(rg, q)).hits.length);
     console.log(row(`grep ${pattern}  tool via rg`, wrapped, cli));
+    reportVsRg(`grep ${pattern}, the tool via rg`, wrapped, cli);
   }
   const own = await median(async () => (await grepInProcess(q)).hits.length);
   console.log(row(`grep ${pattern}  in-process`, own, cli));
+  reportFigure({ figure: `grep ${pattern}, in-process fallback (no rg)`, median: Math.round(own.ms), unit: 'ms' });
 }
 
 await sandboxOverhead();

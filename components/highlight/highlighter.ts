@@ -21,10 +21,19 @@ const loading = new Map<CodeLanguage, Promise<boolean>>();
 const listeners = new Set<() => void>();
 let epoch = 0;
 let grammarParsers: GrammarParsers | undefined;
+let typescriptSource: (() => Promise<typeof TS>) | undefined;
 
 /** Where the tree-sitter grammars come from (the engine's loader); without it only TS/JS is highlighted. */
 export function setGrammarSource(parsers: GrammarParsers): void {
   grammarParsers = parsers;
+}
+
+/**
+ * Where the TypeScript compiler comes from (the engine's loader: the build ships it under
+ * dist/vendor, not as a package); without it TS/JS shows plain.
+ */
+export function setTypeScriptSource(load: () => Promise<typeof TS>): void {
+  typescriptSource = load;
 }
 
 /** Bumped each time a language becomes available: part of the layout caches' keys. */
@@ -44,9 +53,8 @@ export function loadLanguage(lang: CodeLanguage): Promise<boolean> {
   if (pending) return pending;
   pending = (async (): Promise<Loaded> => {
     if (lang === 'ts') {
-      const m = await import('typescript');
-      // typescript is CommonJS: under ESM its API is the default export.
-      return { kind: 'ts', ts: (m.default ?? m) as unknown as typeof TS };
+      if (!typescriptSource) throw new Error('no TypeScript loader was given');
+      return { kind: 'ts', ts: await typescriptSource() };
     }
     if (!grammarParsers) throw new Error('no grammar loader was given');
     return { kind: 'grammar', grammar: await loadGrammar(lang, grammarParsers) };

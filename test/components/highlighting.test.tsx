@@ -5,8 +5,9 @@
  * again once it has; under NO_COLOR nothing is coloured but keywords stay bold and comments italic.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadLanguage, setGrammarSource } from '../../components/highlight/highlighter.js';
+import { loadLanguage, setGrammarSource, setTypeScriptSource } from '../../components/highlight/highlighter.js';
 import { createParser } from '../../src/codemap/tree-sitter-runtime.js';
+import { loadTypeScript } from '../../src/codemap/load-typescript.js';
 import { codeSegments } from '../../components/highlight/code-segments.js';
 import type { CodeLanguage } from '../../components/highlight/languages.js';
 import { syntaxTheme } from '../../components/theme.js';
@@ -15,6 +16,7 @@ import { hasColour, styleOf } from './support/sgr.js';
 
 // The grammars come from the engine's loader, as the CLI hands them to the view.
 setGrammarSource(createParser);
+setTypeScriptSource(async () => loadTypeScript());
 
 const FG = { red: 31, green: 32, blue: 34, magenta: 35, cyan: 36 } as const;
 const fgOf = (name: string | undefined): number | undefined => (name === undefined ? undefined : FG[name as keyof typeof FG]);

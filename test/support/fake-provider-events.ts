@@ -106,10 +106,16 @@ export function anthropicEvents(reply: ScriptedReply, model: string): SseEvent[]
   }
   if (reply.text !== undefined) {
     const deltas = pieces(reply.text).map((p) => ev('content_block_delta', { index, delta: { type: 'text_delta', text: p } }));
-    out.push(ev('content_block_start', { index, content_block: { type: 'text', text: '' } }), ...deltas, ev('content_block_stop', { index }));
+    // Appended one by one: spreading a long answer's deltas into push() overflows the stack.
+    const block = (): void => {
+      out.push(ev('content_block_start', { index, content_block: { type: 'text', text: '' } }));
+      for (const d of deltas) out.push(d);
+      out.push(ev('content_block_stop', { index }));
+    };
+    block();
     // Proxies seen replaying a block: whole under the same index, or only its deltas after the stop.
-    if (reply.duplicateBlocks === 'replay') out.push(ev('content_block_start', { index, content_block: { type: 'text', text: '' } }), ...deltas, ev('content_block_stop', { index }));
-    if (reply.duplicateBlocks === 'late_deltas') out.push(...deltas);
+    if (reply.duplicateBlocks === 'replay') block();
+    if (reply.duplicateBlocks === 'late_deltas') for (const d of deltas) out.push(d);
     next();
   }
   (reply.toolCalls ?? []).forEach((call, i) => {

@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, watch } from 'node:fs';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, cp, link, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { startFakeProvider, type FakeFormat, type FakeProvider, type ScriptedReply } from '../../support/fake-provider.js';
@@ -40,8 +40,22 @@ export async function snapshotBuild(): Promise<{ cli: string; remove: () => Prom
   const built = resolve('dist');
   if (!existsSync(join(built, 'cli.js'))) throw new Error('dist/cli.js is missing: run `npm run build` before the e2e tests');
   const dir = await mkdtemp(resolve('.e2e-dist-'));
-  await cp(built, dir, { recursive: true });
+  // dist/vendor (~30 MB of TypeScript and grammars, never rewritten in place: a build removes and
+  // recreates it) is hard-linked rather than copied for every test file.
+  await cp(built, dir, { recursive: true, filter: (from) => from !== join(built, 'vendor') });
+  await linkTree(join(built, 'vendor'), join(dir, 'vendor'));
   return { cli: join(dir, 'cli.js'), remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+async function linkTree(from: string, to: string): Promise<void> {
+  if (!existsSync(from)) return;
+  await mkdir(to, { recursive: true });
+  for (const entry of await readdir(from, { withFileTypes: true })) {
+    const source = join(from, entry.name);
+    const target = join(to, entry.name);
+    if (entry.isDirectory()) await linkTree(source, target);
+    else await link(source, target).catch(() => copyFile(source, target));
+  }
 }
 
 /**
