@@ -22,6 +22,7 @@ import type { TerminalControl } from './terminal/terminal-control.js';
 import { TextPanel } from './panels/text-panel.js';
 import { SessionsPanel } from './panels/sessions-panel.js';
 import { RewindPanel } from './panels/rewind-panel.js';
+import { afterTheRequestLeaves } from './keys/request-first.js';
 import { useAppKeys, type Panel } from './keys/app-keys.js';
 
 const selectBlocks = (s: SessionState) => s.blocks;
@@ -29,6 +30,7 @@ const selectMarkdown = (s: SessionState) => s.markdown;
 const selectApproval = (s: SessionState) => s.pendingApproval;
 const selectQuestion = (s: SessionState) => s.pendingQuestion ?? null;
 const selectBusy = (s: SessionState) => s.busy;
+const selectStarting = (s: SessionState) => s.starting === true;
 const selectSessionId = (s: SessionState) => s.sessionId;
 const selectRoot = (s: SessionState) => s.projectRoot;
 const selectReasoning = (s: SessionState) => liveReasoning(s.blocks);
@@ -54,6 +56,7 @@ export function App({ size, initialPrompt, onExit, terminal, history, mentionPat
   const approval = useEngineState(selectApproval);
   const question = useEngineState(selectQuestion);
   const busy = useEngineState(selectBusy);
+  const starting = useEngineState(selectStarting);
   const sessionId = useEngineState(selectSessionId);
   const projectRoot = useEngineState(selectRoot);
   const reasoning = useEngineState(selectReasoning);
@@ -63,9 +66,11 @@ export function App({ size, initialPrompt, onExit, terminal, history, mentionPat
   const [initialComposer] = useState(() => composerWithHistory(history?.entries ?? []));
   const composerRef = useRef<ComposerState>(initialComposer);
   const [composer, setComposerState] = useState<ComposerState>(initialComposer);
-  const setComposer = useCallback((next: ComposerState) => {
+  const setComposer = useCallback((next: ComposerState, drawLater?: boolean) => {
     composerRef.current = next;
-    setComposerState(next);
+    // Keys typed meanwhile read the ref; the drawing shows whatever it holds by then.
+    if (drawLater) afterTheRequestLeaves(() => setComposerState(composerRef.current));
+    else setComposerState(next);
   }, []);
   const [scroll, setScroll] = useState<ScrollState>(FOLLOW);
   const metricsRef = useRef<ScrollMetrics>({ total: 0, height: 0, top: 0 });
@@ -88,6 +93,9 @@ export function App({ size, initialPrompt, onExit, terminal, history, mentionPat
   const [flash, setFlash] = useState<Flash | null>(null);
   const [paths, setPaths] = useState<readonly string[]>([]);
   useEffect(() => {
+    // The project walk waits until the session is up: at start-up it competed with the first
+    // keys' echo and the engine's start for the one thread.
+    if (starting) return;
     let live = true;
     mentionPaths?.().then(
       (list) => live && setPaths(list),
@@ -96,7 +104,7 @@ export function App({ size, initialPrompt, onExit, terminal, history, mentionPat
     return () => {
       live = false;
     };
-  }, [mentionPaths]);
+  }, [mentionPaths, starting]);
 
   // Sends a prompt; if the engine refuses it, the text comes back to the input instead of vanishing.
   const send = useCallback(
