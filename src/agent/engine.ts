@@ -73,10 +73,7 @@ export interface EngineServices {
 }
 
 export interface TurnCheckpoints {
-  /**
-   * Not awaited before the request: what may change files during the turn waits for it (the
-   * wrappers do), the request does not. `conversation` is the one before the prompt joins it.
-   */
+  /** Not awaited before the request (the wrappers wait for it); `conversation` is the one before the prompt. */
   beginTurn(prompt: string, conversation: ConversationState): Promise<void>;
   endTurn(): Promise<void>;
   /** The model's reply began: the first read of the project (once per project) may start, out of the request's way. */
