@@ -30,7 +30,6 @@ const selectMarkdown = (s: SessionState) => s.markdown;
 const selectApproval = (s: SessionState) => s.pendingApproval;
 const selectQuestion = (s: SessionState) => s.pendingQuestion ?? null;
 const selectBusy = (s: SessionState) => s.busy;
-const selectStarting = (s: SessionState) => s.starting === true;
 const selectSessionId = (s: SessionState) => s.sessionId;
 const selectRoot = (s: SessionState) => s.projectRoot;
 const selectReasoning = (s: SessionState) => liveReasoning(s.blocks);
@@ -56,7 +55,6 @@ export function App({ size, initialPrompt, onExit, terminal, history, mentionPat
   const approval = useEngineState(selectApproval);
   const question = useEngineState(selectQuestion);
   const busy = useEngineState(selectBusy);
-  const starting = useEngineState(selectStarting);
   const sessionId = useEngineState(selectSessionId);
   const projectRoot = useEngineState(selectRoot);
   const reasoning = useEngineState(selectReasoning);
@@ -93,9 +91,6 @@ export function App({ size, initialPrompt, onExit, terminal, history, mentionPat
   const [flash, setFlash] = useState<Flash | null>(null);
   const [paths, setPaths] = useState<readonly string[]>([]);
   useEffect(() => {
-    // The project walk waits until the session is up: at start-up it competed with the first
-    // keys' echo and the engine's start for the one thread.
-    if (starting) return;
     let live = true;
     mentionPaths?.().then(
       (list) => live && setPaths(list),
@@ -104,7 +99,7 @@ export function App({ size, initialPrompt, onExit, terminal, history, mentionPat
     return () => {
       live = false;
     };
-  }, [mentionPaths, starting]);
+  }, [mentionPaths]);
 
   // Sends a prompt; if the engine refuses it, the text comes back to the input instead of vanishing.
   const send = useCallback(
