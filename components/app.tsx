@@ -22,6 +22,7 @@ import type { TerminalControl } from './terminal/terminal-control.js';
 import { TextPanel } from './panels/text-panel.js';
 import { SessionsPanel } from './panels/sessions-panel.js';
 import { RewindPanel } from './panels/rewind-panel.js';
+import { afterTheRequestLeaves } from './keys/request-first.js';
 import { useAppKeys, type Panel } from './keys/app-keys.js';
 
 const selectBlocks = (s: SessionState) => s.blocks;
@@ -63,9 +64,11 @@ export function App({ size, initialPrompt, onExit, terminal, history, mentionPat
   const [initialComposer] = useState(() => composerWithHistory(history?.entries ?? []));
   const composerRef = useRef<ComposerState>(initialComposer);
   const [composer, setComposerState] = useState<ComposerState>(initialComposer);
-  const setComposer = useCallback((next: ComposerState) => {
+  const setComposer = useCallback((next: ComposerState, drawLater?: boolean) => {
     composerRef.current = next;
-    setComposerState(next);
+    // Keys typed meanwhile read the ref; the drawing shows whatever it holds by then.
+    if (drawLater) afterTheRequestLeaves(() => setComposerState(composerRef.current));
+    else setComposerState(next);
   }, []);
   const [scroll, setScroll] = useState<ScrollState>(FOLLOW);
   const metricsRef = useRef<ScrollMetrics>({ total: 0, height: 0, top: 0 });

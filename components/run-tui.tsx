@@ -18,6 +18,7 @@ import type { EarlyFrame } from './terminal/early-paint.js';
 import { SIGNAL_STATUS, createScreen } from './terminal/screen.js';
 import { createTerminalControl } from './terminal/terminal-control.js';
 import { holdStrayOutput, type StrayOutput } from './terminal/stray-output.js';
+import { whenInputLive } from './terminal/input-live.js';
 import { sanitizeForTerminal } from './text/sanitize.js';
 import { encodeLine } from './text/ansi.js';
 import { renderMarkdown } from './transcript/markdown.js';
@@ -66,6 +67,8 @@ export interface RunTuiOptions {
   readonly history?: { readonly entries: readonly string[]; add(text: string): unknown };
   /** Lists the project's paths for @ completion. */
   readonly mentionPaths?: () => Promise<readonly string[]>;
+  /** Told once the input reads keys (terminal/input-live.ts); the CLI starts the engine then. */
+  readonly onInputLive?: () => void;
 }
 
 /** The start-up failed before the session existed: the screen is restored, the caller reports it. */
@@ -131,6 +134,7 @@ export async function runTui(engineOrPending: Engine | Promise<Engine>, opts: Ru
   opts.painted?.handOver();
 
   const stdin = opts.stdin ?? process.stdin;
+  if (opts.onInputLive) whenInputLive(stdin, opts.onInputLive);
   const terminal = createTerminalControl({ screen, writer: frames.writer, stdin });
   const instance = render(
     <EngineProvider engine={paceEngine(engine, opts.renderMs ?? 50)}>

@@ -56,7 +56,8 @@ export function startingEngine(placeholder: SessionState, pending: Promise<Engin
       };
     },
     getSnapshot: () => (real ? real.getSnapshot() : starting),
-    submit: async (text, extra): Promise<TurnOutcome> => (await ready).submit(text, extra),
+    // Straight to the real engine once it is there: an await here would let a redraw in before the request.
+    submit: (text, extra): Promise<TurnOutcome> => (real ? real.submit(text, extra) : ready.then((engine) => engine.submit(text, extra))),
     // Nothing runs before the engine exists, so there is nothing to stop or answer.
     interrupt: (reason) => real?.interrupt(reason),
     answer: (id, decision, note) => real?.answer(id, decision, note),

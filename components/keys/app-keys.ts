@@ -22,6 +22,7 @@ import type { ModalMode } from '../approval/approval-modal.js';
 import { rewindLayer } from './rewind-keys.js';
 import type { RewindPanelState } from '../panels/rewind-panel.js';
 import { bufferOf } from '../composer/edit-buffer.js';
+import { afterTheRequestLeaves } from './request-first.js';
 
 export type Panel =
   | { readonly kind: 'text'; readonly title: string; readonly text: string; readonly scroll: number }
@@ -53,7 +54,8 @@ export interface AppKeyDeps {
   /** How many rows PgUp / PgDn move in the modal and in the text panel (what they show). */
   readonly modalPageRef?: { readonly current: number };
   readonly panelPageRef?: { readonly current: number };
-  readonly setComposer: (next: ComposerState) => void;
+  /** `drawLater`: the ref now, the screen after the prompt's request left (request-first.ts). */
+  readonly setComposer: (next: ComposerState, drawLater?: boolean) => void;
   readonly setScroll: Dispatch<SetStateAction<ScrollState>>;
   readonly setExpandReasoning: Dispatch<SetStateAction<boolean>>;
   readonly setPanel: Dispatch<SetStateAction<Panel | null>>;
@@ -143,8 +145,9 @@ export function useAppKeys(d: AppKeyDeps): KeyLayer[] {
     if (d.busy) {
       d.setQueued((q) => (q === null ? text : `${q}\n${text}`));
     } else {
-      d.setScroll(FOLLOW);
+      // The request first, then the redraw (request-first.ts).
       d.commands.submit(text);
+      afterTheRequestLeaves(() => d.setScroll(FOLLOW));
     }
   };
   const runSlash = (text: string): void => {
@@ -281,11 +284,19 @@ export function useAppKeys(d: AppKeyDeps): KeyLayer[] {
         }
         const { state, text } = takeText(d.composerRef.current);
         if (text.trim() === '') return true;
-        d.setComposer(state);
-        d.setFlash(null);
+        if (text.trim().startsWith('/')) {
+          d.setComposer(state);
+          d.setFlash(null);
+          runSlash(text.trim());
+        } else {
+          // No redraw when no flash shows (React skips an unchanged state); a refusal's flash
+          // (set when the engine answers) must not be cleared after it.
+          d.setFlash(null);
+          // Emptied now for the keys that follow, drawn once the request has left (request-first.ts).
+          d.setComposer(state, !d.busy);
+          send(text);
+        }
         d.onRemember?.(text);
-        if (text.trim().startsWith('/')) runSlash(text.trim());
-        else send(text);
         return true;
       }
       const next = composerKey(d.composerRef.current, cmd, sources());

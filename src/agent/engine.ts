@@ -73,8 +73,11 @@ export interface EngineServices {
 }
 
 export interface TurnCheckpoints {
+  /** Not awaited before the request (the wrappers wait for it); `conversation` is the one before the prompt. */
   beginTurn(prompt: string, conversation: ConversationState): Promise<void>;
   endTurn(): Promise<void>;
+  /** The model's reply began: the first read of the project (once per project) may start, out of the request's way. */
+  replyStarted?(): void;
   /** The scan around anything that may change files (see LindwyrmEngine.aroundCommand). */
   readonly wrappers: Pick<CheckpointWrappers, 'aroundCommand'>;
 }
@@ -153,9 +156,9 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
 
   // Why the last save failed; undefined while saves work. A turn's outcome says whether it was saved.
   let saveError: string | undefined;
-  const persist = async (): Promise<void> => {
+  const persist = async (opts?: { readonly durable?: boolean }): Promise<void> => {
     try {
-      await session.persist();
+      await session.persist(opts);
       if (saveError !== undefined) events.dispatch({ type: 'save', error: null });
       saveError = undefined;
     } catch (err) {
@@ -170,11 +173,11 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
   // Streamed text is saved as it arrives, so a kill mid-answer loses at most a second of it.
   const journal = createTurnJournal(() => session.runtime.session, events.dispatch, () => session.persist(), services.log);
   /** A safe point: the history holds everything so far, so no streamed text is pending. */
-  const safePoint = async (): Promise<void> => {
+  const safePoint = async (opts?: { readonly durable?: boolean }): Promise<void> => {
     journal.settled();
     // The reply and tool results are in the history now: the meter counts them, as /context does.
     session.publishContext();
-    await persist();
+    await persist(opts);
   };
 
   const interrupt = (reason?: string): void => {
@@ -252,8 +255,11 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
     if (!s.firstPrompt) s.firstPrompt = text;
     const before = { usage: s.usage, cost: s.cost };
     journal.begin();
-    // The checkpoint keeps the conversation as it is before the prompt joins it.
-    await services.checkpoints?.beginTurn(shell ? `!${text}` : text, conversationOf(rt));
+    // The checkpoint keeps the conversation as it is before the prompt joins it. Its writes run
+    // beside the request rather than before it; anything that changes files waits for them.
+    const checkpoint = services.checkpoints?.beginTurn(shell ? `!${text}` : text, conversationOf(rt));
+    // The view hears of the prompt once its request is out: a redraw now would run first.
+    events.holdNotifications();
     events.dispatch({ type: 'turn.start', blockId: newId('user'), text: shell ? `!${text}` : text });
     guards.startTurn();
     let outcome: TurnOutcome;
@@ -282,6 +288,7 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
           describe,
           onUsage: (usage) => session.recordUsage(usage, false),
           safePoint,
+          ...(services.checkpoints?.replyStarted ? { onReplyStart: () => services.checkpoints?.replyStarted?.() } : {}),
           stopReason: () => stopReason,
           afterSummary: () => session.rewritePrompt(),
           ...(guards.budgetActive ? { beforeStep: guards.turn.beforeStep } : {}),
@@ -311,6 +318,7 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
     session.publishContext();
     services.log?.(`turn: ${outcome.status}, ${outcome.steps} steps, ${formatUsage(usage)}${cost === null ? '' : `, $${cost.toFixed(4)}`}`);
     await persist();
+    await checkpoint;
     await services.checkpoints?.endTurn();
     return services.saves ? { ...outcome, saved: saveError === undefined } : outcome;
   };

@@ -29,6 +29,8 @@ export interface RequestEnv {
   readonly client: ModelClient;
   readonly dispatch: (event: EngineEvent) => void;
   readonly newId: (prefix: string) => string;
+  /** The reply's first event arrived: the request is out and answered (see TurnEnv.onReplyStart). */
+  readonly onReplyStart?: () => void;
 }
 
 export async function streamRequest(env: RequestEnv, request: ModelRequest & { signal: AbortSignal }): Promise<RequestOutcome> {
@@ -44,8 +46,13 @@ export async function streamRequest(env: RequestEnv, request: ModelRequest & { s
     if (reasoningId) env.dispatch({ type: 'block.end', blockId: reasoningId });
     reasoningId = undefined;
   };
+  let replying = false;
   try {
     for await (const event of env.client.stream(request)) {
+      if (!replying) {
+        replying = true;
+        env.onReplyStart?.();
+      }
       switch (event.type) {
         case 'text_delta':
           endReasoning();

@@ -34,7 +34,8 @@ export interface SessionFiles {
   /** Moves to another conversation (see the file comment); returns its offload store. */
   switchTo(id: string, resumed: boolean): Promise<DisposableOffloadStore>;
   /** Saves the conversation in use; `recordOf` gets the refs of its offloaded results. */
-  save(recordOf: (offloadRefs: readonly string[]) => SessionRecord): Promise<void>;
+  /** `durable: false`: see SessionStore.save (the offloads' fsync waits for the next durable save too). */
+  save(recordOf: (offloadRefs: readonly string[]) => SessionRecord, opts?: { readonly durable?: boolean }): Promise<void>;
   /** The checkpoints of the conversation in use (they follow it like its offloads). */
   readonly rewind: Rewind;
   close(): Promise<void>;
@@ -131,12 +132,12 @@ export async function openSessionFiles(opts: {
       offload = createOffloadStore({ dir: paths.offloadDir, sessionId: id, redact });
       return offload;
     },
-    async save(recordOf) {
+    async save(recordOf, opts) {
       if (!store || !saves || !offload) return;
       // The snapshots the record's stubs name are on disk for good before the record is.
-      await offload.sync();
+      if (opts?.durable !== false) await offload.sync();
       const refs = (await offload.list()).map((o) => o.ref);
-      await store.save(recordOf(refs));
+      await store.save(recordOf(refs), opts);
       saved = true;
     },
     rewind,

@@ -67,8 +67,8 @@ export interface Session {
   recordUsage(usage: Usage, side: boolean): void;
   /** Publishes the meter's figure (an estimate before the first request). */
   publishContext(): void;
-  /** Saves the conversation now. */
-  persist(): Promise<void>;
+  /** Saves the conversation now (`durable: false`: see SessionStore.save). */
+  persist(opts?: { readonly durable?: boolean }): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -293,7 +293,7 @@ export function createSession(start: SessionStart, parts: SessionParts, files: S
       if (!side) gauge(usage);
     },
     publishContext: () => gauge(),
-    persist: () => files.save((refs) => recordOf(rt, refs)),
+    persist: (opts) => files.save((refs) => recordOf(rt, refs), opts),
     close: () => files.close(),
   };
   return session;

@@ -18,6 +18,12 @@ export interface EventStore extends EngineStore {
   current(): SessionState;
   /** Publish now if anything is pending. */
   flush(): void;
+  /**
+   * Subscribers hear of changes only after the event loop has gone round twice: a request about
+   * to leave is written first (its connect completes in the next poll phase), the redraw after.
+   * Snapshots stay current meanwhile; only the notifications wait.
+   */
+  holdNotifications(): void;
 }
 
 export function createEventStore(initial: SessionState, frameMs: number = FRAME_MS): EventStore {
@@ -27,14 +33,20 @@ export function createEventStore(initial: SessionState, frameMs: number = FRAME_
   const listeners = new Set<() => void>();
   const eventListeners = new Set<(event: EngineEvent) => void>();
 
+  let held = false;
+  let heard = initial;
+  const notify = (): void => {
+    if (held || heard === published) return;
+    heard = published;
+    for (const listener of [...listeners]) listener();
+  };
   const flush = (): void => {
     if (timer !== undefined) {
       clearTimeout(timer);
       timer = undefined;
     }
-    if (published === state) return;
     published = state;
-    for (const listener of [...listeners]) listener();
+    notify();
   };
 
   return {
@@ -60,5 +72,15 @@ export function createEventStore(initial: SessionState, frameMs: number = FRAME_
       }
     },
     flush,
+    holdNotifications() {
+      if (held) return;
+      held = true;
+      setImmediate(() =>
+        setImmediate(() => {
+          held = false;
+          notify();
+        }),
+      );
+    },
   };
 }

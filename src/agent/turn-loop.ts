@@ -25,8 +25,10 @@ export interface TurnEnv extends Omit<ToolCallsEnv, 'loops'> {
   readonly maxToolSteps: number;
   /** Called after every request with its measured usage. */
   readonly onUsage: (usage: Usage) => void;
-  /** The history is valid at this point: save it. */
-  readonly safePoint: () => Promise<void>;
+  /** The history is valid at this point: save it (`durable: false`: written, the fsyncs left to the next safe point). */
+  readonly safePoint: (opts?: { readonly durable?: boolean }) => Promise<void>;
+  /** A request's reply began (its first event arrived): work that was held back from the request's way may start. */
+  readonly onReplyStart?: () => void;
   /** Why the turn was interrupted ("Stopped by SIGTERM."), when not by the user. */
   readonly stopReason?: () => string | undefined;
   /**
@@ -102,8 +104,10 @@ export function stepCeilingMessage(max: number): string {
 export async function runTurn(env: TurnEnv, text: string, images?: readonly ImageData[]): Promise<TurnOutcome> {
   appendUserText(env.history, text, images, env.promptContext);
   // Saved before anything can go wrong: a process killed while the model streams still leaves
-  // the prompt in the session, and `--continue` picks it up.
-  await env.safePoint();
+  // the prompt in the session, and `--continue` picks it up. Written, not fsynced: the fsyncs
+  // (several, each tens of milliseconds on a busy disk) stood between Enter and the request;
+  // the next safe point makes it durable against a power cut too.
+  await env.safePoint({ durable: false });
   const loops = createLoopDetector(env.loopWindow);
   const loopWarnings = { count: 0 };
   let steps = 0;

@@ -33,6 +33,8 @@ export interface RunTuiModule {
       history?: { readonly entries: readonly string[]; add(text: string): unknown };
       /** Project paths for @ completion. */
       mentionPaths?: () => Promise<readonly string[]>;
+      /** Called once the input reads keys (or soon after the first frame, where it never will). */
+      onInputLive?: () => void;
     },
   ): Promise<number>;
 }

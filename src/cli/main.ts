@@ -172,16 +172,22 @@ async function runWith(given: CliOptions, io: MainIo, stopEarly: (() => void) | 
   const { paintEarlyFrameOnProcess } = await loadEarlyPaint();
   const painted = paintEarlyFrameOnProcess(state, io.env);
   try {
-    const { runTui } = await loadRunTui();
-    // The project's prompt history and @ paths: a failure costs those, never the session.
-    const input = await loadInputSupport()
+    // The project's prompt history and @ paths, read while the view loads: a failure costs
+    // those, never the session.
+    const opening = loadInputSupport()
       .then(async (m) => m.openInputSupport(config, io.env, await resolveApiKey(preset, io.env)))
       .catch(ignoreError('open the prompt history'));
-    const engine = afterFirstFrame().then(async () => {
+    const { runTui } = await loadRunTui();
+    const input = await opening;
+    // The engine starts once the input is live: evaluating its modules is one long stretch of
+    // the only thread, and keys typed at the first frame should echo before it, not after.
+    let inputLive: () => void = () => undefined;
+    const engine = new Promise<void>((resolve) => (inputLive = resolve)).then(async () => {
       const { startSession } = await loadStartSession();
       return await startSession(options, config);
     });
     return await runTui(engine, {
+      onInputLive: () => inputLive(),
       ...(options.prompt !== undefined ? { initialPrompt: options.prompt } : {}),
       startingState: state,
       ...(painted ? { painted } : {}),
@@ -264,11 +270,6 @@ async function runAcpCommand(rest: readonly string[], io: MainIo): Promise<numbe
   } catch (error) {
     return reportError(error, io, o.verbose);
   }
-}
-
-/** Ink writes the first frame synchronously in render(); one macrotask later it is on screen. */
-function afterFirstFrame(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
 }
 
 function reportError(error: unknown, io: MainIo, verbose: boolean): number {

@@ -157,12 +157,15 @@ async function writeWhole(path: string, data: string | Uint8Array, mode: number,
   }
 }
 
-/** Writes a whole file and fsyncs it before returning ('wx' refuses to follow a planted link). */
-export async function writeDurably(path: string, data: string | Uint8Array, flags: 'wx' | 'w', mode: number = FILE_MODE): Promise<void> {
+/**
+ * Writes a whole file and fsyncs it before returning ('wx' refuses to follow a planted link).
+ * `sync: false` leaves the fsync to a later durable write of the same file or folder.
+ */
+export async function writeDurably(path: string, data: string | Uint8Array, flags: 'wx' | 'w', mode: number = FILE_MODE, sync = true): Promise<void> {
   const handle = await open(path, flags, mode);
   try {
     await handle.writeFile(data);
-    await handle.sync();
+    if (sync) await handle.sync();
   } finally {
     await handle.close();
   }

@@ -22,7 +22,8 @@ export function conversationOf(rt: {
   readonly codeMapText?: string;
 }): ConversationState {
   return {
-    history: rt.session.history,
+    // A copy: the checkpoint is written while the turn goes on, and the prompt joins the history at once.
+    history: [...rt.session.history],
     system: rt.system,
     ...(rt.codeMapText !== undefined ? { codeMapText: rt.codeMapText } : {}),
     turns: rt.session.turns,

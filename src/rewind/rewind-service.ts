@@ -51,6 +51,8 @@ export interface Rewind {
   readonly notices: readonly string[];
   readonly wrappers: CheckpointWrappers;
   beginTurn(prompt: string, conversation: ConversationState): Promise<void>;
+  /** The model's reply began: the first read of the project starts now (once per project). */
+  replyStarted(): void;
   endTurn(): Promise<void>;
   wrapTools(runner: ToolRunner): ToolRunner;
   checkpoints(): Promise<readonly CheckpointSummary[]>;
@@ -79,6 +81,7 @@ export function disabledRewind(): Rewind {
     notices: [],
     wrappers: passThrough,
     beginTurn: async () => undefined,
+    replyStarted: () => undefined,
     endTurn: async () => undefined,
     wrapTools: (runner) => runner,
     checkpoints: async () => [],
@@ -109,9 +112,27 @@ export async function openRewind(opts: RewindOptions): Promise<Rewind> {
   const count: LineCounter = createLineCounter(project.blobs);
   const warn = (what: string) => (error: unknown): void => log?.(`rewind: ${what}: ${(error as Error).message}`);
 
+  // The turn's checkpoint is written once the request is out (its conversation snapshot hashes
+  // and compresses every new message): at the reply's start, or sooner when something records
+  // into it (a tool, a command) or the turn ends. Until then it waits here, with the conversation
+  // as it was when the turn began.
+  let beginning: Promise<void> = Promise.resolve();
+  let toBegin: (() => Promise<void>) | undefined;
+  const begun = (): Promise<void> => {
+    const start = toBegin;
+    toBegin = undefined;
+    if (start) beginning = start();
+    return beginning;
+  };
   const wrappers: CheckpointWrappers = {
-    aroundPaths: (targets, by, run) => session.aroundPaths(targets, by, run),
-    aroundCommand: (by, run) => session.aroundCommand(by, run),
+    aroundPaths: async (targets, by, run) => {
+      await begun();
+      return session.aroundPaths(targets, by, run);
+    },
+    aroundCommand: async (by, run) => {
+      await begun();
+      return session.aroundCommand(by, run);
+    },
   };
 
   const collect = async (): Promise<void> => {
@@ -126,17 +147,30 @@ export async function openRewind(opts: RewindOptions): Promise<Rewind> {
     enabled: true,
     notices,
     wrappers,
-    async beginTurn(prompt, conversation) {
-      await session.begin(prompt, conversation).catch(warn('could not begin a checkpoint'));
+    beginTurn(prompt, conversation) {
+      // A turn before it whose checkpoint never had to be written (no reply, no tool) goes first.
+      const before = begun();
+      toBegin = () => before.then(() => session.begin(prompt, conversation)).then(() => undefined, warn('could not begin a checkpoint'));
+      return Promise.resolve();
+    },
+    replyStarted() {
+      void begun();
+      // The first read of the project overlaps the model's reply; started with the turn, its
+      // hashing and writes stood between Enter and the request.
+      void project.ensureBaseline().catch(warn('could not read the project'));
     },
     async endTurn() {
+      await begun();
       await session.end().catch(warn('could not end the checkpoint'));
       await collect().catch(warn('could not keep the store under rewind_max_mb'));
     },
     wrapTools: (runner) => withCheckpoints(runner, () => wrappers),
-    checkpoints: () =>
-      project.exclusive(() => summarize({ checkpoints: session.list(), current: (p) => project.currentState(p).catch(unreadable), count })),
+    async checkpoints() {
+      await begun();
+      return project.exclusive(() => summarize({ checkpoints: session.list(), current: (p) => project.currentState(p).catch(unreadable), count }));
+    },
     async preview(id, part, historyLength) {
+      await begun();
       const cp = session.get(id);
       if (!cp) return undefined;
       const plan = part === 'conversation' ? { checkpoint: id, items: [] } : await session.plan(id);
@@ -144,13 +178,18 @@ export async function openRewind(opts: RewindOptions): Promise<Rewind> {
       const kept = part === 'code' ? undefined : cp.conversation?.messages.length;
       return previewOf(plan, cp.prompt, count, kept === undefined ? undefined : Math.max(0, historyLength - kept));
     },
-    rewind: (request) => rewindTo(session, request),
+    rewind: async (request) => {
+      await begun();
+      return rewindTo(session, request);
+    },
     async switchSession(id) {
+      await begun();
       if (id === session.sessionId) return;
       await session.close().catch(warn('could not close the checkpoints'));
       session = await SessionCheckpoints.open(project, id, log);
     },
     async stats() {
+      await begun();
       const list = session.list();
       const untracked = project.skipped.slice(0, 12).map((s) =>
         s.why === 'large' ? `${s.path} (over the size cap)` : `${s.path} (${s.why === 'ignored' ? '.gitignore' : 'vendored'})`,
@@ -168,6 +207,7 @@ export async function openRewind(opts: RewindOptions): Promise<Rewind> {
       };
     },
     async close() {
+      await begun();
       await session.close().catch(warn('could not close the checkpoints'));
       await project.close().catch(warn('could not close the store'));
     },

@@ -79,8 +79,8 @@ export class SessionCheckpoints {
     this.open = cp;
     this.project.baseline.startTurn();
     await this.log.begin(cp);
-    // The first read of the project overlaps the model's first reply instead of delaying a command.
-    if (kind === 'turn') void this.project.ensureBaseline().catch((e: unknown) => this.onLog?.(`rewind: ${(e as Error).message}`));
+    // The first read of the project is not started here: the rewind service starts it once the
+    // model's reply begins (replyStarted), and a command waits for it (scanAround).
     return cp;
   }
 

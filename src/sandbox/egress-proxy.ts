@@ -7,7 +7,7 @@
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { PassThrough, type Duplex } from 'node:stream';
-import { bareHost, isLoopback } from '../providers/proxy.js';
+import { bareHost, isLoopback } from '../providers/proxy-hosts.js';
 import { hostAllowed, listedLoopback } from './host-patterns.js';
 import { openTunnel, type UpstreamChooser } from './upstream-tunnel.js';
 

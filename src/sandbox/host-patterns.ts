@@ -4,7 +4,7 @@
  * write it elsewhere; matching is the proxy module's, so model traffic and commands agree.
  */
 import { isIP } from 'node:net';
-import { bareHost, isLoopback, matchesNoProxy } from '../providers/proxy.js';
+import { bareHost, isLoopback, matchesNoProxy } from '../providers/proxy-hosts.js';
 
 const HOST_NAME = /^[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*$/;
 

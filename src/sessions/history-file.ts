@@ -10,8 +10,12 @@ import { SessionFileError } from './errors.js';
 import { faultHere, faultKill } from '../diagnostics/fault-point.js';
 import { readPrivateFileSync } from './permissions.js';
 
-/** Appends lines after the committed prefix; returns the new committed length in bytes. */
-export async function appendHistory(path: string, committedBytes: number, lines: readonly string[]): Promise<number> {
+/**
+ * Appends lines after the committed prefix; returns the new committed length in bytes. Not
+ * `durable`: written (a killed process loses nothing) but not fsynced; the next durable append
+ * syncs the file, these lines included.
+ */
+export async function appendHistory(path: string, committedBytes: number, lines: readonly string[], durable = true): Promise<number> {
   // O_APPEND: after cutting the uncommitted tail, every write lands exactly at the committed end.
   const handle = await open(path, 'a+', FILE_MODE);
   try {
@@ -31,7 +35,7 @@ export async function appendHistory(path: string, committedBytes: number, lines:
       const { bytesWritten } = await handle.write(chunk, written, chunk.length - written);
       written += bytesWritten;
     }
-    await handle.sync();
+    if (durable) await handle.sync();
     return committedBytes + chunk.length;
   } finally {
     await handle.close();
@@ -39,9 +43,9 @@ export async function appendHistory(path: string, committedBytes: number, lines:
 }
 
 /** Writes a complete new history file (a new generation, unreferenced until the index is renamed in). */
-export async function writeHistory(path: string, lines: readonly string[]): Promise<number> {
+export async function writeHistory(path: string, lines: readonly string[], durable = true): Promise<number> {
   const data = Buffer.from(lines.length === 0 ? '' : lines.join('\n') + '\n', 'utf8');
-  await writeDurably(path, data, 'w');
+  await writeDurably(path, data, 'w', undefined, durable);
   return data.length;
 }
 

@@ -122,7 +122,7 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
     return undefined;
   };
 
-  const save = (record: SessionRecord): Promise<void> =>
+  const save = (record: SessionRecord, opts?: { readonly durable?: boolean }): Promise<void> =>
     serial(async () => {
       const id = record.id;
       checkId(id);
@@ -142,7 +142,7 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
         // Resumed earlier in this process and untouched since: keep appending.
         if (known && known.gen === diskGen && known.bytes === meta.history.bytes) previous = known;
       }
-      committed.set(id, await writeSession({ projectDir, projectRoot, matcher: currentMatcher(), notice }, record, previous, diskGen));
+      committed.set(id, await writeSession({ projectDir, projectRoot, matcher: currentMatcher(), notice }, record, previous, diskGen, opts?.durable));
     });
 
   const removeFiles = async (id: string): Promise<void> => {

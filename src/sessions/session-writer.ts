@@ -42,6 +42,7 @@ export async function writeSession(
   record: SessionRecord,
   previous: Committed | undefined,
   diskGen: number | undefined,
+  durable = true,
 ): Promise<Committed> {
   let redactions = 0;
   const serialize = (value: unknown): string => {
@@ -60,10 +61,10 @@ export async function writeSession(
   let bytes: number;
   if (previous !== undefined && extendsPrefix(previous.lines, lines)) {
     gen = previous.gen;
-    bytes = await appendHistory(join(ctx.projectDir, historyName(record.id, gen)), previous.bytes, lines.slice(previous.lines.length));
+    bytes = await appendHistory(join(ctx.projectDir, historyName(record.id, gen)), previous.bytes, lines.slice(previous.lines.length), durable);
   } else {
     gen = Math.max(previous?.gen ?? 0, diskGen ?? 0) + 1;
-    bytes = await writeHistory(join(ctx.projectDir, historyName(record.id, gen)), lines);
+    bytes = await writeHistory(join(ctx.projectDir, historyName(record.id, gen)), lines, durable);
   }
 
   // The map file first, so the index never names one that is not there. It changes only when the
@@ -75,7 +76,7 @@ export async function writeSession(
     codeMap = { text, pointer };
   }
   const meta = buildMeta(ctx.projectRoot, record, { gen, bytes, count: lines.length }, codeMap?.pointer);
-  await writeFileAtomic(join(ctx.projectDir, metaName(record.id)), serialize(meta) + '\n');
+  await writeFileAtomic(join(ctx.projectDir, metaName(record.id)), serialize(meta) + '\n', { durable });
 
   for (const old of new Set([previous?.gen, diskGen])) {
     if (old !== undefined && old !== gen) await rm(join(ctx.projectDir, historyName(record.id, old)), { force: true });

@@ -90,8 +90,12 @@ export interface SessionStore {
   readonly projectRoot: string;
   /** Fresh id, unused in this project. */
   newId(): string;
-  /** Crash-safe; takes the session's lock on first save. Appends when the history only grew. */
-  save(record: SessionRecord): Promise<void>;
+  /**
+   * Crash-safe; takes the session's lock on first save. Appends when the history only grew.
+   * `durable: false` writes without the fsyncs: a killed process loses nothing, a power cut may
+   * lose this save until the next durable one (the prompt saved just before its request).
+   */
+  save(record: SessionRecord, opts?: { readonly durable?: boolean }): Promise<void>;
   list(): Promise<SessionList>;
   /** By full id or unique prefix. */
   load(idOrPrefix: string): Promise<SessionRecord>;

@@ -143,3 +143,23 @@ describe('approval queue', () => {
     expect(queue.pending()).toHaveLength(0);
   });
 });
+
+describe('notifications held for a request about to leave', () => {
+  it('keeps the snapshot current but tells subscribers once the event loop has gone round twice', async () => {
+    const store = createEventStore(initialState());
+    let heard = 0;
+    store.subscribe(() => (heard += 1));
+    store.holdNotifications();
+    store.dispatch({ type: 'turn.start', blockId: 'u1', text: 'hi' });
+    // turn.start is delivered at once when nothing holds it; held, only the snapshot moves.
+    expect(store.getSnapshot().busy).toBe(true);
+    expect(heard).toBe(0);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(heard).toBe(0);
+    await new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
+    expect(heard).toBe(1);
+    // Released: the next event is heard at once again.
+    store.dispatch({ type: 'turn.end', blockId: 'e1', status: 'finished' });
+    expect(heard).toBe(2);
+  });
+});
