@@ -10,10 +10,24 @@ import type * as TS from 'typescript';
 import { skipReason } from './index-file.js';
 import type { CheckerAnswer, CheckerHit, CheckerRequest, CheckerTarget, TargetResult } from './checker-protocol.js';
 import { createTsProgram, type TsProgram } from './ts-program.js';
-import { declaredName, findDeclarations, lineOf, namePosition, nodeAt, searchedName, usageKind } from './ts-locate.js';
+import { declarationPath, declaredName, findDeclarations, lineOf, namePosition, nodeAt, searchedName, usageKind } from './ts-locate.js';
+import { createReferenceCache, type Found } from './ts-reference-cache.js';
 import { createScope } from './ts-scope.js';
 
 type Ts = typeof TS;
+
+/**
+ * The language service's findReferences over a list of files (the service itself always passes all
+ * of the program's): internal to the compiler, but what `LanguageService.findReferences` calls.
+ */
+interface InternalTs {
+  readonly FindAllReferences: {
+    findReferencedSymbols(program: TS.Program, token: TS.CancellationToken, files: readonly TS.SourceFile[],
+      sf: TS.SourceFile, pos: number): TS.ReferencedSymbol[] | undefined;
+  };
+}
+
+const NOTHING: Found = { hits: new Map(), chain: new Set(), aliases: new Set() };
 
 function isGenerated(cache: Map<string, boolean>, abs: string): boolean {
   let hit = cache.get(abs);
@@ -50,6 +64,8 @@ export interface TsChecker {
   answer(request: CheckerRequest): CheckerAnswer;
   /** The project files the program holds now (the roots questions needed, and what they import). */
   programFiles(): string[];
+  /** How many project files the last references search went through (after an edit: the ones it can have changed). */
+  searched(): number;
 }
 
 /**
@@ -58,7 +74,18 @@ export interface TsChecker {
  */
 export function createTsChecker(ts: Ts, root: string, yieldNow: () => boolean = () => false, givenUp: () => boolean = () => false): TsChecker {
   let warming = false;
-  const program: TsProgram = createTsProgram(ts, root, () => (warming || givenUp()) && yieldNow());
+  const cancelled = (): boolean => (warming || givenUp()) && yieldNow();
+  const program: TsProgram = createTsProgram(ts, root, cancelled);
+  const token: TS.CancellationToken = {
+    isCancellationRequested: cancelled,
+    throwIfCancellationRequested() {
+      if (cancelled()) throw new ts.OperationCanceledException();
+    },
+  };
+  const findIn = (prog: TS.Program, files: readonly TS.SourceFile[], sf: TS.SourceFile, pos: number): TS.ReferencedSymbol[] | undefined =>
+    (ts as unknown as InternalTs).FindAllReferences.findReferencedSymbols(prog, token, files, sf, pos);
+  let lastSearched = 0;
+  const kept = createReferenceCache(ts, (fileName) => program.rel(fileName) !== undefined);
   const generated = new Map<string, boolean>();
   let hasFiles = false;
   const keep = (fileName: string): string | undefined => {
@@ -102,14 +129,15 @@ export function createTsChecker(ts: Ts, root: string, yieldNow: () => boolean = 
     return at;
   };
 
-  const collect = (at: Located): { hits: CheckerHit[]; aliases: Set<string> } => {
-    const ls = program.service();
+  /** The language service's search for `at`'s declarations, in `files` of its program only. */
+  const collect = (at: Located, files: readonly TS.SourceFile[]): Found => {
     const { prog, sf, decls } = at;
-    const hits: CheckerHit[] = [];
+    const hits = new Map<string, CheckerHit[]>();
+    const chain = new Set<string>();
     const aliases = new Set<string>();
     const seen = new Set<string>();
     for (const decl of decls) {
-      for (const group of ls.findReferences(sf.fileName, namePosition(ts, sf, decl)) ?? []) {
+      for (const group of findIn(prog, files, sf, namePosition(ts, sf, decl)) ?? []) {
         if (group.definition.kind === ts.ScriptElementKind.alias) aliases.add(group.definition.name);
         for (const r of group.references) {
           if (r.isDefinition) continue;
@@ -122,14 +150,26 @@ export function createTsChecker(ts: Ts, root: string, yieldNow: () => boolean = 
           const key = `${rel}:${hit.line}:${hit.kind}`;
           if (seen.has(key)) continue;
           seen.add(key);
-          hits.push(hit);
+          let list = hits.get(refSf.fileName);
+          if (!list) hits.set(refSf.fileName, (list = []));
+          list.push(hit);
+          if (hit.kind === 'imports') chain.add(refSf.fileName);
         }
       }
       // Overloads share one symbol: the first declaration's references are all of them.
       if (!ts.isFunctionLike(decl)) break;
     }
-    return { hits, aliases };
+    return { hits, chain, aliases };
   };
+  /** The references of `at`: the files an edit since the last search can have changed are searched, the others' kept. */
+  const search = (at: Located): Found => {
+    const key = `${program.rel(at.sf.fileName)}\0${declarationPath(ts, at.decls[0]!)}`;
+    const plan = kept.plan(key, at.prog, program.files);
+    const found = plan.all ? collect(at, at.prog.getSourceFiles()) : plan.files.length > 0 ? collect(at, plan.files) : NOTHING;
+    lastSearched = plan.all ? at.prog.getSourceFiles().filter((f) => program.rel(f.fileName) !== undefined).length : plan.files.length;
+    return kept.store(key, at.prog, program.files, plan, found);
+  };
+  const hitsOf = (found: Found): CheckerHit[] => [...found.hits.values()].flat();
 
   /**
    * Past the memory budget, the program keeps only what the question just answered needs: files
@@ -148,19 +188,19 @@ export function createTsChecker(ts: Ts, root: string, yieldNow: () => boolean = 
     const at = widen(t);
     if (!at) return { found: false, hits: [] };
     // Files outside the program were searched for the name by widen: the same program is the same answer.
-    const first = remembered(at.prog, keyOf('references', t), () => collect(at));
+    const first = remembered(at.prog, keyOf('references', t), () => search(at));
     // An alias the text did not show (a rename the pattern missed): files using it join, and the question is asked again.
     const inProgram = (rel: string): boolean => at.prog.getSourceFile(program.abs(rel)) !== undefined;
     const more = [...first.aliases].filter((a) => a !== t.name).flatMap((a) => scope.users(a, t.file, false, inProgram));
     if (!program.include(more)) {
       if (!warming) trim(t, at, first.aliases);
-      return { found: true, hits: first.hits };
+      return { found: true, hits: hitsOf(first) };
     }
     const again = locate(t);
     if (!again) return { found: false, hits: [] };
-    const second = remembered(again.prog, keyOf('references', t), () => collect(again));
+    const second = remembered(again.prog, keyOf('references', t), () => search(again));
     if (!warming) trim(t, again, second.aliases);
-    return { found: true, hits: second.hits };
+    return { found: true, hits: hitsOf(second) };
   };
 
   const dependencies = (t: CheckerTarget): TargetResult => {
@@ -222,6 +262,7 @@ export function createTsChecker(ts: Ts, root: string, yieldNow: () => boolean = 
   };
 
   return {
+    searched: () => lastSearched,
     programFiles: () => (program.service().getProgram()?.getSourceFiles() ?? []).map((f) => program.rel(f.fileName)).filter((r) => r !== undefined),
     answer(request) {
       try {

@@ -111,3 +111,13 @@ export function searchedName(ts: Ts, sf: TS.SourceFile, decl: TS.Node, name: str
     || (/^[\w$]+$/.test(word) && DEFAULT_EXPORT(word).test(sf.text));
   return { name: word === 'default' ? moduleWord(sf.fileName) : word, defaultExported };
 }
+
+/** A declaration's names from the file down (`Context.json`), the same whatever lines an edit moved it to. */
+export function declarationPath(ts: Ts, decl: TS.Node): string {
+  const names: string[] = [];
+  for (let n: TS.Node | undefined = decl; n && !ts.isSourceFile(n); n = n.parent) {
+    const name = declaredName(ts, n as TS.Declaration);
+    if (name !== undefined) names.push(name);
+  }
+  return names.reverse().join('.');
+}
