@@ -1,14 +1,15 @@
 /**
  * References kept per file across programs, so that a question after an edit searches only the
  * files the edit can have changed: the edited file itself; the files that import it, directly or
- * not, when its outward shape changed (ts-shape); the files that write a name it only added. Every
+ * not, when its outward shape changed (ts-shape); when only some top-level declarations changed,
+ * the importers that write one of their names or take the module whole, and their importers. Every
  * other file's references stand as they were found (its text and everything it sees are the same).
  * The search is the language service's own (FindAllReferences), handed that subset of the program.
  */
 import { dirname, resolve } from 'node:path';
 import type * as TS from 'typescript';
 import type { CheckerHit } from './checker-protocol.js';
-import { fileShape, shapeChange, type FileShape } from './ts-shape.js';
+import { fileShape, shapeChange, writesAny, type FileShape } from './ts-shape.js';
 
 type Ts = typeof TS;
 
@@ -46,6 +47,9 @@ function isGlobal(sf: TS.SourceFile): boolean {
   const internal = sf as { externalModuleIndicator?: unknown; commonJsModuleIndicator?: unknown; moduleAugmentations?: readonly unknown[] };
   return (internal.externalModuleIndicator === undefined && internal.commonJsModuleIndicator === undefined) || (internal.moduleAugmentations?.length ?? 0) > 0;
 }
+
+/** Imports that take a module whole (its every name, whatever the file writes): namespace imports, star re-exports, import(), require. */
+const WHOLESALE = /\*\s*as\s|export\s*\*|\bimport\s*\(|\brequire\s*\(/;
 
 const versionOf = (sf: TS.SourceFile): string => (sf as { version?: string }).version ?? '';
 
@@ -133,8 +137,15 @@ export function createReferenceCache(ts: Ts, isProject: (fileName: string) => bo
         const change = shapeChange(shapeOf(sf.fileName, was.version, was.text, target), shapeOf(sf.fileName, version, sf, target));
         if (change.kind === 'changed') {
           if (change.everywhere || !everyImporter(sf.fileName)) return { all: true };
-        } else if (change.kind === 'added') {
-          for (const other of sources) if (change.names.some((n) => other.text.includes(n))) stale.add(other.fileName);
+        } else if (change.kind === 'names') {
+          // Only a direct importer that writes a changed name, or takes the whole module, sees the change (and passes it on).
+          for (const from of importersIn(prog).get(sf.fileName) ?? []) {
+            const importer = prog.getSourceFile(from);
+            if (!importer || stale.has(from) || !(writesAny(importer.text, change.names) || WHOLESALE.test(importer.text))) continue;
+            if (isGlobal(importer)) return { all: true };
+            stale.add(from);
+            if (!everyImporter(from)) return { all: true };
+          }
         }
       }
       if (stale.size === 0) return { all: false, files: [] };

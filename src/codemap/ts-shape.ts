@@ -26,8 +26,11 @@ export interface FileShape {
 
 export type ShapeChange =
   | { readonly kind: 'none' }
-  /** Only top-level names added or removed: files that do not write one of them are not affected. */
-  | { readonly kind: 'added'; readonly names: readonly string[] }
+  /**
+   * Only these top-level names' declarations changed (added, removed, edited), and nothing else in
+   * the file writes them: a file that does not write one of them sees the file as it was.
+   */
+  | { readonly kind: 'names'; readonly names: readonly string[] }
   /** `everywhere`: the file is global (a script, an augmentation): any file can be affected, not only its importers. */
   | { readonly kind: 'changed'; readonly everywhere: boolean };
 
@@ -107,19 +110,33 @@ export function fileShape(ts: Ts, sf: TS.SourceFile): FileShape {
   return { names, rest: rest.join('\n'), global: augments || (!ts.isExternalModule(sf) && !commonJs) };
 }
 
+const wordOf = (names: readonly string[]): RegExp =>
+  new RegExp(`(?:^|[^\\w$])(?:${names.map((n) => n.replace(/[$]/g, '\\$')).join('|')})(?![\\w$])`);
+
 export function shapeChange(before: FileShape, after: FileShape): ShapeChange {
   const changed: ShapeChange = { kind: 'changed', everywhere: before.global || after.global };
   if (before.rest !== after.rest || before.global !== after.global) return changed;
-  for (const [name, text] of before.names) if (after.names.has(name) && after.names.get(name) !== text) return changed;
-  // Names only one side has: added or removed declarations.
-  const gone = [...before.names.keys()].filter((n) => !after.names.has(n));
-  const fresh = [...after.names.keys()].filter((n) => !before.names.has(n));
-  if (gone.length + fresh.length === 0) return { kind: 'none' };
+  const keys = new Set([...before.names.keys(), ...after.names.keys()]);
+  const edited = new Set([...keys].filter((k) => before.names.get(k) !== after.names.get(k)));
+  if (edited.size === 0) return { kind: 'none' };
   if (after.global) return changed;
-  const names = [...gone, ...fresh].flatMap((n) => n.split(','));
-  // A name the file's other declarations write (a local type shadowing a global one, one that used the removed) changes them.
-  const others = [after.rest, ...[...after.names].filter(([n]) => !fresh.includes(n)).map(([, t]) => t),
-    ...[...before.names].filter(([n]) => !gone.includes(n)).map(([, t]) => t)].join('\n');
-  const word = new RegExp(`(?:^|[^\\w$])(?:${names.map((n) => n.replace(/[$]/g, '\\$')).join('|')})(?![\\w$])`);
-  return word.test(others) ? changed : { kind: 'added', names };
+  // A declaration that writes a changed name changes with it (a local type now shadowing a global one, a use of the removed one).
+  for (let grew = true; grew;) {
+    grew = false;
+    const word = wordOf([...edited].flatMap((k) => k.split(',')));
+    if (word.test(after.rest)) return changed;
+    for (const k of keys) {
+      if (edited.has(k) || !(word.test(after.names.get(k) ?? '') || word.test(before.names.get(k) ?? ''))) continue;
+      edited.add(k);
+      grew = true;
+    }
+  }
+  // A default export is imported under any name.
+  if ([...edited].some((k) => /\bexport\s+default\b/.test(`${before.names.get(k) ?? ''}${after.names.get(k) ?? ''}`))) return changed;
+  return { kind: 'names', names: [...edited].flatMap((k) => k.split(',')) };
+}
+
+/** Whether `text` writes one of `names` (as a whole word). */
+export function writesAny(text: string, names: readonly string[]): boolean {
+  return names.some((n) => text.includes(n)) && wordOf(names).test(text);
 }

@@ -62,7 +62,8 @@ describe('references after an edit', () => {
   const param = () => target('src/core/request.ts', 'param', '  param(');
   const get = () => target('src/service/store.ts', 'get', '  get(');
   const storeClass = () => target('src/service/store.ts', 'Store', 'export class Store');
-  const all = async () => [await json(), await param(), await get(), await storeClass()];
+  const text = () => target('src/core/context.ts', 'text', '  text(');
+  const all = async () => [await json(), await param(), await get(), await storeClass(), await text()];
 
   it('are what a fresh checker finds, searching only the files the edit can have changed', async () => {
     const first = answers(kept, await all(), true);
@@ -79,6 +80,17 @@ describe('references after an edit', () => {
     await tp.write('src/core/context.ts', `${await readFile(join(tp.project, 'src/core/context.ts'), 'utf8')}\nexport const addedName = 1;\n`);
     r = await compare(all);
     expect(r.searched).toBeLessThan(everything);
+
+    // That name's value changed: no other file writes it.
+    await edit('src/core/context.ts', 'export const addedName = 1;', 'export const addedName = 2;');
+    r = await compare(all);
+    expect(r.searched).toBeLessThan(everything);
+
+    // A type changed that only another declaration of its file names: main.ts writes RouteInfo, whose handler is no longer given a Context.
+    expect((await compare(all)).kept[4]!.some((h) => h.startsWith('src/main.ts'))).toBe(true);
+    await edit('src/types.ts', 'export type Handler = (c: Context) => string;', 'export type Handler = (c: { text(body: string): string }) => string;');
+    r = await compare(all);
+    expect(r.kept[4]!.filter((h) => h.startsWith('src/main.ts'))).toHaveLength(1);
 
     // A use removed, inside a body: only that file changes.
     await edit('src/main.ts', " + (users.find('1') ?? '')", '');
