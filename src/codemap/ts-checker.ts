@@ -12,6 +12,7 @@ import type { CheckerAnswer, CheckerHit, CheckerRequest, CheckerTarget, TargetRe
 import { createTsProgram, type TsProgram } from './ts-program.js';
 import { declarationPath, declaredName, findDeclarations, lineOf, namePosition, nodeAt, searchedName, usageKind } from './ts-locate.js';
 import { createReferenceCache, type Found } from './ts-reference-cache.js';
+import { createReach, inherits } from './ts-reach.js';
 import { createScope } from './ts-scope.js';
 
 type Ts = typeof TS;
@@ -94,6 +95,18 @@ export function createTsChecker(ts: Ts, root: string, yieldNow: () => boolean = 
   };
 
   const scope = createScope(program);
+  const reach = createReach(program, scope);
+  /**
+   * The files outside the program that write `name` (or import it by default) and can see `at`'s
+   * module. A member of a type with bases (or of an object literal, typed by its context) is related
+   * to the bases' members and their other implementations, which files that never see its module use.
+   */
+  const users = (at: Located, name: string, defaultExported: boolean, inProgram: (rel: string) => boolean): string[] => {
+    const file = program.rel(at.sf.fileName)!;
+    const found = scope.users(name, file, defaultExported, inProgram);
+    const seeing = inherits(ts, at.decls[0]!) ? undefined : reach.reaching(file);
+    return seeing ? found.filter((rel) => seeing.has(rel)) : found;
+  };
   /**
    * Answers per program: the service hands back the same Program while no file changed (versions
    * are looked at again each question), so a question asked again is answered without the checker.
@@ -125,7 +138,7 @@ export function createTsChecker(ts: Ts, root: string, yieldNow: () => boolean = 
     const { name, defaultExported } = searchedName(ts, at.sf, at.decls[0]!, t.name);
     const inProgram = (prog: TS.Program) => (rel: string): boolean => prog.getSourceFile(program.abs(rel)) !== undefined;
     // A file brought in can import others that were not: those are in the program too, nothing to search again.
-    if (program.include(scope.users(name, t.file, defaultExported, inProgram(at.prog)))) at = locate(t);
+    if (program.include(users(at, name, defaultExported, inProgram(at.prog)))) at = locate(t);
     return at;
   };
 
@@ -179,8 +192,8 @@ export function createTsChecker(ts: Ts, root: string, yieldNow: () => boolean = 
     if (getHeapStatistics().used_heap_size <= HEAP_BUDGET_BYTES) return;
     const { name, defaultExported } = searchedName(ts, at.sf, at.decls[0]!, t.name);
     const all = (): boolean => false;
-    program.retain([t.file, ...scope.alwaysIn(), ...scope.users(name, t.file, defaultExported, all),
-      ...[...aliases].flatMap((a) => scope.users(a, t.file, false, all))]);
+    program.retain([t.file, ...scope.alwaysIn(), ...users(at, name, defaultExported, all),
+      ...[...aliases].flatMap((a) => users(at, a, false, all))]);
     program.service().getProgram();
   };
 
@@ -191,7 +204,7 @@ export function createTsChecker(ts: Ts, root: string, yieldNow: () => boolean = 
     const first = remembered(at.prog, keyOf('references', t), () => search(at));
     // An alias the text did not show (a rename the pattern missed): files using it join, and the question is asked again.
     const inProgram = (rel: string): boolean => at.prog.getSourceFile(program.abs(rel)) !== undefined;
-    const more = [...first.aliases].filter((a) => a !== t.name).flatMap((a) => scope.users(a, t.file, false, inProgram));
+    const more = [...first.aliases].filter((a) => a !== t.name).flatMap((a) => users(at, a, false, inProgram));
     if (!program.include(more)) {
       if (!warming) trim(t, at, first.aliases);
       return { found: true, hits: hitsOf(first) };

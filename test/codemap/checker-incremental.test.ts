@@ -113,5 +113,35 @@ describe('references after an edit', () => {
     // A name removed from a module that others import under it.
     await edit('src/service/index.ts', "export { Store as KeyStore } from './store.js';\n", '');
     await compare(all);
-  }, 60_000);
+  }, 240_000);
+});
+
+describe('the files a question brings into the program', () => {
+  it('are those that can see the module, and for a member with bases, those its bases relate it to', async () => {
+    const small = await tempProject();
+    try {
+      await small.write('src/shape.ts', 'export interface Shape {\n  area(): number;\n}\n');
+      await small.write('src/square.ts', "import type { Shape } from './shape.js';\n\nexport class Square implements Shape {\n  area(): number {\n    return 4;\n  }\n}\n");
+      await small.write('src/circle.ts', "import type { Shape } from './shape.js';\n\nexport class Circle implements Shape {\n  area(): number {\n    return 3;\n  }\n}\n");
+      await small.write('src/use-circle.ts', "import { Circle } from './circle.js';\n\nexport const a = new Circle().area();\n");
+      await small.write('src/plain.ts', 'export function area(): number {\n  return 1;\n}\n');
+      await small.write('src/use-plain.ts', "import { area } from './plain.js';\n\nexport const b = area();\n");
+      // Writes the name, but cannot see plain.ts: no reference to its function can be there.
+      await small.write('src/lonely.ts', 'export function other(x: { area(): number }): number {\n  return x.area();\n}\n');
+      const list = ['src/shape.ts', 'src/square.ts', 'src/circle.ts', 'src/use-circle.ts', 'src/plain.ts', 'src/use-plain.ts', 'src/lonely.ts'];
+      const ask = (t: CheckerTarget): { hits: string[]; program: string[] } => {
+        const checker = createTsChecker(ts, small.project);
+        const a = checker.answer({ op: 'references', root: small.project, files: list, targets: [t] });
+        if (!a.ok) throw new Error(a.error);
+        return { hits: a.results[0]!.hits.map((h) => `${h.file}:${h.line}`), program: checker.programFiles() };
+      };
+      const plain = ask({ file: 'src/plain.ts', name: 'area', line: 1, endLine: 1 });
+      expect(plain.hits).toEqual(['src/use-plain.ts:1', 'src/use-plain.ts:3']);
+      expect(plain.program).not.toContain('src/lonely.ts');
+      // Circle's area is Shape's, as Square's is: the language service counts its uses, in a file that never sees square.ts.
+      expect(ask({ file: 'src/square.ts', name: 'area', line: 4, endLine: 4 }).hits).toContain('src/use-circle.ts:3');
+    } finally {
+      await small.cleanup();
+    }
+  }, 120_000);
 });
