@@ -48,8 +48,22 @@ function isGlobal(sf: TS.SourceFile): boolean {
   return (internal.externalModuleIndicator === undefined && internal.commonJsModuleIndicator === undefined) || (internal.moduleAugmentations?.length ?? 0) > 0;
 }
 
-/** Imports that take a module whole (its every name, whatever the file writes): namespace imports, star re-exports, import(), require. */
-const WHOLESALE = /\*\s*as\s|export\s*\*|\bimport\s*\(|\brequire\s*\(/;
+/**
+ * Whether `importer` takes `fileName` whole (its every name, whatever the importer writes): a
+ * namespace import, a star re-export, `import()`, `require`, an import type. Named imports and
+ * re-exports name what they take.
+ */
+function takesWhole(ts: Ts, prog: TS.Program, importer: TS.SourceFile, fileName: string): boolean {
+  for (const lit of (importer as { imports?: readonly TS.StringLiteralLike[] }).imports ?? []) {
+    if ((prog as unknown as Resolutions).getResolvedModuleFromModuleSpecifier(lit, importer)?.resolvedModule?.resolvedFileName !== fileName) continue;
+    const p = lit.parent as TS.Node | undefined;
+    if (!p) return true;
+    const named = (ts.isImportDeclaration(p) && (!p.importClause?.namedBindings || ts.isNamedImports(p.importClause.namedBindings)))
+      || (ts.isExportDeclaration(p) && p.exportClause !== undefined && ts.isNamedExports(p.exportClause));
+    if (!named) return true;
+  }
+  return false;
+}
 
 const versionOf = (sf: TS.SourceFile): string => (sf as { version?: string }).version ?? '';
 
@@ -141,7 +155,7 @@ export function createReferenceCache(ts: Ts, isProject: (fileName: string) => bo
           // Only a direct importer that writes a changed name, or takes the whole module, sees the change (and passes it on).
           for (const from of importersIn(prog).get(sf.fileName) ?? []) {
             const importer = prog.getSourceFile(from);
-            if (!importer || stale.has(from) || !(writesAny(importer.text, change.names) || WHOLESALE.test(importer.text))) continue;
+            if (!importer || stale.has(from) || !(writesAny(importer.text, change.names) || takesWhole(ts, prog, importer, sf.fileName))) continue;
             if (isGlobal(importer)) return { all: true };
             stale.add(from);
             if (!everyImporter(from)) return { all: true };
