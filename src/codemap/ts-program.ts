@@ -27,6 +27,8 @@ export interface TsProgram {
   service(): TS.LanguageService;
   /** The project file an import in `fromRel` resolves to, as the program resolves it (undefined: none, or outside the project). */
   resolveImport(spec: string, fromRel: string): string | undefined;
+  /** The module JSX in `rel` imports its factory from, implicitly (`jsxImportSource`), if the options say one. */
+  jsxRuntime(rel: string): string | undefined;
   abs(rel: string): string;
   /** Project-relative path of a program file, undefined for files outside the project set. */
   rel(fileName: string): string | undefined;
@@ -228,6 +230,11 @@ export function createTsProgram(ts: Ts, root: string, cancelled: () => boolean =
       const { own, cache } = resolutionFor(from);
       const hit = ts.resolveModuleName(spec, from, own, moduleHost, cache).resolvedModule?.resolvedFileName;
       return hit === undefined ? undefined : rel(hit);
+    },
+    jsxRuntime(fromRel) {
+      const own = resolutionFor(abs(fromRel)).own;
+      const automatic = own.jsx === ts.JsxEmit.ReactJSX || own.jsx === ts.JsxEmit.ReactJSXDev;
+      return own.jsxImportSource ?? (automatic ? 'react' : undefined);
     },
     abs,
     rel,

@@ -42,7 +42,15 @@ export function createReach(program: TsProgram, scope: Scope): Reach {
     const hit = cache.get(rel);
     if (hit?.version === version) return hit.to;
     const to = new Set<string>();
-    for (const m of (scope.text(rel) ?? '').matchAll(SPECIFIER)) {
+    const text = scope.text(rel) ?? '';
+    // JSX imports its runtime without writing it: from the options' jsxImportSource, or a pragma.
+    const pragma = /@jsxImportSource\s+(\S+)/.exec(text)?.[1];
+    const runtime = pragma ?? (/\.[jt]sx$/.test(rel) ? program.jsxRuntime(rel) : undefined);
+    for (const suffix of runtime === undefined ? [] : ['/jsx-runtime', '/jsx-dev-runtime']) {
+      const target = program.resolveImport(runtime + suffix, rel);
+      if (target !== undefined) to.add(target);
+    }
+    for (const m of text.matchAll(SPECIFIER)) {
       const ref = m[4];
       const target = ref !== undefined ? posix.normalize(posix.join(dirname(rel), ref)) : program.resolveImport(m[1] ?? m[2] ?? m[3]!, rel);
       if (target !== undefined && program.files.has(target)) to.add(target);
