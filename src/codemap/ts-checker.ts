@@ -104,7 +104,8 @@ export function createTsChecker(ts: Ts, root: string, yieldNow: () => boolean = 
   const users = (at: Located, name: string, defaultExported: boolean, inProgram: (rel: string) => boolean): string[] => {
     const file = program.rel(at.sf.fileName)!;
     const found = scope.users(name, file, defaultExported, inProgram);
-    const seeing = inherits(ts, at.decls[0]!) ? undefined : reach.reaching(file);
+    // A namespace is also reached without an import: JSX's, through the runtime the compiler imports for JSX.
+    const seeing = inherits(ts, at.decls[0]!) || ts.isModuleDeclaration(at.decls[0]!) ? undefined : reach.reaching(file);
     return seeing ? found.filter((rel) => seeing.has(rel)) : found;
   };
   /**
