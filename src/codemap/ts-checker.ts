@@ -10,10 +10,25 @@ import type * as TS from 'typescript';
 import { skipReason } from './index-file.js';
 import type { CheckerAnswer, CheckerHit, CheckerRequest, CheckerTarget, TargetResult } from './checker-protocol.js';
 import { createTsProgram, type TsProgram } from './ts-program.js';
-import { declaredName, findDeclarations, lineOf, namePosition, nodeAt, searchedName, usageKind } from './ts-locate.js';
+import { declarationPath, declaredName, findDeclarations, lineOf, namePosition, nodeAt, searchedName, usageKind } from './ts-locate.js';
+import { createReferenceCache, type Found } from './ts-reference-cache.js';
+import { createReach, inherits } from './ts-reach.js';
 import { createScope } from './ts-scope.js';
 
 type Ts = typeof TS;
+
+/**
+ * The language service's findReferences over a list of files (the service itself always passes all
+ * of the program's): internal to the compiler, but what `LanguageService.findReferences` calls.
+ */
+interface InternalTs {
+  readonly FindAllReferences: {
+    findReferencedSymbols(program: TS.Program, token: TS.CancellationToken, files: readonly TS.SourceFile[],
+      sf: TS.SourceFile, pos: number): TS.ReferencedSymbol[] | undefined;
+  };
+}
+
+const NOTHING: Found = { hits: new Map(), chain: new Set(), aliases: new Set() };
 
 function isGenerated(cache: Map<string, boolean>, abs: string): boolean {
   let hit = cache.get(abs);
@@ -50,6 +65,8 @@ export interface TsChecker {
   answer(request: CheckerRequest): CheckerAnswer;
   /** The project files the program holds now (the roots questions needed, and what they import). */
   programFiles(): string[];
+  /** How many project files the last references search went through (after an edit: the ones it can have changed). */
+  searched(): number;
 }
 
 /**
@@ -58,7 +75,18 @@ export interface TsChecker {
  */
 export function createTsChecker(ts: Ts, root: string, yieldNow: () => boolean = () => false, givenUp: () => boolean = () => false): TsChecker {
   let warming = false;
-  const program: TsProgram = createTsProgram(ts, root, () => (warming || givenUp()) && yieldNow());
+  const cancelled = (): boolean => (warming || givenUp()) && yieldNow();
+  const program: TsProgram = createTsProgram(ts, root, cancelled);
+  const token: TS.CancellationToken = {
+    isCancellationRequested: cancelled,
+    throwIfCancellationRequested() {
+      if (cancelled()) throw new ts.OperationCanceledException();
+    },
+  };
+  const findIn = (prog: TS.Program, files: readonly TS.SourceFile[], sf: TS.SourceFile, pos: number): TS.ReferencedSymbol[] | undefined =>
+    (ts as unknown as InternalTs).FindAllReferences.findReferencedSymbols(prog, token, files, sf, pos);
+  let lastSearched = 0;
+  const kept = createReferenceCache(ts, (fileName) => program.rel(fileName) !== undefined);
   const generated = new Map<string, boolean>();
   let hasFiles = false;
   const keep = (fileName: string): string | undefined => {
@@ -67,6 +95,19 @@ export function createTsChecker(ts: Ts, root: string, yieldNow: () => boolean = 
   };
 
   const scope = createScope(program);
+  const reach = createReach(program, scope);
+  /**
+   * The files outside the program that write `name` (or import it by default) and can see `at`'s
+   * module. A member of a type with bases (or of an object literal, typed by its context) is related
+   * to the bases' members and their other implementations, which files that never see its module use.
+   */
+  const users = (at: Located, name: string, defaultExported: boolean, inProgram: (rel: string) => boolean): string[] => {
+    const file = program.rel(at.sf.fileName)!;
+    const found = scope.users(name, file, defaultExported, inProgram);
+    // A namespace is also reached without an import: JSX's, through the runtime the compiler imports for JSX.
+    const seeing = inherits(ts, at.decls[0]!) || ts.isModuleDeclaration(at.decls[0]!) ? undefined : reach.reaching(file);
+    return seeing ? found.filter((rel) => seeing.has(rel)) : found;
+  };
   /**
    * Answers per program: the service hands back the same Program while no file changed (versions
    * are looked at again each question), so a question asked again is answered without the checker.
@@ -98,18 +139,19 @@ export function createTsChecker(ts: Ts, root: string, yieldNow: () => boolean = 
     const { name, defaultExported } = searchedName(ts, at.sf, at.decls[0]!, t.name);
     const inProgram = (prog: TS.Program) => (rel: string): boolean => prog.getSourceFile(program.abs(rel)) !== undefined;
     // A file brought in can import others that were not: those are in the program too, nothing to search again.
-    if (program.include(scope.users(name, t.file, defaultExported, inProgram(at.prog)))) at = locate(t);
+    if (program.include(users(at, name, defaultExported, inProgram(at.prog)))) at = locate(t);
     return at;
   };
 
-  const collect = (at: Located): { hits: CheckerHit[]; aliases: Set<string> } => {
-    const ls = program.service();
+  /** The language service's search for `at`'s declarations, in `files` of its program only. */
+  const collect = (at: Located, files: readonly TS.SourceFile[]): Found => {
     const { prog, sf, decls } = at;
-    const hits: CheckerHit[] = [];
+    const hits = new Map<string, CheckerHit[]>();
+    const chain = new Set<string>();
     const aliases = new Set<string>();
     const seen = new Set<string>();
     for (const decl of decls) {
-      for (const group of ls.findReferences(sf.fileName, namePosition(ts, sf, decl)) ?? []) {
+      for (const group of findIn(prog, files, sf, namePosition(ts, sf, decl)) ?? []) {
         if (group.definition.kind === ts.ScriptElementKind.alias) aliases.add(group.definition.name);
         for (const r of group.references) {
           if (r.isDefinition) continue;
@@ -122,14 +164,26 @@ export function createTsChecker(ts: Ts, root: string, yieldNow: () => boolean = 
           const key = `${rel}:${hit.line}:${hit.kind}`;
           if (seen.has(key)) continue;
           seen.add(key);
-          hits.push(hit);
+          let list = hits.get(refSf.fileName);
+          if (!list) hits.set(refSf.fileName, (list = []));
+          list.push(hit);
+          if (hit.kind === 'imports') chain.add(refSf.fileName);
         }
       }
       // Overloads share one symbol: the first declaration's references are all of them.
       if (!ts.isFunctionLike(decl)) break;
     }
-    return { hits, aliases };
+    return { hits, chain, aliases };
   };
+  /** The references of `at`: the files an edit since the last search can have changed are searched, the others' kept. */
+  const search = (at: Located): Found => {
+    const key = `${program.rel(at.sf.fileName)}\0${declarationPath(ts, at.decls[0]!)}`;
+    const plan = kept.plan(key, at.prog, program.files);
+    const found = plan.all ? collect(at, at.prog.getSourceFiles()) : plan.files.length > 0 ? collect(at, plan.files) : NOTHING;
+    lastSearched = plan.all ? at.prog.getSourceFiles().filter((f) => program.rel(f.fileName) !== undefined).length : plan.files.length;
+    return kept.store(key, at.prog, program.files, plan, found);
+  };
+  const hitsOf = (found: Found): CheckerHit[] => [...found.hits.values()].flat();
 
   /**
    * Past the memory budget, the program keeps only what the question just answered needs: files
@@ -139,8 +193,8 @@ export function createTsChecker(ts: Ts, root: string, yieldNow: () => boolean = 
     if (getHeapStatistics().used_heap_size <= HEAP_BUDGET_BYTES) return;
     const { name, defaultExported } = searchedName(ts, at.sf, at.decls[0]!, t.name);
     const all = (): boolean => false;
-    program.retain([t.file, ...scope.alwaysIn(), ...scope.users(name, t.file, defaultExported, all),
-      ...[...aliases].flatMap((a) => scope.users(a, t.file, false, all))]);
+    program.retain([t.file, ...scope.alwaysIn(), ...users(at, name, defaultExported, all),
+      ...[...aliases].flatMap((a) => users(at, a, false, all))]);
     program.service().getProgram();
   };
 
@@ -148,19 +202,19 @@ export function createTsChecker(ts: Ts, root: string, yieldNow: () => boolean = 
     const at = widen(t);
     if (!at) return { found: false, hits: [] };
     // Files outside the program were searched for the name by widen: the same program is the same answer.
-    const first = remembered(at.prog, keyOf('references', t), () => collect(at));
+    const first = remembered(at.prog, keyOf('references', t), () => search(at));
     // An alias the text did not show (a rename the pattern missed): files using it join, and the question is asked again.
     const inProgram = (rel: string): boolean => at.prog.getSourceFile(program.abs(rel)) !== undefined;
-    const more = [...first.aliases].filter((a) => a !== t.name).flatMap((a) => scope.users(a, t.file, false, inProgram));
+    const more = [...first.aliases].filter((a) => a !== t.name).flatMap((a) => users(at, a, false, inProgram));
     if (!program.include(more)) {
       if (!warming) trim(t, at, first.aliases);
-      return { found: true, hits: first.hits };
+      return { found: true, hits: hitsOf(first) };
     }
     const again = locate(t);
     if (!again) return { found: false, hits: [] };
-    const second = remembered(again.prog, keyOf('references', t), () => collect(again));
+    const second = remembered(again.prog, keyOf('references', t), () => search(again));
     if (!warming) trim(t, again, second.aliases);
-    return { found: true, hits: second.hits };
+    return { found: true, hits: hitsOf(second) };
   };
 
   const dependencies = (t: CheckerTarget): TargetResult => {
@@ -222,6 +276,7 @@ export function createTsChecker(ts: Ts, root: string, yieldNow: () => boolean = 
   };
 
   return {
+    searched: () => lastSearched,
     programFiles: () => (program.service().getProgram()?.getSourceFiles() ?? []).map((f) => program.rel(f.fileName)).filter((r) => r !== undefined),
     answer(request) {
       try {

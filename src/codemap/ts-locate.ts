@@ -111,3 +111,25 @@ export function searchedName(ts: Ts, sf: TS.SourceFile, decl: TS.Node, name: str
     || (/^[\w$]+$/.test(word) && DEFAULT_EXPORT(word).test(sf.text));
   return { name: word === 'default' ? moduleWord(sf.fileName) : word, defaultExported };
 }
+
+/**
+ * A declaration's place from the file down (`Context.json`; an unnamed scope, a callback, by its
+ * place among its parent's children), the same whatever lines an edit above it moved it to.
+ */
+export function declarationPath(ts: Ts, decl: TS.Node): string {
+  const names: string[] = [];
+  for (let n: TS.Node | undefined = decl; n && !ts.isSourceFile(n); n = n.parent) {
+    const name = declaredName(ts, n as TS.Declaration);
+    if (name !== undefined) names.push(name);
+    else if (n.parent) {
+      let index = 0;
+      let at = -1;
+      ts.forEachChild(n.parent, (c) => {
+        if (c === n) at = index;
+        index++;
+      });
+      names.push(`#${n.kind}:${at}`);
+    }
+  }
+  return names.reverse().join('.');
+}

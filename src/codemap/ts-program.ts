@@ -25,6 +25,10 @@ export interface TsProgram {
   /** The program's roots. */
   readonly roots: ReadonlySet<string>;
   service(): TS.LanguageService;
+  /** The project file an import in `fromRel` resolves to, as the program resolves it (undefined: none, or outside the project). */
+  resolveImport(spec: string, fromRel: string): string | undefined;
+  /** The module JSX in `rel` imports its factory from, implicitly (`jsxImportSource`), if the options say one. */
+  jsxRuntime(rel: string): string | undefined;
   abs(rel: string): string;
   /** Project-relative path of a program file, undefined for files outside the project set. */
   rel(fileName: string): string | undefined;
@@ -173,12 +177,17 @@ export function createTsProgram(ts: Ts, root: string, cancelled: () => boolean =
     getCancellationToken: () => ({ isCancellationRequested: cancelled }),
     // Each file's imports resolve with the options of the config it belongs to.
     resolveModuleNameLiterals(literals, containingFile, redirected, _options, containingSourceFile) {
-      const own = forQueriesCached(ensureConfigs().optionsFor(containingFile));
-      let cache = caches.get(own);
-      if (!cache) caches.set(own, (cache = ts.createModuleResolutionCache(root, canonical, own)));
+      const { own, cache } = resolutionFor(containingFile);
       return literals.map((lit) => ts.resolveModuleName(lit.text, containingFile, own, moduleHost, cache, redirected,
         ts.getModeForUsageLocation(containingSourceFile, lit, own)));
     },
+  };
+  /** The options `containingFile`'s imports resolve with, and their cache. */
+  const resolutionFor = (containingFile: string): { own: TS.CompilerOptions; cache: TS.ModuleResolutionCache } => {
+    const own = forQueriesCached(ensureConfigs().optionsFor(containingFile));
+    let cache = caches.get(own);
+    if (!cache) caches.set(own, (cache = ts.createModuleResolutionCache(root, canonical, own)));
+    return { own, cache };
   };
   const forQueriesCached = (o: TS.CompilerOptions): TS.CompilerOptions => {
     let n = normalized.get(o);
@@ -216,6 +225,17 @@ export function createTsProgram(ts: Ts, root: string, cancelled: () => boolean =
       rename();
     },
     service: () => service,
+    resolveImport(spec, fromRel) {
+      const from = abs(fromRel);
+      const { own, cache } = resolutionFor(from);
+      const hit = ts.resolveModuleName(spec, from, own, moduleHost, cache).resolvedModule?.resolvedFileName;
+      return hit === undefined ? undefined : rel(hit);
+    },
+    jsxRuntime(fromRel) {
+      const own = resolutionFor(abs(fromRel)).own;
+      const automatic = own.jsx === ts.JsxEmit.ReactJSX || own.jsx === ts.JsxEmit.ReactJSXDev;
+      return own.jsxImportSource ?? (automatic ? 'react' : undefined);
+    },
     abs,
     rel,
     version,

@@ -83,10 +83,12 @@ export function createScope(program: TsProgram): Scope {
       const outside = [...program.files].filter((rel) => !inProgram(rel));
       for (let round = 0; round < MAX_ALIAS_ROUNDS && fresh.length > 0; round++) {
         const hits: string[] = [];
+        // As the language service looks for candidates: the name as a whole identifier (`include` is not in `includes`).
+        const word = new RegExp(`(?<![\\p{ID_Continue}$\\u200c\\u200d])(?:${fresh.map(escape).join('|')})(?![\\p{ID_Continue}$\\u200c\\u200d])`, 'u');
         for (const rel of outside) {
           if (found.has(rel)) continue;
           const t = text(rel);
-          if (t !== undefined && fresh.some((w) => t.includes(w))) hits.push(rel);
+          if (t !== undefined && fresh.some((w) => t.includes(w)) && word.test(t)) hits.push(rel);
         }
         const next: string[] = [];
         // `A as B` (import, export) and `default as B`: B is another name for the declaration.
