@@ -44,6 +44,8 @@ export function realSessionDeps(hooks: SessionHooks = {}): SessionDeps {
         warmCheckerAfterMs: CHECKER_WARM_UP_MS,
         // A symbol tool never blocks the turn on a cold checker: past this it answers from the syntax index, marked partial.
         checkerBudgetMs: CHECKER_BUDGET_MS,
+        // The index is built while the user types and turns run: its parse workers step back for them.
+        backgroundIndexing: true,
       });
     },
     // The symbol tools' names and schemas, for a session that starts before the index is ready;

@@ -44,8 +44,14 @@ export interface OpenCodeMapOptions {
   readonly onProgress?: (done: number, total: number) => void;
   /** Called for each warning as it happens (they are also collected in `warnings`). */
   readonly onWarning?: (message: string) => void;
-  /** 'auto' (default): a worker thread for large batches when the worker file exists. */
+  /** 'auto' (default): a pool of worker threads for large batches when the worker file exists. */
   readonly worker?: WorkerChoice;
+  /**
+   * The index is built behind a session (the user types, requests go out meanwhile): its parse
+   * workers run at a lower OS priority, see worker-runner.ts. Off (full priority) for `--map`
+   * and benchmarks, where the index is what the user waits for.
+   */
+  readonly backgroundIndexing?: boolean;
   /** At most this many files are indexed. @default 25000 */
   readonly maxFiles?: number;
   /** How long a plugin may take on one file before it is skipped. @default 10000 */
@@ -100,7 +106,7 @@ export async function openCodeMap(opts: OpenCodeMapOptions): Promise<CodeMap> {
   const mapsLoading = openMapCache(opts.cacheDir, opts.projectRoot);
   const timeoutMs = opts.pluginTimeoutMs ?? 10_000;
   const editor = createEditIndexer(opts.worker ?? 'auto', plugins, timeoutMs);
-  const batches = chooseRunner(opts.worker ?? 'auto', opts.projectRoot);
+  const batches = chooseRunner(opts.worker ?? 'auto', { background: opts.backgroundIndexing === true });
   const index = await openProjectIndex({
     root: opts.projectRoot,
     cacheDir: opts.cacheDir,
@@ -111,7 +117,7 @@ export async function openCodeMap(opts: OpenCodeMapOptions): Promise<CodeMap> {
     maxFiles: opts.maxFiles ?? MAX_INDEXED_FILES,
     warn,
     // A few changed files since the last session go to the edit worker, which loads the compiler
-    // off this thread and stays up for the edits to come; many go to a batch worker.
+    // off this thread and stays up for the edits to come; many go to the parse pool.
     runJobs: (jobs, set, run) => (editor.usesWorker() && jobs.length < WORKER_MIN_JOBS
       ? editor.indexAll(jobs, run.onProgress)
       : batches(jobs, set, run)),

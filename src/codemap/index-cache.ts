@@ -1,7 +1,8 @@
 /**
  * The on-disk index cache: one file per project. A first line naming the format and the header's
- * length, a small JSON header (per file: path, size, mtime, plugin, byte length; the body's length
- * and CRC) and then every file's index as JSON, back to back.
+ * length, a small JSON header (per file: path, size, mtime, plugin, byte length, content hash; the
+ * body's length and CRC) and then every file's index as JSON, back to back. A file whose stamp
+ * changed but whose bytes hash the same (a checkout, a `touch`) keeps its index unparsed.
  *
  * Opening reads the header only: a warm start whose map is already stored never touches the
  * 10 MB body. The file stays open until the body is first needed (a tool call, a map for a new
@@ -17,7 +18,9 @@ import { crc32 } from 'node:zlib';
 import { writeFileAtomic } from '../io/atomic-write.js';
 import type { FileIndex } from './types.js';
 
-const FORMAT = 3;
+const FORMAT = 4;
+/** Format 3 rows have no content hash; such a cache is still used (its files are re-parsed when their stamp changes). */
+const READABLE_FORMATS: ReadonlySet<number> = new Set([3, FORMAT]);
 const MAGIC_PREFIX = 'lindwyrm-codemap-index ';
 /** The first line is at most this long; the header's length follows the format number. */
 const FIRST_LINE_MAX = 64;
@@ -34,6 +37,8 @@ export interface CacheEntry {
   readonly plugin: string;
   /** True when its index lives in the cache body (unusable if the body turns out damaged). */
   readonly fromCache?: boolean;
+  /** contentHash of the bytes the index was made from; '' when not known. */
+  readonly hash: string;
   /** The parsed index (parsed from the cache on first use). */
   index(): FileIndex;
   /** The index as JSON bytes (as read from the cache, or encoded once). */
@@ -53,8 +58,8 @@ export interface LoadedCache {
   release(): void;
 }
 
-/** Header row: [path, size, mtimeMs, plugin index, byte length]. */
-type Row = [string, number, number, number, number];
+/** Header row: [path, size, mtimeMs, plugin index, byte length, content hash] (format 3: without the hash). */
+type Row = [string, number, number, number, number, string?];
 
 interface Header {
   readonly root: string;
@@ -72,9 +77,28 @@ function isIndex(value: unknown): value is FileIndex {
   return !!i && Array.isArray(i.symbols) && Array.isArray(i.edges) && Array.isArray(i.imports);
 }
 
-export function freshEntry(size: number, mtimeMs: number, plugin: string, index: FileIndex): CacheEntry {
+/** An entry just indexed: from its index (encoded when saved), or from its JSON text (parsed when first used). */
+export function freshEntry(size: number, mtimeMs: number, plugin: string, index: FileIndex | string, hash = ''): CacheEntry {
   let encoded: Buffer | undefined;
-  return { size, mtimeMs, plugin, index: () => index, bytes: () => (encoded ??= Buffer.from(JSON.stringify(index))) };
+  if (typeof index === 'string') {
+    const text = index;
+    let parsed: FileIndex | undefined;
+    return {
+      size, mtimeMs, plugin, hash,
+      index: () => (parsed ??= JSON.parse(text) as FileIndex),
+      bytes: () => (encoded ??= Buffer.from(text)),
+    };
+  }
+  return { size, mtimeMs, plugin, hash, index: () => index, bytes: () => (encoded ??= Buffer.from(JSON.stringify(index))) };
+}
+
+/** The same index under a new stamp: the file was touched, its bytes are the same. */
+export function restamped(entry: CacheEntry, size: number, mtimeMs: number): CacheEntry {
+  return {
+    size, mtimeMs, plugin: entry.plugin, hash: entry.hash, ...(entry.fromCache ? { fromCache: true } : {}),
+    index: () => entry.index(),
+    bytes: () => entry.bytes(),
+  };
 }
 
 interface Body {
@@ -90,6 +114,7 @@ class CachedEntry implements CacheEntry {
     readonly size: number,
     readonly mtimeMs: number,
     readonly plugin: string,
+    readonly hash: string,
     private readonly offset: number,
     private readonly length: number,
     private readonly body: Body,
@@ -123,10 +148,10 @@ function isHeader(value: unknown): value is Header {
     && Array.isArray(h.plugins) && Array.isArray(h.files);
 }
 
-function isRow(row: unknown, plugins: number): row is Row {
-  return Array.isArray(row) && row.length === 5 && typeof row[0] === 'string' && typeof row[1] === 'number'
+function isRow(row: unknown, plugins: number, format: number): row is Row {
+  return Array.isArray(row) && row.length === (format === 3 ? 5 : 6) && typeof row[0] === 'string' && typeof row[1] === 'number'
     && typeof row[2] === 'number' && Number.isInteger(row[3]) && row[3] >= 0 && row[3] < plugins
-    && Number.isInteger(row[4]) && row[4] >= 0;
+    && Number.isInteger(row[4]) && row[4] >= 0 && (format === 3 || typeof row[5] === 'string');
 }
 
 const NO_BODY = { loadBody: () => true, release: () => undefined };
@@ -144,7 +169,8 @@ function decode(readAt: ReadAt, total: number, root: string, release: () => void
   const lineEnd = first.indexOf('\n');
   const m = /^(\d+)(?: (\d+))?$/.exec(first.slice(MAGIC_PREFIX.length, lineEnd < 0 ? undefined : lineEnd));
   if (!m || lineEnd < 0) return corrupt('no header');
-  if (Number(m[1]) !== FORMAT) return nothing('code map cache has an older format; rebuilding it');
+  const format = Number(m[1]);
+  if (!READABLE_FORMATS.has(format)) return nothing('code map cache has an older format; rebuilding it');
   const headerStart = lineEnd + 1;
   const headerLength = Number(m[2] ?? -1);
   if (headerLength < 0 || headerStart + headerLength + 1 > total) return corrupt('header cut short');
@@ -180,8 +206,8 @@ function decode(readAt: ReadAt, total: number, root: string, release: () => void
   const entries = new Map<string, CacheEntry>();
   let offset = 0;
   for (const row of header.files) {
-    if (!isRow(row, header.plugins.length)) return corrupt('bad file entry');
-    entries.set(row[0], new CachedEntry(row[1], row[2], header.plugins[row[3]]!, offset, row[4], body));
+    if (!isRow(row, header.plugins.length, format)) return corrupt('bad file entry');
+    entries.set(row[0], new CachedEntry(row[1], row[2], header.plugins[row[3]]!, row[5] ?? '', offset, row[4], body));
     offset += row[4];
   }
   if (offset !== header.bodyLength) return corrupt('entry lengths do not add up');
@@ -253,7 +279,7 @@ export function encodeCache(root: string, entries: ReadonlyMap<string, CacheEntr
       pluginIds.set(entry.plugin, pid);
     }
     const bytes = entry.bytes();
-    files.push([rel, entry.size, entry.mtimeMs, pid, bytes.length]);
+    files.push([rel, entry.size, entry.mtimeMs, pid, bytes.length, entry.hash]);
     parts.push(bytes);
   }
   const body = Buffer.concat(parts);

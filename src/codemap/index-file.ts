@@ -1,12 +1,26 @@
 /** Indexes one file with its plugin, guarding against plugins that throw, hang or return nonsense. */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { EdgeKind, FileIndex, ImportInfo, LanguagePlugin, RawEdge, SymbolInfo, SymbolKind } from './types.js';
 
+/** `hash`: of the file's bytes as read (contentHash), so a later start whose stamp differs can tell the content did not change. */
 export type FileOutcome =
-  | { readonly ok: true; readonly index: FileIndex }
+  | { readonly ok: true; readonly index: FileIndex; readonly hash?: string }
   /** Skipped on purpose (generated, minified, binary): indexed as empty, no warning. */
-  | { readonly ok: true; readonly index: FileIndex; readonly skipped: string }
+  | { readonly ok: true; readonly index: FileIndex; readonly skipped: string; readonly hash?: string }
+  /** From a parse worker: the index as its JSON text, the bytes the cache stores (the main thread neither decodes nor re-encodes it). */
+  | { readonly ok: true; readonly encoded: string; readonly hash: string }
+  /** The bytes hash to the job's `hash`: the index made from them before still holds; nothing was parsed. */
+  | { readonly ok: true; readonly unchanged: true; readonly hash: string }
   | { readonly ok: false; readonly error: string };
+
+export interface ReadOptions {
+  /** The content hash the cached index was made from: equal bytes answer `unchanged`. */
+  readonly knownHash?: string;
+  /** Read with a blocking call: in a worker thread, whose event loop has nothing else to do, a promise round trip per file only costs. */
+  readonly sync?: boolean;
+}
 
 export const EMPTY_INDEX: FileIndex = { symbols: [], edges: [], imports: [] };
 
@@ -87,12 +101,25 @@ export async function indexSource(plugin: LanguagePlugin, rel: string, source: s
   }
 }
 
-export async function indexPath(plugin: LanguagePlugin, rel: string, abs: string, timeoutMs: number): Promise<FileOutcome> {
-  let source: string;
+/** 128 bits of SHA-256 over the file's bytes (about 0.5 GB/s: a 5,000-file project costs tens of ms in all). */
+export function contentHash(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('base64url').slice(0, 22);
+}
+
+export async function indexPath(plugin: LanguagePlugin, rel: string, abs: string, timeoutMs: number, opts: ReadOptions = {}): Promise<FileOutcome> {
+  let bytes: Buffer;
   try {
-    source = await readFile(abs, 'utf8');
+    bytes = opts.sync ? readFileSync(abs) : await readFile(abs);
   } catch (err) {
     return { ok: false, error: `cannot read ${rel}: ${(err as NodeJS.ErrnoException).code ?? String(err)}` };
   }
-  return indexSource(plugin, rel, source, timeoutMs);
+  const hash = contentHash(bytes);
+  if (opts.knownHash === hash) return { ok: true, unchanged: true, hash };
+  const outcome = await indexSource(plugin, rel, bytes.toString('utf8'), timeoutMs);
+  return outcome.ok ? { ...outcome, hash } : outcome;
+}
+
+/** The outcome with its index as JSON text (what a parse worker sends back). */
+export function encodeOutcome(outcome: FileOutcome): FileOutcome {
+  return outcome.ok && 'index' in outcome ? { ok: true, encoded: JSON.stringify(outcome.index), hash: outcome.hash ?? '' } : outcome;
 }

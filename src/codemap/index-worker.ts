@@ -5,6 +5,7 @@ import { answerCheckerRequest, clearWaiting, useWaitingFlag } from './checker-ho
 import { indexPath } from './index-file.js';
 import { importPlugin } from './load-plugins.js';
 import { createPluginSet } from './plugin-set.js';
+import { servePool } from './pool-worker.js';
 import type { IndexJob } from './run-indexing.js';
 import type { WorkerInput, WorkerMessage, WorkerRequest } from './worker-protocol.js';
 
@@ -20,6 +21,7 @@ async function main(): Promise<void> {
     }
   }
   const set = createPluginSet(plugins);
+  if (input.pool) return servePool(set, input.pool, input.timeoutMs);
   const run = async (jobs: readonly IndexJob[]): Promise<void> => {
     for (const job of jobs) {
       post({ type: 'start', rel: job.rel });

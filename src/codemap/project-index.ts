@@ -5,7 +5,7 @@ import { isAbsolute, join, relative, sep } from 'node:path';
 import { buildGraph } from './build-graph.js';
 import { createGraphState } from './graph-state.js';
 import type { CodeGraph } from './graph-types.js';
-import { freshEntry, loadCache, saveCache, type CacheEntry } from './index-cache.js';
+import { freshEntry, loadCache, restamped, saveCache, type CacheEntry } from './index-cache.js';
 import { indexPath, type FileOutcome } from './index-file.js';
 import { pluginKey, type PluginSet } from './plugin-set.js';
 import { readProjectFacts } from './project-facts.js';
@@ -32,8 +32,19 @@ export interface ProjectIndexOptions {
 
 export interface OpenStats {
   readonly files: number;
+  /** Files parsed (their stamp changed, or nothing was cached). */
   readonly reparsed: number;
+  /** Files whose stamp changed but whose bytes hash as before: read, not parsed. */
+  readonly unchanged: number;
   readonly failed: number;
+}
+
+/** The cache entry for a file's outcome (undefined for a failure); `cached` is what an `unchanged` outcome keeps. */
+function entryFor(outcome: FileOutcome, stamp: { size: number; mtimeMs: number }, plugin: string, cached: CacheEntry | undefined): CacheEntry | undefined {
+  if (!outcome.ok) return undefined;
+  if ('unchanged' in outcome) return cached && restamped(cached, stamp.size, stamp.mtimeMs);
+  if ('encoded' in outcome) return freshEntry(stamp.size, stamp.mtimeMs, plugin, outcome.encoded, outcome.hash);
+  return freshEntry(stamp.size, stamp.mtimeMs, plugin, outcome.index, outcome.hash);
 }
 
 export interface ProjectIndex {
@@ -90,23 +101,28 @@ export async function openProjectIndex(opts: ProjectIndexOptions): Promise<Proje
     const cached = cache.entries.get(f.rel);
     if (cached && cached.size === f.size && cached.mtimeMs === f.mtimeMs && cached.plugin === key) {
       entries.set(f.rel, cached);
-    } else jobs.push({ rel: f.rel, abs: f.abs });
+    } else {
+      // Touched but maybe not changed (a checkout, a build tool): the worker compares the bytes' hash before parsing.
+      const hash = cached && cached.plugin === key && cached.hash ? cached.hash : undefined;
+      jobs.push({ rel: f.rel, abs: f.abs, ...(hash ? { hash } : {}) });
+    }
   }
-  const stats = { files: 0, reparsed: 0, failed: 0 };
+  const stats = { files: 0, reparsed: 0, unchanged: 0, failed: 0 };
   /** Indexes `jobs` and stores the results under the stamps they were walked with. */
   const indexJobs = async (batch: readonly IndexJob[], stamps: ReadonlyMap<string, { size: number; mtimeMs: number }>): Promise<void> => {
     const results = await opts.runJobs(batch, plugins, { timeoutMs: opts.timeoutMs, ...(opts.onProgress ? { onProgress: opts.onProgress } : {}) });
-    stats.reparsed += batch.length;
     for (const { rel, outcome } of results) {
       const plugin = plugins.forFile(rel)!;
-      const st = stamps.get(rel)!;
-      if (!outcome.ok) {
+      const entry = entryFor(outcome, stamps.get(rel)!, pluginKey(plugin), cache.entries.get(rel));
+      if (outcome.ok && 'unchanged' in outcome) stats.unchanged++;
+      else stats.reparsed++;
+      if (!entry) {
         stats.failed++;
         entries.delete(rel);
-        opts.warn(outcome.error);
+        opts.warn(outcome.ok ? `no cached index of ${rel} to keep` : outcome.error);
         continue;
       }
-      entries.set(rel, freshEntry(st.size, st.mtimeMs, pluginKey(plugin), outcome.index));
+      entries.set(rel, entry);
     }
     stats.files = entries.size;
   };
@@ -235,11 +251,12 @@ export async function openProjectIndex(opts: ProjectIndexOptions): Promise<Proje
         return;
       }
       const outcome = opts.reindex ? await opts.reindex({ rel, abs }) : await indexPath(plugin, rel, abs, opts.timeoutMs);
-      if (!outcome.ok) {
-        opts.warn(outcome.error);
+      const entry = entryFor(outcome, st, pluginKey(plugin), entries.get(rel));
+      if (!entry) {
+        if (!outcome.ok) opts.warn(outcome.error);
         return;
       }
-      entries.set(rel, freshEntry(st.size, st.mtimeMs, pluginKey(plugin), outcome.index));
+      entries.set(rel, entry);
       changed(rel);
     },
   };

@@ -5,6 +5,8 @@ import type { PluginSet } from './plugin-set.js';
 export interface IndexJob {
   readonly rel: string;
   readonly abs: string;
+  /** The content hash of the cached index for this file: if the bytes still hash to it, nothing is parsed (`unchanged`). */
+  readonly hash?: string;
 }
 
 export interface IndexResult {
@@ -24,7 +26,7 @@ export async function indexInThread(jobs: readonly IndexJob[], plugins: PluginSe
   for (const job of jobs) {
     const plugin = plugins.forFile(job.rel);
     const outcome: FileOutcome = plugin
-      ? await indexPath(plugin, job.rel, job.abs, opts.timeoutMs)
+      ? await indexPath(plugin, job.rel, job.abs, opts.timeoutMs, job.hash ? { knownHash: job.hash } : {})
       : { ok: false, error: `no plugin for ${job.rel}` };
     results.push({ rel: job.rel, outcome });
     done++;

@@ -264,7 +264,8 @@ export function scriptKindFor(ts: Ts, path: string): TS.ScriptKind {
 }
 
 export function indexTypeScriptSource(ts: Ts, path: string, source: string): FileIndex {
-  const sf = ts.createSourceFile(path, source, ts.ScriptTarget.Latest, false, scriptKindFor(ts, path));
+  // JSDoc is read as text (docFirstLine): parsing it into nodes was a sixth of the parse, for nothing.
+  const sf = ts.createSourceFile(path, source, { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseNone }, false, scriptKindFor(ts, path));
   const edges: RawEdge[] = [];
   const seen = new Set<string>();
   const sink: EdgeSink = {

@@ -1,7 +1,15 @@
 /** Messages between the indexing worker and the main thread. */
 import type { CheckerAnswer, CheckerRequest } from './checker-protocol.js';
 import type { FileOutcome } from './index-file.js';
-import type { IndexJob } from './run-indexing.js';
+import type { IndexJob, IndexResult } from './run-indexing.js';
+
+/** A worker of the parse pool (src/codemap/parse-pool.ts). */
+export interface PoolInput {
+  /** One Int32: the files this worker has started, raised before each (the main thread's watchdog reads it). */
+  readonly started: SharedArrayBuffer;
+  /** Lower this thread's OS priority by this much (Linux), so the main thread and the user's work go first. */
+  readonly niceness?: number;
+}
 
 export interface WorkerInput {
   readonly jobs: readonly IndexJob[];
@@ -12,6 +20,8 @@ export interface WorkerInput {
   readonly serve?: boolean;
   /** One Int32: the main thread sets it when it sends a request, so a warm-up under way gives way. */
   readonly waiting?: SharedArrayBuffer;
+  /** A parse-pool worker: each `index` request is answered with one `batch` message. */
+  readonly pool?: PoolInput;
 }
 
 /**
@@ -26,5 +36,7 @@ export type WorkerMessage =
   | { readonly type: 'start'; readonly rel: string }
   | { readonly type: 'done'; readonly rel: string; readonly outcome: FileOutcome }
   | { readonly type: 'finished' }
+  /** A pool worker's answer to one `index` request, in its order (ok outcomes carry the index as JSON text). */
+  | { readonly type: 'batch'; readonly results: readonly IndexResult[] }
   | { readonly type: 'answer'; readonly id: number; readonly answer: CheckerAnswer }
   | { readonly type: 'fatal'; readonly error: string };

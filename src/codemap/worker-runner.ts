@@ -1,23 +1,36 @@
 /**
- * Runs indexing in a worker thread. The worker reports each file before parsing it, so a plugin
- * stuck in a loop is noticed: the worker is terminated, the file reported and skipped, and a new
- * worker carries on with the rest.
+ * Runs indexing off the main thread: a pool of parse workers (parse-pool.ts) sized to the cores,
+ * or this thread for a handful of files or where no worker can start.
  */
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { runPool } from './parse-pool.js';
 import type { PluginSet } from './plugin-set.js';
 import { indexInThread, type IndexJob, type IndexResult, type RunOptions } from './run-indexing.js';
-import type { WorkerInput, WorkerMessage } from './worker-protocol.js';
+import { PER_THREAD_PRIORITY } from './thread-priority.js';
 
-export type WorkerChoice = 'auto' | 'off' | { readonly url: URL; readonly execArgv?: readonly string[] };
+export { HANG_SLACK_MS, STARTUP_MS } from './parse-pool.js';
+
+/** `workers`: the pool's size, instead of one per core (benchmarks, tests). */
+export type WorkerChoice = 'auto' | 'off' | { readonly url: URL; readonly execArgv?: readonly string[]; readonly workers?: number };
+
+export interface RunnerOptions {
+  /**
+   * The index is built behind a session the user is typing into: the workers run at a lower OS
+   * priority (Linux), or where that cannot be done per thread, the pool leaves the main thread a core.
+   */
+  readonly background?: boolean;
+}
 
 /** Small batches (a warm start with a few edits) are faster here than a worker's start-up. */
 export const WORKER_MIN_JOBS = 16;
-/** Extra time over the plugin timeout before a silent worker is presumed stuck. */
-export const HANG_SLACK_MS = 2000;
-/** Starting a worker loads the plugins; on a busy machine that can take seconds. */
-export const STARTUP_MS = 60_000;
+/** A worker costs its start and a compiler of its own (~0.3 s of CPU, tens of MB): one per this many files at most. */
+const FILES_PER_WORKER = 200;
+/** Past this, more workers mostly add memory: the main thread's merging and the disk set the pace. */
+const MAX_WORKERS = 4;
+/** The background pool's nice value: the main thread (screen, requests) and the user's other work go first. */
+export const BACKGROUND_NICENESS = 10;
 
 type Runner = (jobs: readonly IndexJob[], plugins: PluginSet, opts: RunOptions) => Promise<IndexResult[]>;
 
@@ -27,81 +40,31 @@ export function bundledWorker(): URL | undefined {
   return url.protocol === 'file:' && existsSync(fileURLToPath(url)) ? url : undefined;
 }
 
-function runBatch(url: URL, execArgv: readonly string[], jobs: readonly IndexJob[], plugins: PluginSet,
-  opts: RunOptions, onResult: (r: IndexResult) => void): Promise<{ stuck?: string }> {
-  return new Promise((resolve, reject) => {
-    const input: WorkerInput = { jobs, external: plugins.external, timeoutMs: opts.timeoutMs };
-    const worker = new Worker(url, { workerData: input, execArgv: [...execArgv] });
-    let current: string | undefined;
-    let timer: NodeJS.Timeout | undefined;
-    let settled = false;
-    const finish = (fn: () => void): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      fn();
-    };
-    const arm = (ms: number): void => {
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        const stuck = current;
-        void worker.terminate();
-        finish(() => resolve(stuck ? { stuck } : {}));
-      }, ms);
-    };
-    arm(STARTUP_MS);
-    worker.on('message', (m: WorkerMessage) => {
-      if (m.type === 'start') {
-        current = m.rel;
-        arm(opts.timeoutMs + HANG_SLACK_MS);
-      } else if (m.type === 'done') {
-        current = undefined;
-        onResult({ rel: m.rel, outcome: m.outcome });
-      } else if (m.type === 'finished') {
-        void worker.terminate();
-        finish(() => resolve({}));
-      } else if (m.type === 'fatal') finish(() => reject(new Error(m.error)));
-    });
-    worker.on('error', (err) => finish(() => reject(err)));
-    worker.on('exit', () => finish(() => resolve(current ? { stuck: current } : {})));
-  });
+/** How many parse workers for `jobs` files: one per core, fewer for a small batch; a background pool without per-thread priority leaves one core. */
+export function poolSize(jobs: number, background: boolean, cores = availableParallelism()): number {
+  const usable = background && !PER_THREAD_PRIORITY ? cores - 1 : cores;
+  return Math.max(1, Math.min(MAX_WORKERS, usable, Math.ceil(jobs / FILES_PER_WORKER)));
 }
 
-async function inWorker(url: URL, execArgv: readonly string[], jobs: readonly IndexJob[], plugins: PluginSet, opts: RunOptions): Promise<IndexResult[]> {
-  const results = new Map<string, IndexResult>();
-  const total = jobs.length;
-  let remaining = jobs;
-  while (remaining.length > 0) {
-    const { stuck } = await runBatch(url, execArgv, remaining, plugins, opts, (r) => {
-      results.set(r.rel, r);
-      opts.onProgress?.(results.size, total);
-    });
-    if (stuck) {
-      results.set(stuck, { rel: stuck, outcome: { ok: false, error: `plugin for ${stuck} did not finish within ${opts.timeoutMs} ms; file skipped` } });
-      opts.onProgress?.(results.size, total);
-    }
-    const next = remaining.filter((j) => !results.has(j.rel));
-    // No progress and nothing stuck: the worker died before starting; finish here instead.
-    if (next.length === remaining.length && !stuck) {
-      for (const r of await indexInThread(next, plugins, opts)) results.set(r.rel, r);
-      break;
-    }
-    remaining = next;
-  }
-  return jobs.map((j) => results.get(j.rel)!).filter((r) => r !== undefined);
-}
-
-export function chooseRunner(choice: WorkerChoice, _root: string): Runner {
-  return async (jobs, plugins, opts) => {
-    if (choice === 'off' || jobs.length < WORKER_MIN_JOBS) return indexInThread(jobs, plugins, opts);
+export function chooseRunner(choice: WorkerChoice, opts: RunnerOptions = {}): Runner {
+  return async (jobs, plugins, run) => {
+    if (choice === 'off' || jobs.length < WORKER_MIN_JOBS) return indexInThread(jobs, plugins, run);
     const url = choice === 'auto' ? bundledWorker() : choice.url;
-    const execArgv = choice === 'auto' ? [] : choice.execArgv ?? [];
-    if (!url) return indexInThread(jobs, plugins, opts);
-    try {
-      return await inWorker(url, execArgv, jobs, plugins, opts);
-    } catch {
-      // A worker that cannot start (odd bundling, sandbox): same results, in this thread.
-      return indexInThread(jobs, plugins, opts);
-    }
+    if (!url) return indexInThread(jobs, plugins, run);
+    const forced = choice === 'auto' ? undefined : choice.workers;
+    const { results, left } = await runPool(jobs, {
+      ...run, url, execArgv: choice === 'auto' ? [] : choice.execArgv ?? [], external: plugins.external,
+      workers: forced ?? poolSize(jobs.length, opts.background === true),
+      ...(opts.background ? { niceness: BACKGROUND_NICENESS } : {}),
+    });
+    if (left.length === 0) return results as IndexResult[];
+    // No worker would start (odd bundling, a sandbox): the same results, in this thread.
+    const before = jobs.length - left.length;
+    const here = await indexInThread(left.map((pos) => jobs[pos]!), plugins, {
+      timeoutMs: run.timeoutMs, ...(run.onProgress ? { onProgress: (done: number) => run.onProgress!(before + done, jobs.length) } : {}),
+    });
+    const all = [...results];
+    left.forEach((pos, i) => { all[pos] = here[i]; });
+    return all.filter((r): r is IndexResult => r !== undefined);
   };
 }

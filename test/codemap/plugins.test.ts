@@ -6,7 +6,7 @@ import { tempProject, toolContext, type TempProject } from './helpers.js';
 
 /** A plugin for `.note` files: each `def NAME` line is a function; `use NAME` a call. */
 const NOTE_PLUGIN = `
-import { isMainThread } from 'node:worker_threads';
+import { isMainThread, threadId } from 'node:worker_threads';
 export const plugin = {
   name: 'note', version: '1', extensions: ['.note'],
   indexFile(path, source) {
@@ -14,6 +14,8 @@ export const plugin = {
     // Only ever loops in a worker: run in the test's own thread it would hang the test run.
     if (source.includes('HANG') && !isMainThread) { for (;;) {} }
     if (source.includes('WAIT')) return new Promise(() => {});
+    // Says which thread parsed it (0: the main thread).
+    if (source.includes('THREAD')) return { symbols: [{ name: 'thread' + threadId, kind: 'variable', startLine: 1, endLine: 1, exported: true, signature: 'thread' }], edges: [], imports: [] };
     const symbols = [], edges = [];
     let current = '';
     source.split('\\n').forEach((line, i) => {
@@ -93,6 +95,20 @@ describe('language plugins', () => {
     expect(text).toContain('def fn19');
     expect(text).toContain('def fn0');
     expect(text).not.toContain('def stuck');
+  });
+
+  it('spreads the files over a pool of workers; one stuck on a file is replaced and the others go on', { timeout: 120_000 }, async () => {
+    for (let i = 0; i < 60; i++) await tp.write(`t${String(i).padStart(2, '0')}.note`, 'THREAD\n');
+    await tp.write('t30x.note', 'def stuck\nHANG\n');
+    const worker = { url: new URL('./ts-worker-bootstrap.mjs', import.meta.url), workers: 3 };
+    const map = await openMap({ trusted: true, pluginTimeoutMs: 300, worker });
+    expect(map.warnings).toEqual([expect.stringContaining('plugin for t30x.note did not finish within 300 ms; file skipped')]);
+    const threads = new Map<string, number>();
+    for (const s of map.symbols()) if (s.name.startsWith('thread')) threads.set(s.name, (threads.get(s.name) ?? 0) + 1);
+    expect([...threads.values()].reduce((a, b) => a + b, 0)).toBe(60);
+    expect(threads.has('thread0')).toBe(false);
+    expect(threads.size).toBeGreaterThanOrEqual(2);
+    expect(map.symbols().map((s) => s.name)).toEqual(expect.arrayContaining(['alpha', 'beta']));
   });
 });
 
