@@ -35,6 +35,8 @@ export interface SessionFiles {
   switchTo(id: string, resumed: boolean): Promise<DisposableOffloadStore>;
   /** Saves the conversation in use; `recordOf` gets the refs of its offloaded results. */
   save(recordOf: (offloadRefs: readonly string[]) => SessionRecord): Promise<void>;
+  /** Appends answer text the running turn streamed (after a save named the turn); '' with no turn removes the file. */
+  saveStreamed(turn: { readonly startedAt: string; readonly afterMessages: number } | undefined, text: string): Promise<void>;
   /** The checkpoints of the conversation in use (they follow it like its offloads). */
   readonly rewind: Rewind;
   close(): Promise<void>;
@@ -138,6 +140,10 @@ export async function openSessionFiles(opts: {
       const refs = (await offload.list()).map((o) => o.ref);
       await store.save(recordOf(refs));
       saved = true;
+    },
+    async saveStreamed(turn, text) {
+      if (!store || !saves) return;
+      await (turn ? store.appendStreamed(current, turn, text) : store.clearStreamed(current));
     },
     rewind,
     async close() {
