@@ -1,6 +1,8 @@
 /**
  * The built CLI streaming one reply of `mb` megabytes (64-character deltas, a generated source
  * file), for scripts/bench-stream.ts: peak RSS over the RSS when the request reached the provider.
+ * BENCH_DIST=dir runs another build (an older one, for a before/after figure); BENCH_STREAM_RUNS=0,3
+ * picks runs by index.
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -45,7 +47,7 @@ export async function cliMemory(dir: string, mb: number): Promise<void> {
     const running: { probe?: ReturnType<typeof probeCli> } = {};
     const server = await replayRecordings([reply, done], () => running.probe?.mark());
     const home = probeHome(work, format, server.baseUrl, `max_reply_bytes = ${4 * mb * 1024 * 1024}\n`);
-    running.probe = probeCli(home, ['-p', 'write it out', '--allow', 'write', ...MODES[mode]]);
+    running.probe = probeCli(home, ['-p', 'write it out', '--allow', 'write', ...MODES[mode]], process.env['BENCH_DIST'] ? { dist: process.env['BENCH_DIST'] } : {});
     const r = await running.probe.done;
     await server.close();
     const base = r.marks[0]?.rssMb ?? NaN;
