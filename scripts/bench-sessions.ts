@@ -1,7 +1,10 @@
 /**
  * Session store figures: list 1,000 sessions; save and resume one holding ~1M tokens of history.
- * Targets: list < 300 ms; resume < 1 s and < 300 MB peak RSS.
- *   node --import tsx scripts/bench-sessions.ts
+ * Targets: list < 300 ms; resume < 1 s and < 300 MB peak RSS. Then the built CLI resuming a
+ * 500-turn session (tool calls, results of a few KB, every tenth offloaded): wall time from exec
+ * of `lwyrm -p … --resume ID` / `-c -p …` until the fake provider receives the request (target
+ * < 500 ms). Build first (`npm run build`).
+ *   node --import tsx scripts/bench-sessions.ts [--resume-only] [runs]
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -13,6 +16,9 @@ import { createSessionStore } from '../src/sessions/session-store.js';
 import { bigHistory, makeRecord, richTurn, userText } from '../test/sessions/support/records.js';
 import type { Message } from '../src/providers/types.js';
 import { reportFigure } from './bench-report.js';
+import { startFakeProvider } from '../test/support/fake-provider.js';
+import { probeCli, probeHome } from './cli-probe.js';
+import { writeLongSession } from './resume-session.js';
 
 const SESSIONS = 1000;
 const HISTORY_BYTES = 4_500_000; // ~1M tokens at ~4.5 characters per token
@@ -122,8 +128,46 @@ async function main(): Promise<void> {
   }
 }
 
+/** The built CLI resuming a 500-turn session: exec until the provider has the request. */
+async function resumeThroughCli(runs: number): Promise<void> {
+  const root = await mkdtemp(join(tmpdir(), 'lwyrm-bench-resume-'));
+  let probe: ReturnType<typeof probeCli> | undefined;
+  const fake = await startFakeProvider({ format: 'anthropic', replies: () => (probe?.mark(), { text: 'Done.' }) });
+  try {
+    // A window the history fits in: the first request is the turn's, not a summary's.
+    const home = probeHome(root, 'anthropic', fake.baseUrl, 'max_reply_bytes = 8388608\n');
+    const config = join(root, 'config', 'lindwyrm', 'config.toml');
+    const { appendFileSync } = await import('node:fs');
+    appendFileSync(config, 'context_window = 2000000\n');
+    const s = await writeLongSession({ dataDir: join(root, 'data', 'lindwyrm'), projectRoot: home.project, turns: 500 });
+    console.log(`500-turn session: ${s.messages} messages, ${(s.bytes / 1e6).toFixed(1)} MB of JSON, every tenth result offloaded`);
+    const extra = (process.env['BENCH_NODE_FLAGS'] ?? '').split(' ').filter(Boolean);
+    for (const [label, args] of [
+      ['--resume ID', ['-p', 'one more step', '--resume', s.id]],
+      ['-c', ['-c', '-p', 'one more step']],
+    ] as const) {
+      const times: number[] = [];
+      for (let i = 0; i < runs; i++) {
+        probe = probeCli(home, args, { nodeFlags: extra });
+        const r = await probe.done;
+        if (r.status !== 0 || r.marks.length === 0) throw new Error(`lwyrm ${args.join(' ')} failed (${r.status}): ${r.stderr}`);
+        times.push(r.marks[0]!.ms);
+      }
+      const sorted = [...times].sort((a, b) => a - b);
+      console.log(`resume a 500-turn session (lwyrm -p ${label}): exec → request  ${fmt(median(times))} ms median of ${runs} (target < 500; ${sorted.map((t) => t.toFixed(0)).join(', ')})`);
+    }
+    console.log(`(load average while measuring: ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${availableParallelism()} cores)`);
+  } finally {
+    await fake.close();
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
 if (process.argv[2]?.endsWith('-child')) {
   await child(process.argv[2], process.argv[3]!, process.argv[4]!, process.argv[5] ?? '');
+} else if (process.argv[2] === '--resume-only') {
+  await resumeThroughCli(Number(process.argv[3] ?? 5));
 } else {
   await main();
+  await resumeThroughCli(5);
 }

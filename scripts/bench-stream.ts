@@ -6,8 +6,12 @@
  *      the client's CPU is counted.
  * Prints MB/s, CPU time, CPU per delta and the CPU share of one core at 2,000 deltas/s
  * (target: under 5%).
+ * Then (unless --cpu-only; --memory-only skips the CPU part) the peak RSS of the built CLI streaming a 50 MB reply: as text
+ * deltas and as one tool call's argument, anthropic and openai, in `-p` text, `--json` and
+ * stream-json. Counted as peak RSS (getrusage, whole life) minus the RSS when the provider got
+ * the request; target: at most ~3× the reply (150 MB for 50 MB). Build first (`npm run build`).
  *
- *   node --import tsx scripts/bench-stream.ts [megabytes]
+ *   node --import tsx scripts/bench-stream.ts [megabytes] [--cpu-only | --memory-only]
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -21,8 +25,11 @@ import type { StreamAssembler } from '../src/providers/stream-runner.js';
 import type { Preset } from '../src/config/types.js';
 import { startFakeProvider, type FakeFormat } from '../test/support/fake-provider.js';
 import { reportFigure } from './bench-report.js';
+import { cliMemory } from './stream-memory.js';
 
-const targetMb = Number(process.argv[2] ?? 50);
+const targetMb = Number(process.argv.slice(2).find((a) => /^\d/.test(a)) ?? 50);
+const memory = !process.argv.includes('--cpu-only');
+const cpu = !process.argv.includes('--memory-only');
 const RATE = 2_000;
 
 async function record(format: FakeFormat): Promise<Buffer> {
@@ -126,7 +133,7 @@ function report(label: string, mb: number, r: { cpuMs: number; wallMs: number; d
 
 const dir = await mkdtemp(join(tmpdir(), 'lwyrm-bench-'));
 try {
-  for (const format of ['anthropic', 'openai'] as const) {
+  for (const format of cpu ? (['anthropic', 'openai'] as const) : []) {
     const bytes = await record(format);
     const mb = bytes.length / 1e6;
     console.log(`${format}: recorded ${mb.toFixed(1)} MB`);
@@ -136,6 +143,7 @@ try {
     await writeFile(file, bytes);
     report(`${format} client`, mb, await overHttp(format, file), true);
   }
+  if (memory) await cliMemory(dir, targetMb);
 } finally {
   await rm(dir, { recursive: true, force: true });
 }

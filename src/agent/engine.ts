@@ -171,7 +171,7 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
     }
   };
   // Streamed text is saved as it arrives, so a kill mid-answer loses at most a second of it.
-  const journal = createTurnJournal(() => session.runtime.session, events.dispatch, () => session.persist(), services.log);
+  const journal = createTurnJournal(() => session.runtime.session, events.dispatch, () => session.persist(), (turn, text) => session.persistStreamed(turn, text), services.log);
   /** A safe point: the history holds everything so far, so no streamed text is pending. */
   const safePoint = async (opts?: { readonly durable?: boolean }): Promise<void> => {
     journal.settled();

@@ -18,11 +18,9 @@ export type RequestOutcome =
   /** The provider failed: the text that had streamed, and the usage it had reported, if any. */
   | { readonly kind: 'failed'; readonly error: unknown; readonly partialText: string; readonly usage?: Usage };
 
-/** The answer text that had streamed before a failure: the error's partial message, else the deltas. */
-function partialTextOf(err: unknown, streamed: string): string {
-  const partial = err instanceof ProviderError ? err.partial : undefined;
-  const text = partial?.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('') ?? '';
-  return text || streamed;
+/** The answer text of a (partial) message. */
+function textOf(message: AssistantMessage | undefined): string {
+  return message?.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('') ?? '';
 }
 
 export interface RequestEnv {
@@ -36,7 +34,11 @@ export interface RequestEnv {
 export async function streamRequest(env: RequestEnv, request: ModelRequest & { signal: AbortSignal }): Promise<RequestOutcome> {
   let textId: string | undefined;
   let reasoningId: string | undefined;
-  let text = '';
+  // How much answer text was shown. The text itself is the client's to keep (a second copy of a
+  // long reply here cost its whole size again): an interrupt or a failure takes it from the
+  // partial message the client reports, cut to what was shown.
+  let shown = 0;
+  const partial = (message: AssistantMessage | undefined): string => textOf(message).slice(0, shown);
   let lastUsage: Usage | undefined;
   const endText = (): void => {
     if (textId) env.dispatch({ type: 'block.end', blockId: textId });
@@ -53,11 +55,21 @@ export async function streamRequest(env: RequestEnv, request: ModelRequest & { s
         replying = true;
         env.onReplyStart?.();
       }
+      if (request.signal.aborted) {
+        // Interrupted: nothing more is shown; the client stops with an 'aborted' error that
+        // carries what it had, or (everything had arrived) with its stop.
+        if (event.type === 'stop') {
+          endText();
+          endReasoning();
+          return { kind: 'interrupted', partialText: partial(event.message), usage: event.usage };
+        }
+        continue;
+      }
       switch (event.type) {
         case 'text_delta':
           endReasoning();
           textId ??= env.newId('assistant');
-          text += event.text;
+          shown += event.text.length;
           env.dispatch({ type: 'assistant.delta', blockId: textId, text: event.text });
           break;
         case 'thinking_delta':
@@ -90,16 +102,16 @@ export async function streamRequest(env: RequestEnv, request: ModelRequest & { s
           void unhandled;
         }
       }
-      if (request.signal.aborted) break;
     }
   } catch (err) {
     endText();
     endReasoning();
-    if (request.signal.aborted) return { kind: 'interrupted', partialText: text, usage: lastUsage };
-    return { kind: 'failed', error: err, partialText: partialTextOf(err, text), usage: lastUsage };
+    const reported = err instanceof ProviderError ? err.partial : undefined;
+    if (request.signal.aborted) return { kind: 'interrupted', partialText: partial(reported), usage: lastUsage };
+    return { kind: 'failed', error: err, partialText: partial(reported), usage: lastUsage };
   }
   endText();
   endReasoning();
-  if (request.signal.aborted) return { kind: 'interrupted', partialText: text, usage: lastUsage };
-  return { kind: 'failed', error: new ProviderError('truncated', 'The reply ended before the model finished it.'), partialText: text, usage: lastUsage };
+  if (request.signal.aborted) return { kind: 'interrupted', partialText: '', usage: lastUsage };
+  return { kind: 'failed', error: new ProviderError('truncated', 'The reply ended before the model finished it.'), partialText: '', usage: lastUsage };
 }

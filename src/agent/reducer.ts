@@ -2,6 +2,7 @@
  * The pure reducer: (state, event) → state. Only the block that changed is replaced (with its
  * version bumped), so views caching on (id, version) skip everything else.
  */
+import { appendStreamed } from './streamed-text.js';
 import type { ApprovalRequest } from '../policy/types.js';
 import { parseUnifiedDiff } from '../tools/numbered-diff.js';
 import type { FileChange } from '../tools/types.js';
@@ -54,7 +55,10 @@ function appendText(
   }
   const old = state.blocks[i]!;
   if (old.kind !== kind) return state;
-  return { ...state, blocks: replaceAt(state.blocks, i, { ...old, text: old.text + text, version: old.version + 1 }) };
+  const grown = appendStreamed(old, old.text, text);
+  const block = { ...old, text: grown.text, version: old.version + 1 };
+  grown.keep(block);
+  return { ...state, blocks: replaceAt(state.blocks, i, block) };
 }
 
 function endStreaming(block: TranscriptBlock): TranscriptBlock {

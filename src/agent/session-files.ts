@@ -36,6 +36,8 @@ export interface SessionFiles {
   /** Saves the conversation in use; `recordOf` gets the refs of its offloaded results. */
   /** `durable: false`: see SessionStore.save (the offloads' fsync waits for the next durable save too). */
   save(recordOf: (offloadRefs: readonly string[]) => SessionRecord, opts?: { readonly durable?: boolean }): Promise<void>;
+  /** Appends answer text the running turn streamed (after a save named the turn); '' with no turn removes the file. */
+  saveStreamed(turn: { readonly startedAt: string; readonly afterMessages: number } | undefined, text: string): Promise<void>;
   /** The checkpoints of the conversation in use (they follow it like its offloads). */
   readonly rewind: Rewind;
   close(): Promise<void>;
@@ -139,6 +141,10 @@ export async function openSessionFiles(opts: {
       const refs = (await offload.list()).map((o) => o.ref);
       await store.save(recordOf(refs), opts);
       saved = true;
+    },
+    async saveStreamed(turn, text) {
+      if (!store || !saves) return;
+      await (turn ? store.appendStreamed(current, turn, text) : store.clearStreamed(current));
     },
     rewind,
     async close() {

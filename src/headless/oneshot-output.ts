@@ -7,7 +7,7 @@ import type { EngineEvent } from '../agent/events.js';
 import type { LindwyrmEngine } from '../agent/engine.js';
 import type { TurnOutcome, TurnStatus } from '../agent/state.js';
 import type { CliOptions } from '../cli/options.js';
-import { jsonLine } from './json-line.js';
+import { jsonLine, writeJsonLine } from './json-line.js';
 import { jsonResult } from './json-result.js';
 import { createPrinter } from './oneshot-printer.js';
 import { claimStdout } from './protocol-stdout.js';
@@ -51,7 +51,8 @@ export function createOneShotOutput(cli: CliOptions, io: Io): OneShotOutput {
       line: (text) => printer.line(text),
       inputError: (line, error) => printer.line(`lwyrm: stdin line ${line}: ${error}`),
       result(outcome, engine, status, _exitStatus, error) {
-        if (cli.json) io.stdout.write(`${JSON.stringify(jsonResult(outcome, engine, status, error))}\n`);
+        // In pieces: the result may be a reply of many megabytes.
+        if (cli.json) writeJsonLine(jsonResult(outcome, engine, status, error), (piece) => void io.stdout.write(piece));
       },
       finish: () => printer.finish(),
     };

@@ -12,12 +12,12 @@ import type { TurnOutcome, TurnStatus } from '../agent/state.js';
 import type { ServerStatus } from '../mcp/server-connection.js';
 import { escapeForDisplay } from '../policy/escape.js';
 import type { ContentBlock, Usage } from '../providers/types.js';
-import { jsonLine } from './json-line.js';
+import { writeJsonLine } from './json-line.js';
 import { jsonResult } from './json-result.js';
 import { costSplit, jsonUsage, usageFields } from './stream-json-usage.js';
 
 export interface StreamJsonOptions {
-  /** Writes one line (the newline included). */
+  /** Writes output: a line (ending in its newline) may come in several pieces (json-line.ts). */
   readonly write: (line: string) => void;
   readonly includePartial: boolean;
   readonly version: string;
@@ -73,7 +73,7 @@ export function createStreamJsonWriter(opts: StreamJsonOptions): StreamJsonWrite
   const blockIndex = new Map<string, number>();
 
   const emit = (line: Record<string, unknown>): void => {
-    opts.write(jsonLine({ ...line, session_id: sessionId, uuid: randomUUID() }));
+    writeJsonLine({ ...line, session_id: sessionId, uuid: randomUUID() }, opts.write);
   };
   const system = (subtype: string, fields: Record<string, unknown>): void => emit({ type: 'system', subtype, ...fields });
   const streamEvent = (event: Record<string, unknown>): void => emit({ type: 'stream_event', event, parent_tool_use_id: null });

@@ -10,6 +10,7 @@
 import type { AssemblerOptions, StreamAssembler } from './stream-runner.js';
 import type { SseMessage } from './sse-reader.js';
 import { clip, unreadableEvent } from './errors.js';
+import { TextBuffer } from './text-buffer.js';
 import { parseToolInput } from './tool-input.js';
 import { ToolIds } from './tool-ids.js';
 import { ProviderError, ZERO_USAGE, type AssistantMessage, type ContentBlock, type StopReason, type StreamEvent, type Usage } from './types.js';
@@ -17,11 +18,13 @@ import { mergeAnthropicUsage, UNREPORTED_USAGE } from './usage.js';
 
 type Obj = Record<string, unknown>;
 
+// Text and arguments in TextBuffers, not strings grown by `+=`: a reply of many megabytes in
+// token-sized deltas would otherwise cost ten times its size (text-buffer.ts).
 type Body =
-  | { kind: 'text'; text: string }
-  | { kind: 'thinking'; text: string; signature?: string }
+  | { kind: 'text'; text: TextBuffer }
+  | { kind: 'thinking'; text: TextBuffer; signature?: string }
   | { kind: 'redacted'; data: string }
-  | { kind: 'tool'; ordinal: number; wireId: string; id: string; name: string; json: string; done?: ContentBlock };
+  | { kind: 'tool'; ordinal: number; wireId: string; id: string; name: string; json: TextBuffer; done?: ContentBlock };
 
 type Block = Body & {
   stopped: boolean;
@@ -134,18 +137,18 @@ export class AnthropicAssembler implements StreamAssembler {
     this.blocks.push(block);
     if (block.kind === 'tool' && !block.replayOf) return [{ type: 'tool_call_start', index: block.ordinal, id: block.id, name: block.name }];
     if (block.kind !== 'text' && block.kind !== 'thinking') return [];
-    const initial = block.text;
-    block.text = '';
+    const initial = block.text.toString();
+    block.text = new TextBuffer();
     return this.appendText(block, initial);
   }
 
   private bodyOf(cb: Obj, prev: Block | undefined): Body | undefined {
     switch (cb['type']) {
       case 'text':
-        return { kind: 'text', text: str(cb['text']) };
+        return { kind: 'text', text: new TextBuffer(str(cb['text'])) };
       case 'thinking': {
         const signature = typeof cb['signature'] === 'string' ? { signature: cb['signature'] } : {};
-        return { kind: 'thinking', text: str(cb['thinking']), ...signature };
+        return { kind: 'thinking', text: new TextBuffer(str(cb['thinking'])), ...signature };
       }
       case 'redacted_thinking':
         // A byte-identical redacted block under the same index is the same block sent twice.
@@ -153,7 +156,7 @@ export class AnthropicAssembler implements StreamAssembler {
         return { kind: 'redacted', data: str(cb['data']) };
       case 'tool_use': {
         const wireId = str(cb['id']);
-        return { kind: 'tool', ordinal: -1, wireId, id: wireId, name: str(cb['name']), json: '' };
+        return { kind: 'tool', ordinal: -1, wireId, id: wireId, name: str(cb['name']), json: new TextBuffer() };
       }
       default:
         return undefined;
@@ -170,7 +173,7 @@ export class AnthropicAssembler implements StreamAssembler {
     if (!b) return [];
     if (b.stopped && (b.kind === 'text' || b.kind === 'thinking')) {
       // Deltas for a block already closed: the block is being sent again.
-      const replay: Block = { kind: b.kind, text: '', stopped: false, replayOf: b };
+      const replay: Block = { kind: b.kind, text: new TextBuffer(), stopped: false, replayOf: b };
       this.byIndex.set(index, replay);
       this.blocks.push(replay);
       b = replay;
@@ -188,7 +191,7 @@ export class AnthropicAssembler implements StreamAssembler {
         // A replayed tool block (same index, same id) repeats arguments already taken.
         if (b.kind !== 'tool' || b.replayOf || b.stopped) return [];
         const fragment = str(d['partial_json']);
-        b.json += fragment;
+        b.json.append(fragment);
         return fragment ? [{ type: 'tool_call_delta', index: b.ordinal, fragment }] : [];
       }
       default:
@@ -200,18 +203,21 @@ export class AnthropicAssembler implements StreamAssembler {
   private appendText(b: Block & { kind: 'text' | 'thinking' }, piece: string): StreamEvent[] {
     if (!piece) return [];
     const type = b.kind === 'text' ? 'text_delta' : 'thinking_delta';
-    b.text += piece;
+    b.text.append(piece);
     const orig = b.replayOf;
     if (!orig || b.diverged || (orig.kind !== 'text' && orig.kind !== 'thinking')) return [{ type, text: piece }];
-    if (orig.text.startsWith(b.text)) return []; // still repeating what was shown
+    // Only a replayed block (a proxy's) compares whole texts.
+    const replayed = b.text.toString();
+    const original = orig.text.toString();
+    if (original.startsWith(replayed)) return []; // still repeating what was shown
     b.diverged = true;
-    if (b.text.startsWith(orig.text)) {
+    if (replayed.startsWith(original)) {
       // The replay went on past the original: it replaces it, and only the rest is new.
       orig.dropped = true;
-      const rest = b.text.slice(orig.text.length);
+      const rest = replayed.slice(original.length);
       return rest ? [{ type, text: rest }] : [];
     }
-    return [{ type, text: b.text }];
+    return [{ type, text: replayed }];
   }
 
   private stop(index: number): StreamEvent[] {
@@ -224,7 +230,9 @@ export class AnthropicAssembler implements StreamAssembler {
       return [];
     }
     if (b.kind !== 'tool' || b.done) return [];
-    const parsed = parseToolInput(b.json);
+    const parsed = parseToolInput(b.json.toString());
+    // The arguments live on as the parsed input; their text is not needed again.
+    b.json.set('');
     const extra = parsed.inputError ? { inputError: parsed.inputError } : {};
     const repairs = parsed.repairs ? { repairs: parsed.repairs } : {};
     b.done = { type: 'tool_use', id: b.id, name: b.name, input: parsed.input, ...extra };
@@ -236,9 +244,10 @@ export class AnthropicAssembler implements StreamAssembler {
     for (const b of this.blocks) {
       if (b.dropped || (b.replayOf && !b.diverged)) continue;
       if (b.kind === 'text') {
-        if (b.text.length > 0) content.push({ type: 'text', text: b.text });
+        if (b.text.length > 0) content.push({ type: 'text', text: b.text.toString() });
       } else if (b.kind === 'thinking') {
-        content.push(b.signature !== undefined ? { type: 'thinking', thinking: b.text, signature: b.signature } : { type: 'thinking', thinking: b.text });
+        const thinking = b.text.toString();
+        content.push(b.signature !== undefined ? { type: 'thinking', thinking, signature: b.signature } : { type: 'thinking', thinking });
       } else if (b.kind === 'redacted') content.push({ type: 'redacted_thinking', data: b.data });
       else if (b.done) content.push(b.done);
       else if (this.stopped) {

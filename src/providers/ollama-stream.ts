@@ -3,6 +3,7 @@
  * and `thinking` arrive as pieces, each tool call arrives whole with its arguments as an object,
  * and the last line (`done: true`) carries the reason and the token counts.
  */
+import { TextBuffer } from './text-buffer.js';
 import { clip, unreadableEvent } from './errors.js';
 import type { SseMessage } from './sse-reader.js';
 import type { AssemblerOptions, StreamAssembler } from './stream-runner.js';
@@ -20,8 +21,9 @@ interface Call {
 }
 
 export class OllamaAssembler implements StreamAssembler {
-  private text = '';
-  private thinking: string | undefined;
+  // TextBuffers, not strings grown by `+=`: see text-buffer.ts.
+  private readonly text = new TextBuffer();
+  private thinking: TextBuffer | undefined;
   private readonly calls: Call[] = [];
   private usage: Usage = ZERO_USAGE;
   private doneReason: string | undefined;
@@ -48,11 +50,11 @@ export class OllamaAssembler implements StreamAssembler {
     const out: StreamEvent[] = [];
     const message = (line['message'] ?? {}) as Obj;
     if (typeof message['thinking'] === 'string' && message['thinking'].length > 0) {
-      this.thinking = (this.thinking ?? '') + message['thinking'];
+      (this.thinking ??= new TextBuffer()).append(message['thinking']);
       out.push({ type: 'thinking_delta', text: message['thinking'] });
     }
     if (typeof message['content'] === 'string' && message['content'].length > 0) {
-      this.text += message['content'];
+      this.text.append(message['content']);
       out.push({ type: 'text_delta', text: message['content'] });
     }
     if (Array.isArray(message['tool_calls'])) for (const tc of message['tool_calls'] as Obj[]) this.readCall(tc, out);
@@ -98,7 +100,7 @@ export class OllamaAssembler implements StreamAssembler {
 
   private message(out: StreamEvent[]): AssistantMessage {
     const content: ContentBlock[] = [];
-    if (this.text.length > 0) content.push({ type: 'text', text: this.text });
+    if (this.text.length > 0) content.push({ type: 'text', text: this.text.toString() });
     this.calls.forEach((c, index) => {
       const parsed = parseToolInput(c.args);
       const extra = parsed.inputError ? { inputError: parsed.inputError } : {};
@@ -108,7 +110,7 @@ export class OllamaAssembler implements StreamAssembler {
     });
     // Kept in the field Ollama's OpenAI route uses, so a switch to it can echo it too.
     return this.thinking !== undefined
-      ? { role: 'assistant', content, reasoningEcho: { field: 'reasoning', value: this.thinking } }
+      ? { role: 'assistant', content, reasoningEcho: { field: 'reasoning', value: this.thinking.toString() } }
       : { role: 'assistant', content };
   }
 

@@ -8,6 +8,7 @@
 import type { AssemblerOptions, StreamAssembler } from './stream-runner.js';
 import type { SseMessage } from './sse-reader.js';
 import { clip, messageOf, unreadableEvent } from './errors.js';
+import { TextBuffer } from './text-buffer.js';
 import { parseToolInput } from './tool-input.js';
 import { ToolIds } from './tool-ids.js';
 import { ProviderError, ZERO_USAGE, type AssistantMessage, type ContentBlock, type ReasoningEcho, type StopReason, type StreamEvent, type Usage } from './types.js';
@@ -25,17 +26,18 @@ interface Slot {
   /** The id the call is kept under (tool-ids.ts: unique in the conversation, of sane length). */
   id?: string;
   name?: string;
-  args: string;
+  args: TextBuffer;
   started: boolean;
   extra?: Record<string, unknown>;
 }
 
 export class OpenAiAssembler implements StreamAssembler {
-  private text = '';
-  private refusal = '';
+  // TextBuffers, not strings grown by `+=`: see text-buffer.ts.
+  private readonly text = new TextBuffer();
+  private readonly refusal = new TextBuffer();
   private sawUsage = false;
   private readonly ids: ToolIds;
-  private readonly reasoning = { reasoning_content: undefined as string | undefined, reasoning: undefined as string | undefined };
+  private readonly reasoning = { reasoning_content: undefined as TextBuffer | undefined, reasoning: undefined as TextBuffer | undefined };
   private details: Obj[] | undefined;
   private readonly slots: Slot[] = [];
   private readonly byIndex = new Map<number, Slot>();
@@ -78,7 +80,7 @@ export class OpenAiAssembler implements StreamAssembler {
       }
       if (typeof delta['refusal'] === 'string' && delta['refusal'].length > 0) {
         // The refusal is what the model said instead of an answer: shown, and kept as its reply.
-        this.refusal += delta['refusal'];
+        this.refusal.append(delta['refusal']);
         out.push({ type: 'text_delta', text: delta['refusal'] });
       }
       if (Array.isArray(delta['tool_calls'])) for (const tc of delta['tool_calls'] as Obj[]) this.readToolCall(tc, out);
@@ -96,7 +98,7 @@ export class OpenAiAssembler implements StreamAssembler {
 
   private addText(text: string, out: StreamEvent[]): void {
     if (text.length === 0) return;
-    this.text += text;
+    this.text.append(text);
     out.push({ type: 'text_delta', text });
   }
 
@@ -109,7 +111,8 @@ export class OpenAiAssembler implements StreamAssembler {
     const reason = this.stopReason(message);
     // A server that ignores stream_options sends no usage at all: unknown, not zero.
     const usage = this.sawUsage ? this.usage : UNREPORTED_USAGE;
-    const why = this.refusal.trim() ? clip(this.refusal.trim(), 1000) : this.finishReason === 'content_filter' ? "the provider's content filter stopped the answer (finish_reason content_filter)" : undefined;
+    const refusal = this.refusal.toString().trim();
+    const why = refusal ? clip(refusal, 1000) : this.finishReason === 'content_filter' ? "the provider's content filter stopped the answer (finish_reason content_filter)" : undefined;
     const explanation = reason === 'refusal' && why ? { explanation: why } : {};
     out.push({ type: 'stop', reason, message, usage, ...explanation });
     return out;
@@ -125,7 +128,7 @@ export class OpenAiAssembler implements StreamAssembler {
     for (const field of ['reasoning_content', 'reasoning'] as const) {
       const v = delta[field];
       if (typeof v === 'string') {
-        this.reasoning[field] = (this.reasoning[field] ?? '') + v;
+        (this.reasoning[field] ??= new TextBuffer()).append(v);
         shown ??= v;
       }
     }
@@ -162,12 +165,13 @@ export class OpenAiAssembler implements StreamAssembler {
     const args = fn['arguments'];
     if (typeof args === 'string') {
       if (args.length === 0) return;
-      slot.args += args;
+      slot.args.append(args);
       if (slot.started) out.push({ type: 'tool_call_delta', index: slot.ordinal, fragment: args });
     } else if (args !== undefined && args !== null) {
       // llama.cpp / TGI send the object itself: it replaces, it cannot be concatenated.
-      slot.args = JSON.stringify(args);
-      if (slot.started) out.push({ type: 'tool_call_delta', index: slot.ordinal, fragment: slot.args });
+      const whole = JSON.stringify(args);
+      slot.args.set(whole);
+      if (slot.started) out.push({ type: 'tool_call_delta', index: slot.ordinal, fragment: whole });
     }
   }
 
@@ -192,19 +196,21 @@ export class OpenAiAssembler implements StreamAssembler {
   }
 
   private newSlot(): Slot {
-    const slot: Slot = { ordinal: this.slots.length, args: '', started: false };
+    const slot: Slot = { ordinal: this.slots.length, args: new TextBuffer(), started: false };
     this.slots.push(slot);
     return slot;
   }
 
   private message(final: boolean, out: StreamEvent[]): AssistantMessage {
     const content: ContentBlock[] = [];
-    const text = this.text + this.refusal;
+    const text = this.refusal.length > 0 ? this.text.toString() + this.refusal.toString() : this.text.toString();
     if (text.length > 0) content.push({ type: 'text', text });
     for (const s of this.slots) {
       if (!s.name) continue;
       const id = (s.id ??= this.ids.claim(s.wireId));
-      const parsed = parseToolInput(s.args);
+      const parsed = parseToolInput(s.args.toString());
+      // Once final, the arguments live on as the parsed input only.
+      if (final) s.args.set('');
       if (!final && parsed.inputError) continue; // half-streamed arguments are not a call
       const extra = parsed.inputError ? { inputError: parsed.inputError } : {};
       const wire = s.extra ? { extraContent: s.extra } : {};
@@ -219,15 +225,15 @@ export class OpenAiAssembler implements StreamAssembler {
   /** The reasoning in the field the server used; OpenRouter's details win since they must go back whole. */
   private echo(): ReasoningEcho | undefined {
     if (this.details) return { field: 'reasoning_details', value: this.details };
-    if (this.reasoning.reasoning_content !== undefined) return { field: 'reasoning_content', value: this.reasoning.reasoning_content };
-    if (this.reasoning.reasoning !== undefined) return { field: 'reasoning', value: this.reasoning.reasoning };
+    if (this.reasoning.reasoning_content !== undefined) return { field: 'reasoning_content', value: this.reasoning.reasoning_content.toString() };
+    if (this.reasoning.reasoning !== undefined) return { field: 'reasoning', value: this.reasoning.reasoning.toString() };
     return undefined;
   }
 
   private stopReason(message: AssistantMessage): StopReason {
     const f = this.finishReason;
     if (f === 'length') return 'max_tokens';
-    if (this.refusal.trim() && !message.content.some((b) => b.type === 'tool_use')) return 'refusal';
+    if (this.refusal.toString().trim() && !message.content.some((b) => b.type === 'tool_use')) return 'refusal';
     // Some servers say "stop" after tool calls (LiteLLM over Ollama): the calls decide.
     if (message.content.some((b) => b.type === 'tool_use')) return 'tool_use';
     if (f === 'stop' || f === 'tool_calls' || f === undefined) return 'end_turn';

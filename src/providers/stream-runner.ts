@@ -103,6 +103,9 @@ export async function* runStream(call: StreamCall, opts: RunnerOptions): AsyncGe
   }
 }
 
+/** How long reading a stream may keep the event loop before it lets timers and I/O run. */
+const YIELD_MS = 25;
+
 const CONTENT_EVENTS = new Set<StreamEvent['type']>(['text_delta', 'thinking_delta', 'tool_call_start', 'tool_call_delta', 'tool_call_end']);
 
 async function* attempt1(call: StreamCall, opts: RunnerOptions, delivered: { content: boolean }): AsyncGenerator<StreamEvent> {
@@ -217,8 +220,15 @@ async function* attempt1(call: StreamCall, opts: RunnerOptions, delivered: { con
       }
     };
     let replied = 0;
+    // While bytes are buffered, `for await` goes on in microtasks and timers never fire: the
+    // streamed-text save, a frame, a drained stdout, a signal would all wait for the reply's end.
+    let busySince = performance.now();
     try {
       for await (const chunk of decoded) {
+        if (performance.now() - busySince > YIELD_MS) {
+          await new Promise((resolve) => setImmediate(resolve));
+          busySince = performance.now();
+        }
         const before = parser.pendingEventChars;
         let progress = false;
         for (const msg of parser.push(chunk as Uint8Array)) {

@@ -25,21 +25,62 @@ export async function appendHistory(path: string, committedBytes: number, lines:
     }
     if (size > committedBytes) await handle.truncate(committedBytes);
     if (lines.length === 0) return committedBytes;
-    const chunk = Buffer.from(lines.join('\n') + '\n', 'utf8');
-    let written = 0;
-    if (faultHere('session.mid-append')) {
-      await handle.write(chunk, 0, chunk.length >> 1);
-      faultKill();
-    }
-    while (written < chunk.length) {
-      const { bytesWritten } = await handle.write(chunk, written, chunk.length - written);
-      written += bytesWritten;
+    let total = 0;
+    let first = true;
+    for (const chunk of byteSlices(lines)) {
+      if (first && faultHere('session.mid-append')) {
+        await handle.write(chunk, 0, chunk.length >> 1);
+        faultKill();
+      }
+      first = false;
+      let written = 0;
+      while (written < chunk.length) {
+        const { bytesWritten } = await handle.write(chunk, written, chunk.length - written);
+        written += bytesWritten;
+      }
+      total += chunk.length;
     }
     if (durable) await handle.sync();
-    return committedBytes + chunk.length;
+    return committedBytes + total;
   } finally {
     await handle.close();
   }
+}
+
+const SLICE_CHARS = 1024 * 1024;
+
+/**
+ * The lines, each ending in '\n', as buffers of about a megabyte: a message of many megabytes (a
+ * long reply) is never copied whole into one joined string and then one buffer beside itself.
+ */
+function* byteSlices(lines: readonly string[]): Generator<Buffer> {
+  let small: string[] = [];
+  let smallChars = 0;
+  for (const line of lines) {
+    if (line.length < SLICE_CHARS) {
+      small.push(line, '\n');
+      smallChars += line.length + 1;
+      if (smallChars >= SLICE_CHARS) {
+        yield Buffer.from(small.join(''), 'utf8');
+        small = [];
+        smallChars = 0;
+      }
+      continue;
+    }
+    if (small.length > 0) yield Buffer.from(small.join(''), 'utf8');
+    small = [];
+    smallChars = 0;
+    for (let i = 0; i < line.length; ) {
+      let end = Math.min(line.length, i + SLICE_CHARS);
+      // Never between the halves of a surrogate pair: each slice must encode on its own.
+      const last = line.charCodeAt(end - 1);
+      if (end < line.length && last >= 0xd800 && last <= 0xdbff) end++;
+      yield Buffer.from(line.slice(i, end), 'utf8');
+      i = end;
+    }
+    yield Buffer.from('\n', 'utf8');
+  }
+  if (small.length > 0) yield Buffer.from(small.join(''), 'utf8');
 }
 
 /** Writes a complete new history file (a new generation, unreferenced until the index is renamed in). */

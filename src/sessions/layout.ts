@@ -5,6 +5,7 @@
  *     <id>.<gen>.jsonl   the history, one message per line; only the prefix the index names counts
  *     <id>.map.json      the code map text of the session's system prompt, named by the index's hash of it
  *     <id>.lock          {pid, host, start} of the process writing this session
+ *     <id>.streamed      the answer text of a turn still running, appended as it streams
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { realpathSync } from 'node:fs';
@@ -44,6 +45,8 @@ export const lockName = (id: string): string => `${id}.lock`;
 const CODE_MAP_SUFFIX = '.map.json';
 export const codeMapName = (id: string): string => `${id}${CODE_MAP_SUFFIX}`;
 export const historyName = (id: string, gen: number): string => `${id}.${gen}.jsonl`;
+/** The answer text of the turn still running (streamed-file.ts). */
+export const streamedName = (id: string): string => `${id}.streamed`;
 
 export function idFromMetaName(name: string): string | undefined {
   if (!name.endsWith(META_SUFFIX)) return undefined;

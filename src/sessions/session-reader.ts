@@ -8,7 +8,7 @@ import { codeMapName, historyName, idFromMetaName, metaName } from './layout.js'
 import { decodeMeta, readMeta, type MetaFile } from './meta-file.js';
 import { readPrivateFileSync } from './permissions.js';
 import type { SessionRecord } from './types.js';
-import type { Committed } from './session-writer.js';
+import { digestOf, type Committed } from './session-writer.js';
 
 export interface ProjectScan {
   /** Every file name in the project folder (for lookups and cleanup). */
@@ -70,7 +70,7 @@ export async function readSession(projectDir: string, projectRoot: string, id: s
   const record = { ...meta.record, messages, ...(codeMapText !== undefined ? { codeMapText } : {}) } as SessionRecord;
   const codeMap = codeMapText !== undefined && meta.codeMap ? { text: codeMapText, pointer: meta.codeMap } : undefined;
   // The committed copy is ours: the caller may push onto the record's array.
-  return { record, committed: { gen, bytes, messages: messages.slice(), lines, ...(codeMap ? { codeMap } : {}) }, repaired };
+  return { record, committed: { gen, bytes, messages: messages.slice(), digests: lines.map(digestOf), ...(codeMap ? { codeMap } : {}) }, repaired };
 }
 
 export function describeError(error: unknown, path: string): string {

@@ -6,7 +6,8 @@ import { existsSync } from 'node:fs';
 import { lstat, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SessionFileError, SessionLockedError, SessionLookupError } from './errors.js';
-import { codeMapName, idFromMetaName, isValidId, lockName, metaName, parseHistoryName, projectDirFor, randomId, realProjectRoot } from './layout.js';
+import { codeMapName, idFromMetaName, isValidId, lockName, metaName, parseHistoryName, projectDirFor, randomId, realProjectRoot, streamedName } from './layout.js';
+import { readStreamed, StreamedWriter, type StreamedTurn } from './streamed-file.js';
 import { acquireLock, liveOtherOwner, releaseLock } from './lock.js';
 import { readMeta, summaryOf } from './meta-file.js';
 import { ensurePrivateDir, repairTree } from './permissions.js';
@@ -35,6 +36,7 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
   const notice = (line: string): void => opts.onNotice?.(line);
   const report = (lines: readonly string[]): void => lines.forEach((line) => notice(`sessions: ${line}`));
   const committed = new Map<string, Committed>();
+  const streamed = new Map<string, StreamedWriter>();
   const held = new Set<string>();
   const path = (name: string): string => join(projectDir, name);
 
@@ -73,6 +75,7 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
     checkId(id);
     held.delete(id);
     committed.delete(id);
+    streamed.delete(id);
     await releaseLock(path(lockName(id)));
   };
 
@@ -107,7 +110,11 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
     const loaded = await readSession(projectDir, projectRoot, id);
     if (loaded.repaired) report([loaded.repaired]);
     committed.set(id, loaded.committed);
-    return loaded.record;
+    const turn = loaded.record.unfinishedTurn;
+    if (!turn) return loaded.record;
+    // A turn cut short: the text it streamed since its last safe point is in the file beside.
+    const more = await readStreamed(path(streamedName(id)), turn);
+    return more ? { ...loaded.record, unfinishedTurn: { ...turn, streamed: turn.streamed + more } } : loaded.record;
   };
 
   const latest = async (): Promise<SessionRecord | undefined> => {
@@ -145,8 +152,27 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
       committed.set(id, await writeSession({ projectDir, projectRoot, matcher: currentMatcher(), notice }, record, previous, diskGen, opts?.durable));
     });
 
+  const appendStreamed = (id: string, turn: StreamedTurn, text: string): Promise<void> =>
+    serial(async () => {
+      checkId(id);
+      // Only beside an index this store wrote: the text belongs to the turn that index names.
+      if (!held.has(id) || !committed.has(id)) return;
+      let writer = streamed.get(id);
+      if (!writer) streamed.set(id, (writer = new StreamedWriter(path(streamedName(id)))));
+      await writer.append(turn, text, currentMatcher());
+    });
+
+  const clearStreamed = (id: string): Promise<void> =>
+    serial(async () => {
+      checkId(id);
+      const writer = streamed.get(id);
+      streamed.delete(id);
+      await writer?.remove();
+    });
+
   const removeFiles = async (id: string): Promise<void> => {
     await rm(path(metaName(id)), { force: true });
+    await rm(path(streamedName(id)), { force: true });
     await rm(path(codeMapName(id)), { force: true });
     const names = await listNames(projectDir);
     await Promise.all(names.filter((n) => parseHistoryName(n)?.id === id).map((n) => rm(path(n), { force: true })));
@@ -186,7 +212,7 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
     }
   };
 
-  return { projectRoot, newId, save, list, load, latest, delete: remove, sweep, lock, unlock, close };
+  return { projectRoot, newId, save, appendStreamed, clearStreamed, list, load, latest, delete: remove, sweep, lock, unlock, close };
 }
 
 function checkId(id: string): void {

@@ -4,6 +4,7 @@
  * not of the whole session. When earlier messages changed (a summary replaced them) the history is
  * written whole to a new generation file, and the index is switched to it in one rename.
  */
+import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Message } from '../providers/types.js';
@@ -21,7 +22,12 @@ export interface Committed {
   readonly bytes: number;
   /** The message objects written, to recognise an unchanged prefix by identity without re-serializing. */
   readonly messages: readonly Message[];
-  readonly lines: readonly string[];
+  /**
+   * A digest of each line written, to recognise an equal line from another object. The lines
+   * themselves are not kept: that was a second copy of the whole session (a 50 MB reply's JSON)
+   * for as long as the process lived.
+   */
+  readonly digests: readonly string[];
   /** The code map text on disk and the index's pointer to its file. */
   readonly codeMap?: { readonly text: string; readonly pointer: CodeMapPointer };
 }
@@ -52,19 +58,22 @@ export async function writeSession(
   };
   // A copy: callers keep pushing onto the array they saved (the engine's live history).
   const messages = record.messages.slice();
-  const lines = messages.map((m, i) => {
-    const known = previous !== undefined && previous.messages[i] === m ? previous.lines[i] : undefined;
-    return known ?? serialize(m);
+  // Lines only for messages not known to be on disk as they are; digests for all.
+  const lines: (string | undefined)[] = messages.map((m, i) => (previous !== undefined && previous.messages[i] === m ? undefined : serialize(m)));
+  const digests = messages.map((_, i) => {
+    const line = lines[i];
+    return line === undefined ? previous!.digests[i]! : digestOf(line);
   });
 
   let gen: number;
   let bytes: number;
-  if (previous !== undefined && extendsPrefix(previous.lines, lines)) {
+  if (previous !== undefined && extendsPrefix(previous.digests, digests)) {
     gen = previous.gen;
-    bytes = await appendHistory(join(ctx.projectDir, historyName(record.id, gen)), previous.bytes, lines.slice(previous.lines.length), durable);
+    const added = lines.slice(previous.digests.length).map((line, i) => line ?? serialize(messages[previous.digests.length + i]));
+    bytes = await appendHistory(join(ctx.projectDir, historyName(record.id, gen)), previous.bytes, added, durable);
   } else {
     gen = Math.max(previous?.gen ?? 0, diskGen ?? 0) + 1;
-    bytes = await writeHistory(join(ctx.projectDir, historyName(record.id, gen)), lines, durable);
+    bytes = await writeHistory(join(ctx.projectDir, historyName(record.id, gen)), lines.map((line, i) => line ?? serialize(messages[i])), durable);
   }
 
   // The map file first, so the index never names one that is not there. It changes only when the
@@ -75,7 +84,7 @@ export async function writeSession(
     const pointer = previous?.codeMap?.text === text ? previous.codeMap.pointer : await writeCodeMapFile(join(ctx.projectDir, codeMapName(record.id)), text, serialize);
     codeMap = { text, pointer };
   }
-  const meta = buildMeta(ctx.projectRoot, record, { gen, bytes, count: lines.length }, codeMap?.pointer);
+  const meta = buildMeta(ctx.projectRoot, record, { gen, bytes, count: messages.length }, codeMap?.pointer);
   await writeFileAtomic(join(ctx.projectDir, metaName(record.id)), serialize(meta) + '\n', { durable });
 
   for (const old of new Set([previous?.gen, diskGen])) {
@@ -84,7 +93,12 @@ export async function writeSession(
   if (redactions > 0) {
     ctx.notice(`session ${record.id}: redacted ${redactions} occurrence(s) of a secret (API key, header or proxy credential) before saving`);
   }
-  return { gen, bytes, messages, lines, ...(codeMap ? { codeMap } : {}) };
+  return { gen, bytes, messages, digests, ...(codeMap ? { codeMap } : {}) };
+}
+
+/** Lines of equal text have equal digests (a collision of SHA-1 by chance is not a concern here). */
+export function digestOf(line: string): string {
+  return createHash('sha1').update(line).digest('base64');
 }
 
 function extendsPrefix(before: readonly string[], after: readonly string[]): boolean {

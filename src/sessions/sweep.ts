@@ -57,7 +57,8 @@ export async function sweepProject(ctx: SweepContext): Promise<SweepResult> {
     const leftover =
       isLeftoverTemp(name) ||
       (history !== undefined && !scan.bad.has(history.id) && live.get(history.id) !== history.gen && !removed.includes(history.id)) ||
-      (mapOf !== undefined && !scan.bad.has(mapOf) && !live.has(mapOf));
+      (mapOf !== undefined && !scan.bad.has(mapOf) && !live.has(mapOf)) ||
+      (name.endsWith('.streamed') && !live.has(name.slice(0, -'.streamed'.length)) && !scan.bad.has(name.slice(0, -'.streamed'.length)));
     if (!leftover) continue;
     const path = join(ctx.projectDir, name);
     try {

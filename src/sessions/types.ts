@@ -96,6 +96,14 @@ export interface SessionStore {
    * lose this save until the next durable one (the prompt saved just before its request).
    */
   save(record: SessionRecord, opts?: { readonly durable?: boolean }): Promise<void>;
+  /**
+   * Appends answer text streamed in the running turn (the record's unfinishedTurn names it) to a
+   * file beside the index, so saving it costs the new text only; load() puts it back into the
+   * record's unfinishedTurn.streamed.
+   */
+  appendStreamed(id: string, turn: { readonly startedAt: string; readonly afterMessages: number }, text: string): Promise<void>;
+  /** The turn ended (its text is in the history): the streamed file goes. */
+  clearStreamed(id: string): Promise<void>;
   list(): Promise<SessionList>;
   /** By full id or unique prefix. */
   load(idOrPrefix: string): Promise<SessionRecord>;

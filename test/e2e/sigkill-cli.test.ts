@@ -20,7 +20,10 @@ async function until(check: () => boolean | Promise<boolean>, timeoutMs = 30_000
   }
 }
 
-/** The streamed text the running turn's session index holds once it holds some. */
+/**
+ * The streamed text the running turn has saved, once it has saved some: the index names the turn,
+ * and the text is appended to <id>.streamed beside it (a header line, then JSON string pieces).
+ */
 async function savedStream(root: string): Promise<string> {
   const dir = join(root, 'data', 'lindwyrm', 'sessions');
   let found = '';
@@ -28,12 +31,24 @@ async function savedStream(root: string): Promise<string> {
     for (const name of await readdir(dir, { recursive: true }).catch(() => [] as string[])) {
       if (!String(name).endsWith('.meta.json')) continue;
       const meta = JSON.parse(await readFile(join(dir, String(name)), 'utf8').catch(() => '{}')) as { record?: { unfinishedTurn?: { streamed?: string } } };
-      const streamed = meta.record?.unfinishedTurn?.streamed ?? '';
+      if (!meta.record?.unfinishedTurn) continue;
+      const file = join(dir, String(name).replace(/\.meta\.json$/, '.streamed'));
+      const lines = (await readFile(file, 'utf8').catch(() => '')).split('\n').slice(1).filter(Boolean);
+      const streamed = (meta.record.unfinishedTurn.streamed ?? '') + lines.map((l) => pieceOf(l)).join('');
       if (streamed.includes('token')) found = streamed;
     }
     return found !== '';
   });
   return found;
+}
+
+/** One piece of <id>.streamed; a line still being written counts as nothing yet. */
+function pieceOf(line: string): string {
+  try {
+    return JSON.parse(line) as string;
+  } catch {
+    return '';
+  }
 }
 
 // Three CLI runs a test: generous on a loaded 2-core machine.

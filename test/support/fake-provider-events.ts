@@ -14,8 +14,12 @@ export interface SseEvent {
 
 const PIECE_SIZES = [3, 1, 5, 2, 7, 4];
 
-/** Cuts text into small pieces of varying size, on code-point boundaries. */
-export function pieces(text: string): string[] {
+/**
+ * Cuts text into small pieces of varying size, on code-point boundaries; with `size` (a reply's
+ * pieceChars), into pieces of about that many UTF-16 units, for replies of many megabytes.
+ */
+export function pieces(text: string, size?: number): string[] {
+  if (size !== undefined && size > 0) return evenPieces(text, size);
   const chars = Array.from(text);
   const out: string[] = [];
   let i = 0;
@@ -24,6 +28,19 @@ export function pieces(text: string): string[] {
     const n = PIECE_SIZES[k++ % PIECE_SIZES.length] ?? 3;
     out.push(chars.slice(i, i + n).join(''));
     i += n;
+  }
+  return out;
+}
+
+function evenPieces(text: string, size: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < text.length; ) {
+    let end = Math.min(text.length, i + size);
+    // Never split a surrogate pair.
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end++;
+    out.push(text.slice(i, end));
+    i = end;
   }
   return out;
 }
@@ -96,7 +113,7 @@ export function anthropicEvents(reply: ScriptedReply, model: string): SseEvent[]
   if (reply.thinking !== undefined) {
     out.push(ev('content_block_start', { index, content_block: { type: 'thinking', thinking: '', signature: '' } }));
     out.push({ event: 'ping', data: '{"type": "ping"}' });
-    for (const p of pieces(reply.thinking)) {
+    for (const p of pieces(reply.thinking, reply.pieceChars)) {
       out.push(ev('content_block_delta', { index, delta: { type: 'thinking_delta', thinking: p } }));
     }
     const signature = reply.signature ?? 'fakeSig+/0123456789abcdef==';
@@ -105,8 +122,8 @@ export function anthropicEvents(reply: ScriptedReply, model: string): SseEvent[]
     next();
   }
   if (reply.text !== undefined) {
-    const deltas = pieces(reply.text).map((p) => ev('content_block_delta', { index, delta: { type: 'text_delta', text: p } }));
-    // Appended one by one: spreading a long answer's deltas into push() overflows the stack.
+    const deltas = pieces(reply.text, reply.pieceChars).map((p) => ev('content_block_delta', { index, delta: { type: 'text_delta', text: p } }));
+    // A loop, not a spread: a reply of many megabytes has more deltas than a call takes arguments.
     const block = (): void => {
       out.push(ev('content_block_start', { index, content_block: { type: 'text', text: '' } }));
       for (const d of deltas) out.push(d);
@@ -122,7 +139,7 @@ export function anthropicEvents(reply: ScriptedReply, model: string): SseEvent[]
     const id = toolId(reply, i, 'toolu_fake');
     out.push(ev('content_block_start', { index, content_block: { type: 'tool_use', id, name: call.name, input: {} } }));
     out.push(ev('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: '' } }));
-    for (const p of pieces(argumentText(call.input))) {
+    for (const p of pieces(argumentText(call.input), reply.pieceChars)) {
       out.push(ev('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: p } }));
     }
     out.push(ev('content_block_stop', { index }));
@@ -168,13 +185,13 @@ export function openaiEvents(
     if (mixed.length > 0) out.push(chunk({ content: mixed }));
     words.slice(1).forEach((p) => out.push(chunk({ content: p })));
   } else if (reply.thinking !== undefined) {
-    for (const p of pieces(reply.thinking)) {
+    for (const p of pieces(reply.thinking, reply.pieceChars)) {
       if (reasoningField === 'reasoning_details') {
         out.push(chunk({ content: null, reasoning: p, reasoning_details: [{ type: 'reasoning.text', text: p, format: 'unknown', index: 0 }] }));
       } else out.push(chunk({ content: null, [reasoningField]: p }));
     }
   }
-  if (reply.text !== undefined && !reply.contentParts) for (const p of pieces(reply.text)) out.push(chunk({ content: p }));
+  if (reply.text !== undefined && !reply.contentParts) for (const p of pieces(reply.text, reply.pieceChars)) out.push(chunk({ content: p }));
   if (reply.refusal !== undefined) for (const p of pieces(reply.refusal)) out.push(chunk({ content: null, refusal: p }));
   (reply.toolCalls ?? []).forEach((call, i) => {
     const id = q.omitToolIds ? undefined : toolId(reply, i, 'call_fake');
@@ -186,7 +203,7 @@ export function openaiEvents(
       return;
     }
     out.push(chunk({ tool_calls: [{ index: i, id, type: 'function', function: { name: call.name, arguments: '' }, ...extra }] }));
-    for (const p of pieces(args)) out.push(chunk({ tool_calls: [{ index: i, function: { arguments: p } }] }));
+    for (const p of pieces(args, reply.pieceChars)) out.push(chunk({ tool_calls: [{ index: i, function: { arguments: p } }] }));
   });
   const stop = stopOf(reply);
   const finish = stop === 'tool_use' ? 'tool_calls' : stop === 'max_tokens' ? 'length' : 'stop';

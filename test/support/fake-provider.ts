@@ -15,6 +15,7 @@
  * sent verbatim as the raw argument text, e.g. to script invalid JSON), stop (default 'tool_use' when
  * toolCalls are given, else 'end_turn'), usage (neutral Usage, translated to the wire's fields),
  * delayMs (before the response head), chunkDelayMs (between SSE events), fault (see FaultSpec),
+ * pieceChars (deltas of that many characters, for replies of many megabytes),
  * plus wire details: signature / redactedThinking (anthropic), quirks (openai compat-server shapes).
  *
  * Usage defaults to {input: 10, cacheRead: 0, cacheWrite: 0, output: 5}. OpenAI sends the usage-only
@@ -113,6 +114,8 @@ export interface ScriptedReply {
   /** A recorded stream (SSE text, e.g. a file under test/fixtures/streams/) sent verbatim instead of a generated one. */
   readonly rawSse?: string;
   readonly stop?: 'end_turn' | 'tool_use' | 'max_tokens';
+  /** Cut text, reasoning and arguments into pieces of this many characters (default: 1–7, varying). */
+  readonly pieceChars?: number;
   readonly usage?: Partial<Usage>;
   readonly delayMs?: number;
   readonly chunkDelayMs?: number;

@@ -114,8 +114,11 @@ export function start(cli: string, e: Env, args: readonly string[]): Started {
   const child = spawn(process.execPath, [cli, ...args], { cwd: e.project, env: e.env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
-  child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  // Decoded as a stream: a character whose bytes two chunks share must not become two U+FFFD.
+  child.stdout!.setEncoding('utf8');
+  child.stderr!.setEncoding('utf8');
+  child.stdout!.on('data', (c: string) => (stdout += c));
+  child.stderr!.on('data', (c: string) => (stderr += c));
   const done = new Promise<Run>((res) => child.on('close', (status, signal) => res({ status, signal, stdout, stderr })));
   return { child, done, stdout: () => stdout, stderr: () => stderr };
 }

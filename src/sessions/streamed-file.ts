@@ -1,0 +1,110 @@
+/**
+ * <id>.streamed: the answer text of a turn still running, appended as it streams, so a kill loses
+ * at most a second of it. Saving it inside the index instead rewrote the whole text every second
+ * (a 50 MB reply: gigabytes written, and three copies of it in memory at each save).
+ *
+ * The first line names the turn it belongs to ({"turn": startedAt, "after": afterMessages}, as the
+ * index's unfinished-turn note says); every further line is one JSON string, a piece of the text.
+ * A file whose header does not match the index's note is stale and ignored; a last line cut by a
+ * kill does not parse and is dropped. Secrets are redacted before the text reaches the file, and
+ * the last characters that could still be the start of a secret wait for the next piece.
+ */
+import { open, readFile, rm } from 'node:fs/promises';
+import { FILE_MODE } from '../io/atomic-write.js';
+import { redactText, type SecretMatcher } from '../secrets/redact.js';
+
+export interface StreamedTurn {
+  readonly startedAt: string;
+  readonly afterMessages: number;
+}
+
+const SLICE_CHARS = 1024 * 1024;
+
+const headerOf = (turn: StreamedTurn): string => JSON.stringify({ turn: turn.startedAt, after: turn.afterMessages });
+
+/** Appends to one session's file; knows which turn the file on disk holds and what it held back. */
+export class StreamedWriter {
+  private header: string | undefined;
+  private held = '';
+
+  constructor(private readonly path: string) {}
+
+  /** Appends `text` (redacted) for `turn`; a new turn starts the file afresh. */
+  async append(turn: StreamedTurn, text: string, matcher: SecretMatcher): Promise<void> {
+    const header = headerOf(turn);
+    const fresh = header !== this.header;
+    if (fresh) this.held = '';
+    const raw = this.held + text;
+    const cut = safeCut(raw, matcher);
+    this.held = raw.slice(cut);
+    const piece = cut > 0 ? redactText(raw.slice(0, cut), matcher).text : '';
+    if (!fresh && piece === '') return;
+    const handle = await open(this.path, fresh ? 'w' : 'a', FILE_MODE);
+    try {
+      if (fresh) await handle.write(`${header}\n`);
+      // A line per slice: a long stretch of text never becomes one JSON copy of itself.
+      for (let i = 0; i < piece.length; ) {
+        let end = Math.min(piece.length, i + SLICE_CHARS);
+        const last = piece.charCodeAt(end - 1);
+        if (end < piece.length && last >= 0xd800 && last <= 0xdbff) end++;
+        await handle.write(`${JSON.stringify(piece.slice(i, end))}\n`);
+        i = end;
+      }
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    this.header = header;
+  }
+
+  async remove(): Promise<void> {
+    this.header = undefined;
+    this.held = '';
+    await rm(this.path, { force: true });
+  }
+}
+
+/**
+ * Where `text` may be cut so that no secret is split: everything before the last (longest secret
+ * − 1) characters, moved back to the start of a secret that would straddle the cut.
+ */
+function safeCut(text: string, matcher: SecretMatcher): number {
+  const longest = matcher.values[0]?.length ?? 0;
+  if (longest === 0) return text.length;
+  let cut = Math.max(0, text.length - (longest - 1));
+  // Moving the cut back may make another value straddle it: again until none does.
+  for (let moved = true; moved; ) {
+    moved = false;
+    for (const value of matcher.values) {
+      const at = text.indexOf(value, Math.max(0, cut - value.length + 1));
+      if (at !== -1 && at < cut && at + value.length > cut) {
+        cut = at;
+        moved = true;
+      }
+    }
+  }
+  return cut;
+}
+
+/** The text the file holds for `turn`, or '' when there is none (or it belongs to another turn). */
+export async function readStreamed(path: string, turn: StreamedTurn): Promise<string> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch {
+    return ''; // no file: nothing streamed since the last safe point was saved
+  }
+  const lines = text.split('\n');
+  if (lines[0] !== headerOf(turn)) return '';
+  const pieces: string[] = [];
+  for (const line of lines.slice(1)) {
+    if (!line) continue;
+    try {
+      const piece: unknown = JSON.parse(line);
+      if (typeof piece === 'string') pieces.push(piece);
+    } catch {
+      break; // a line cut by a kill: what came before it is whole
+    }
+  }
+  return pieces.join('');
+}
