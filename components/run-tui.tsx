@@ -13,6 +13,7 @@ import { startingEngine, type StartingEngine } from '../hooks/starting-engine.js
 import { App } from './app.js';
 import { lastAnswer } from './last-answer.js';
 import { FrameStdout } from './terminal/frame-stdout.js';
+import { RowOverlay, RowOverlayContext } from './terminal/row-overlay.js';
 import type { FrameWriter } from './terminal/frame-writer.js';
 import type { EarlyFrame } from './terminal/early-paint.js';
 import { SIGNAL_STATUS, createScreen } from './terminal/screen.js';
@@ -90,7 +91,8 @@ export async function runTui(engineOrPending: Engine | Promise<Engine>, opts: Ru
   const write = stray ? stray.writeStdout : (data: string) => output.write(data);
   const target = { write };
   const screen = createScreen(target, { entered: opts.painted !== undefined });
-  const frames = new FrameStdout(target, output.columns || 80, output.rows || 24, { minIntervalMs: opts.frameMs ?? 33 });
+  const overlay = new RowOverlay();
+  const frames = new FrameStdout(target, output.columns || 80, output.rows || 24, { minIntervalMs: opts.frameMs ?? 33, overlay });
   // Resized since it was painted: the screen's contents are unknown, so the first frame repaints.
   if (opts.painted && opts.painted.columns === frames.columns && opts.painted.rows === frames.rows) frames.writer.assume(opts.painted.lines, opts.painted.cursor);
   opts.onFrameWriter?.(frames.writer);
@@ -130,6 +132,7 @@ export async function runTui(engineOrPending: Engine | Promise<Engine>, opts: Ru
   const terminal = createTerminalControl({ screen, writer: frames.writer, stdin });
   const instance = render(
     <EngineProvider engine={paceEngine(engine, opts.renderMs ?? 50)}>
+      <RowOverlayContext.Provider value={overlay}>
       <App
         {...(opts.initialPrompt !== undefined ? { initialPrompt: opts.initialPrompt } : {})}
         {...(opts.history ? { history: opts.history } : {})}
@@ -137,6 +140,7 @@ export async function runTui(engineOrPending: Engine | Promise<Engine>, opts: Ru
         terminal={terminal}
         onExit={() => finish(0)}
       />
+      </RowOverlayContext.Provider>
     </EngineProvider>,
     {
       stdout: frames as unknown as NodeJS.WriteStream,
