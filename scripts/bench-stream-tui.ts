@@ -10,6 +10,7 @@
  *   node --import tsx scripts/bench-stream-tui.ts --quiet-only      (no loaded variant)
  *   node --import tsx scripts/bench-stream-tui.ts --cpu-prof DIR    (lwyrm writes a .cpuprofile there)
  *   node --import tsx scripts/bench-stream-tui.ts --heap-prof DIR   (lwyrm writes a .heapprofile there)
+ *   node --import tsx scripts/bench-stream-tui.ts --heap-snapshot DIR   (a heap snapshot as the stream ends)
  *
  * CPU is counted in clock ticks the kernel charged, not wall time, so a busy machine changes the
  * figure little; the load average is printed beside it. Targets (issue 29): < 20% of one core,
@@ -34,7 +35,8 @@ const LINES = Number(numbers[0] ?? 5000);
 const RATE = Number(numbers[1] ?? 2000);
 const CPU_PROF = flag('--cpu-prof');
 const HEAP_PROF = flag('--heap-prof');
-const QUIET_ONLY = process.argv.includes('--quiet-only') || CPU_PROF !== undefined || HEAP_PROF !== undefined;
+const SNAPSHOT = flag('--heap-snapshot');
+const QUIET_ONLY = process.argv.includes('--quiet-only') || CPU_PROF !== undefined || HEAP_PROF !== undefined || SNAPSHOT !== undefined;
 const TICK_MS = 1000 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim() || 100);
 const LAST_LINE = `end of the answer: line ${LINES}`;
 
@@ -44,9 +46,9 @@ function answerText(lines: number): string {
   const out: string[] = [];
   for (let i = 1; i < lines; i++) {
     if (i % 250 === 1) out.push(`## Part ${Math.ceil(i / 250)}`);
-    else if (i % 100 === 40) out.push('```ts');
+    else if (i % 100 === 40 && process.env['BENCH_NO_CODE'] === undefined) out.push('```ts');
     else if (i % 100 > 40 && i % 100 < 48) out.push(`  const item${i} = tokens[${i}].value ?? fallback(${i});`);
-    else if (i % 100 === 48) out.push('```');
+    else if (i % 100 === 48 && process.env['BENCH_NO_CODE'] === undefined) out.push('```');
     else if (i % 7 === 0) out.push('');
     else out.push(`${i % 3 === 0 ? '- ' : ''}line ${i}: ${words.slice(0, 3 + (i % 8)).join(' ')}`);
   }
@@ -126,6 +128,8 @@ interface Run {
   readonly peakRssMiB: number;
   readonly hwmMiB: number;
   readonly seconds: number;
+  /** When the request arrived: what start-up left. */
+  readonly startRssMiB: number;
   readonly screen: string;
   readonly load: number;
 }
@@ -163,6 +167,10 @@ async function runInPane(label: string, command: string, cwd: string, expectOnSc
     const end = sample(root);
     const seconds = (performance.now() - startedAt) / 1000;
     peak = Math.max(peak, end.rssKiB);
+    if (SNAPSHOT !== undefined && label === 'lwyrm') {
+      for (const pid of tree(root)) if (readFileSync(`/proc/${pid}/comm`, 'latin1').trim() === 'node') process.kill(pid, 'SIGUSR2');
+      await sleep(90_000);
+    }
     if ((CPU_PROF !== undefined || HEAP_PROF !== undefined) && label === 'lwyrm') {
       // A profile is written on a clean exit: leave through the app's own Ctrl+C path.
       tmux('send-keys', '-t', 'b', 'C-c');
@@ -175,6 +183,7 @@ async function runInPane(label: string, command: string, cwd: string, expectOnSc
       peakRssMiB: peak / 1024,
       hwmMiB: end.hwmKiB / 1024,
       seconds,
+      startRssMiB: start.rssKiB / 1024,
       screen,
       load: loadavg()[0] ?? 0,
     };
@@ -222,7 +231,12 @@ const dir = await mkdtemp(join(tmpdir(), 'lwyrm-stream-'));
 const floorFile = join(dir, 'floor.mjs');
 await writeFile(floorFile, FLOOR);
 const env = `env -u CI ${sandbox.shellEnv}`;
-const profile = [CPU_PROF ? `--cpu-prof --cpu-prof-dir=${resolve(CPU_PROF)}` : '', HEAP_PROF ? `--heap-prof --heap-prof-dir=${resolve(HEAP_PROF)}` : ''].join(' ');
+const profile = [
+  process.env['BENCH_NODE_FLAGS'] ?? '',
+  CPU_PROF ? `--cpu-prof --cpu-prof-dir=${resolve(CPU_PROF)}` : '',
+  HEAP_PROF ? `--heap-prof --heap-prof-dir=${resolve(HEAP_PROF)}` : '',
+  SNAPSHOT ? `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${resolve(SNAPSHOT)}` : '',
+].join(' ');
 const lwyrm = `${env} ${process.execPath} ${profile} ${join(snapshot, 'cli.js')} 'stream the long answer'`;
 const floor = `${env} ${process.execPath} ${floorFile} ${fake.baseUrl}`;
 const deltas = (await import('../test/support/fake-provider-events.js')).pieces(text).length;
@@ -252,7 +266,7 @@ const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
 console.log(`stream in tmux: 120x40, a ${LINES}-line answer, ${deltas} deltas at ${RATE}/s, CPU of the whole process tree per second of streaming`);
 for (const [name, run] of Object.entries(figures)) {
   console.log(
-    `  ${name.padEnd(13)} CPU ${pct(run.cpuShare).padStart(6)} of one core, peak RSS ${run.peakRssMiB.toFixed(0)} MiB (high-water ${run.hwmMiB.toFixed(0)} MiB), ${run.seconds.toFixed(1)} s, load ${run.load.toFixed(2)}`,
+    `  ${name.padEnd(13)} CPU ${pct(run.cpuShare).padStart(6)} of one core, peak RSS ${run.peakRssMiB.toFixed(0)} MiB (${run.startRssMiB.toFixed(0)} at the request, high-water ${run.hwmMiB.toFixed(0)} MiB), ${run.seconds.toFixed(1)} s, load ${run.load.toFixed(2)}`,
   );
 }
 const main = figures['lwyrm']!;

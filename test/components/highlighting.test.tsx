@@ -51,7 +51,7 @@ describe('highlighting', () => {
     expect(r.frame()).toContain('│ def total(items):');
   });
 
-  it('uses TypeScript\'s scanner for TS and JS: keywords, strings, templates, regexes, numbers', async () => {
+  it('uses its own scanner for TS and JS: keywords, strings, templates, regexes, numbers', async () => {
     await loadLanguage('ts');
     const code = '```ts\nconst re = /a+b/g;\nexport function add(x: number): string { return `${x + 1} items`; } // done\n```';
     const frame = (await answer(code)).app.lastFrame() ?? '';
