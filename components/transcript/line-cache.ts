@@ -71,17 +71,17 @@ export class LineCache {
   }
 
   private streaming(block: TranscriptBlock & { kind: 'assistant' | 'reasoning' }, width: number, mode: Mode, key: string, hit: Entry | undefined, head: StyledLine): readonly StyledLine[] {
-    const { id, text, version, stream } = block;
+    const { id, version, stream } = block;
     const reuse = hit !== undefined && hit.key === key && hit.doneChars !== undefined && hit.doneLines !== undefined && hit.doneState !== undefined;
     // Text only grows while it streams; anything else (a reset) starts over.
-    const grown = reuse && (stream ? hit.pieces === stream.list && stream.count >= (hit.donePieces ?? 0) : text.length >= hit.doneChars!);
+    const grown = reuse && (stream ? hit.pieces === stream.list && stream.count >= (hit.donePieces ?? 0) : block.text.length >= hit.doneChars!);
     let doneChars = grown ? hit.doneChars! : 0;
     const doneLines: StyledLine[] = grown ? hit.doneLines! : [head];
     const doneState: MarkdownState = grown ? hit.doneState! : {};
     // Only the text after the rows already laid out is read: from the pieces when the block has
     // them. The text itself is a rope of one piece per delta, and reading any of it (a search, a
     // slice) flattens the whole answer into a new copy, on every frame.
-    let fresh = stream ? (grown ? hit.carry! : '') + stream.list.slice(grown ? hit.donePieces : 0, stream.count).join('') : text.slice(doneChars);
+    let fresh = stream ? (grown ? hit.carry! : '') + stream.list.slice(grown ? hit.donePieces : 0, stream.count).join('') : block.text.slice(doneChars);
     const lastNewline = fresh.lastIndexOf('\n');
     if (lastNewline >= 0) {
       const complete = sanitizeForTerminal(fresh.slice(0, lastNewline)).split('\n');
