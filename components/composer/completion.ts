@@ -85,10 +85,11 @@ export function cycleCompletion(
   }
   const candidates = candidatesAt(text, cursor, src);
   if (!candidates) return undefined;
-  // First, as a shell does, the part all candidates share, when that is more than what is typed.
+  // First, as a shell does, the part all candidates share, when that is more than what is typed
+  // and still holds it (fuzzy "@alp" becomes "@src/alp"; "@alpf" is not cut back to "@src/alp").
   const typed = text.slice(candidates.start, candidates.end);
   const shared = commonPrefix(candidates.items);
-  if (candidates.items.length > 1 && shared.length > typed.length && shared.startsWith(typed)) {
+  if (candidates.items.length > 1 && shared.length > typed.length && shared.includes(typed)) {
     const out = text.slice(0, candidates.start) + shared + text.slice(candidates.end);
     return { text: out, cursor: candidates.start + shared.length, cycle: null };
   }

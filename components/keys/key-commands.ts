@@ -161,8 +161,9 @@ export function toKeyCommands(input: string, key: Key): KeyCommand[] {
         text += '\n';
       }
     } else if (ch === '\t') {
-      // A tab at the very end is the Tab key typed right after text; one inside is pasted text.
-      if (i === input.length - 1) {
+      // Tabs at the very end are Tab keys typed right after text (pressed twice quickly on a busy
+      // machine, they arrive in one read); a tab with text after it is pasted text.
+      if (/^\t+$/.test(input.slice(i))) {
         flush();
         out.push({ name: 'complete' });
       } else {

@@ -69,6 +69,23 @@ describe('the composer edits like a shell', () => {
     expect(input(r.frame())).toBe('› read @src/alpha-file.ts and @test/beta.ts @README.md');
   });
 
+  it('a fuzzy @ query gets the part its matches share first, then Tab cycles them', async () => {
+    const r = renderApp({ mentionPaths: () => Promise.resolve(['README.md', 'src/', 'src/alpha-file.ts', 'src/alpine.ts']) });
+    await settle();
+    await r.type('look at @alp', KEYS.tab);
+    expect(input(r.frame())).toBe('› look at @src/alp');
+    await r.type(KEYS.tab);
+    const first = input(r.frame());
+    expect(first).toMatch(/^› look at @src\/alp(ha-file|ine)\.ts$/);
+    await r.type(KEYS.tab);
+    expect(input(r.frame())).not.toBe(first);
+    await r.type('\x1b[Z');
+    expect(input(r.frame())).toBe(first);
+    // What is typed is never cut back: "@alpf" is not replaced by the shorter shared "src/alp".
+    await r.type('\x15', 'see @alpf', KEYS.tab);
+    expect(input(r.frame())).toBe('› see @src/alpha-file.ts');
+  });
+
   it('completes @ with the MCP servers\' resources once they are listed, beside the paths', async () => {
     const r = renderApp({ mentionPaths: () => Promise.resolve(['README.md', 'docs/guide.md']) });
     await settle();

@@ -132,5 +132,9 @@ describe('composer', () => {
     expect(toKeyCommands('fix it\r', noKey)).toEqual([{ name: 'text', text: 'fix it' }, { name: 'submit' }]);
     expect(toKeyCommands('line1\rline2', noKey)).toEqual([{ name: 'text', text: 'line1\nline2' }]);
     expect(toKeyCommands('ab\x7f\x03', noKey)).toEqual([{ name: 'text', text: 'ab' }, { name: 'backspace' }, { name: 'interrupt' }]);
+    // Tab pressed twice before the app read the first: two completions, not a tab in the text.
+    expect(toKeyCommands('\t\t', noKey)).toEqual([{ name: 'complete' }, { name: 'complete' }]);
+    expect(toKeyCommands('@src\t\t', noKey)).toEqual([{ name: 'text', text: '@src' }, { name: 'complete' }, { name: 'complete' }]);
+    expect(toKeyCommands('a\tb\t', noKey)).toEqual([{ name: 'text', text: 'a\tb' }, { name: 'complete' }]);
   });
 });

@@ -8,7 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import { chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hasTmux, until as untilOn } from '../support/tmux.js';
 import { useBuild } from '../e2e/support/cli.js';
 import { startFakeProvider, type FakeProvider, type RecordedRequest } from '../support/fake-provider.js';
@@ -47,16 +47,29 @@ describe.skipIf(!hasTmux)('the input in a real terminal (tmux)', () => {
   let answers = 0;
   const lwyrm = (): string => `env -u CI ${sandbox!.shellEnv} VISUAL=${shellQuote(join(root, 'editor.sh'))} TERM=xterm-256color ${shellQuote(process.execPath)} ${shellQuote(cli())}`;
 
+  // Each run prints its own exit marker, so a test knows its lwyrm has gone, not an earlier one.
+  let runs = 0;
+  let running = false;
   const start = async (): Promise<void> => {
+    runs += 1;
     keys('C-l');
-    type(`clear; ${lwyrm()}; echo "__EXIT=$?"`);
+    type(`clear; ${lwyrm()}; echo "__EXIT${runs}=$?"`);
     keys('Enter');
+    running = true;
     await until('the header', () => /lindwyrm\s+fake/.test(screen()) && inputText().startsWith('›'));
+    // The CLI draws its first frame before the view is live; a key echoed says the input is.
+    type('x');
+    await inputIs('the input live', 'x');
+    keys('BSpace');
+    await until('the input empty again', () => inputText().startsWith('› ask, or /help'));
   };
+  // The echo's output, with the status: `fg` prints the job's command line, marker included.
+  const exited = (): boolean => new RegExp(`__EXIT${runs}=\\d`).test(screen());
   const leave = async (): Promise<void> => {
     keys('C-c');
     keys('C-c');
-    await until('the process to exit', () => screen().includes('__EXIT='));
+    await until('the process to exit', () => exited());
+    running = false;
   };
   const send = async (text: string): Promise<void> => {
     const before = answers;
@@ -99,6 +112,24 @@ describe.skipIf(!hasTmux)('the input in a real terminal (tmux)', () => {
     await until('the shell', () => /^\$/m.test(screen()));
   });
 
+  // Every test has a lwyrm of its own, so one that fails leaves no state for the next.
+  beforeEach(async () => {
+    await start();
+  }, 90_000);
+  afterEach(async () => {
+    if (!running) return;
+    try {
+      await leave();
+    } catch {
+      // A test that failed may have left a modal or a turn: Ctrl+C until the shell is back.
+      for (let i = 0; i < 5 && !exited(); i++) {
+        keys('C-c');
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      running = false;
+    }
+  }, 90_000);
+
   afterAll(async () => {
     try {
       tmux('kill-server');
@@ -110,7 +141,6 @@ describe.skipIf(!hasTmux)('the input in a real terminal (tmux)', () => {
   });
 
   it('edits like readline: words, kill ring, undo, Home/End in the line, Delete forward', async () => {
-    await start();
     type('alpha beta gamma');
     keys('M-b');
     type('X');
@@ -229,9 +259,9 @@ describe.skipIf(!hasTmux)('the input in a real terminal (tmux)', () => {
     type('look at @alp');
     keys('Tab');
     // Two files fit (src/alpha-file.ts, src/alpine.ts): they share "src/alp"; Tab then cycles.
-    await until('the shared part', () => inputText().startsWith('› look at @src/alp'));
+    await inputIs('the shared part', 'look at @src/alp');
     keys('Tab');
-    await until('the candidates', () => /Tab: .*src\/alp/.test(screen()));
+    await until('the candidates', () => /Tab: .*\[src\/alp/.test(screen()) && /^› look at @src\/alp(ha-file|ine)\.ts$/.test(inputText()));
     const hint = screen();
     expect(hint).toContain('src/alpha-file.ts');
     expect(hint).toContain('src/alpine.ts');
