@@ -11,6 +11,7 @@
  *   node --import tsx scripts/bench-stream-tui.ts --cpu-prof DIR    (lwyrm writes a .cpuprofile there)
  *   node --import tsx scripts/bench-stream-tui.ts --heap-prof DIR   (lwyrm writes a .heapprofile there)
  *   node --import tsx scripts/bench-stream-tui.ts --heap-snapshot DIR   (a heap snapshot as the stream ends)
+ *   node --import tsx scripts/bench-stream-tui.ts --baseline DIST   (also another build's dist/, e.g. main's: before/after in one run)
  *
  * CPU is counted in clock ticks the kernel charged, not wall time, so a busy machine changes the
  * figure little; the load average is printed beside it. Targets (issue 29): < 20% of one core,
@@ -36,6 +37,7 @@ const RATE = Number(numbers[1] ?? 2000);
 const CPU_PROF = flag('--cpu-prof');
 const HEAP_PROF = flag('--heap-prof');
 const SNAPSHOT = flag('--heap-snapshot');
+const BASELINE = flag('--baseline');
 const QUIET_ONLY = process.argv.includes('--quiet-only') || CPU_PROF !== undefined || HEAP_PROF !== undefined || SNAPSHOT !== undefined;
 const TICK_MS = 1000 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim() || 100);
 const LAST_LINE = `end of the answer: line ${LINES}`;
@@ -239,18 +241,27 @@ const profile = [
 ].join(' ');
 const lwyrm = `${env} ${process.execPath} ${profile} ${join(snapshot, 'cli.js')} 'stream the long answer'`;
 const floor = `${env} ${process.execPath} ${floorFile} ${fake.baseUrl}`;
+const baselineSnapshot = resolve(`.bench-baseline-${process.pid}`);
+if (BASELINE !== undefined) {
+  // Its own dist/ beside a package.json, as cli.js expects.
+  await cp(resolve(BASELINE), join(baselineSnapshot, 'dist'), { recursive: true });
+  await cp(resolve('package.json'), join(baselineSnapshot, 'package.json'));
+}
+const baseline = `${env} ${process.execPath} ${join(baselineSnapshot, 'dist', 'cli.js')} 'stream the long answer'`;
 const deltas = (await import('../test/support/fake-provider-events.js')).pieces(text).length;
 
 const figures: Record<string, Run> = {};
 try {
   figures['lwyrm'] = await runInPane('lwyrm', lwyrm, sandbox.project, LAST_LINE);
   figures['floor'] = await runInPane('floor', floor, sandbox.project, LAST_LINE);
+  if (BASELINE !== undefined) figures['baseline'] = await runInPane('baseline', baseline, sandbox.project, LAST_LINE);
   if (!QUIET_ONLY) {
     const hog = startHog();
     try {
       await sleep(500);
       figures['lwyrm loaded'] = await runInPane('lwyrm-loaded', lwyrm, sandbox.project, LAST_LINE);
       figures['floor loaded'] = await runInPane('floor-loaded', floor, sandbox.project, LAST_LINE);
+      if (BASELINE !== undefined) figures['baseline loaded'] = await runInPane('baseline-loaded', baseline, sandbox.project, LAST_LINE);
     } finally {
       for (const child of hog) child.kill();
     }
@@ -260,6 +271,7 @@ try {
   await sandbox.cleanup();
   await rm(dir, { recursive: true, force: true });
   await rm(snapshot, { recursive: true, force: true });
+  await rm(baselineSnapshot, { recursive: true, force: true });
 }
 
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
