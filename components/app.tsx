@@ -78,7 +78,14 @@ export function App({ size, initialPrompt, onExit, terminal, history, mentionPat
   const [panel, setPanel] = useState<Panel | null>(null);
   const [modalScroll, setModalScroll] = useState(0);
   const [modalMode, setModalMode] = useState<ModalMode>('choose');
-  const [reason, setReason] = useState('');
+  const [reason, setReasonState] = useState('');
+  // The field's latest text, for Enter: ink-text-input hands onSubmit the value of the render its
+  // key handler was registered in, and on a busy machine Enter can come before the next one is.
+  const reasonRef = useRef('');
+  const setReason = useCallback((text: string) => {
+    reasonRef.current = text;
+    setReasonState(text);
+  }, []);
   const [modalFull, setModalFull] = useState(false);
   const [queued, setQueuedState] = useState<string | null>(null);
   const queuedRef = useRef<string | null>(null);
@@ -116,10 +123,10 @@ export function App({ size, initialPrompt, onExit, terminal, history, mentionPat
     setModalMode('choose');
     setReason('');
     setModalFull(false);
-  }, [approval?.id]);
+  }, [approval?.id, setReason]);
   const sendReason = useCallback(
-    (text: string) => {
-      if (approval) commands.answer(approval.id, 'no', text);
+    () => {
+      if (approval) commands.answer(approval.id, 'no', reasonRef.current);
     },
     [approval, commands],
   );

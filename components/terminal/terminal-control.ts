@@ -54,7 +54,10 @@ export function createTerminalControl(deps: TerminalControlDeps): TerminalContro
       if (process.platform === 'win32') return;
       leave();
       process.once('SIGCONT', back);
-      (deps.stop ?? (() => process.kill(process.pid, 'SIGTSTP')))();
+      // The whole process group, as the terminal's own Ctrl+Z would: started through a wrapper
+      // (npx, a shell script) lindwyrm alone stopped would leave the wrapper waiting in the
+      // foreground, and the shell would never get the terminal back.
+      (deps.stop ?? (() => process.kill(0, 'SIGTSTP')))();
     },
     redraw() {
       deps.writer.repaint();

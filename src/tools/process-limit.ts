@@ -114,6 +114,18 @@ async function cgroupLimit(limit: number): Promise<CommandLimit | undefined> {
   const refusals = async (): Promise<number> => Number(/^max\s+(\d+)/m.exec((await readFile(path.join(dir, 'pids.events'), 'utf8').catch(absent)) ?? '')?.[1] ?? 0);
   const members = async (): Promise<number[]> =>
     ((await readFile(path.join(dir, 'cgroup.procs'), 'utf8').catch(absent)) ?? '').split('\n').filter((l) => l !== '').map(Number);
+  let killing = false;
+  const killMembers = async (): Promise<void> => {
+    // cgroup v2 kills every member at once, forks under way included; v1 has only one at a time.
+    await writeFile(path.join(dir, 'cgroup.kill'), '1').catch(absent);
+    for (const pid of await members()) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
+  };
   return {
     // Checked above that the cgroup can be made; should joining it fail, the command still runs.
     prelude: `echo $$ 2>/dev/null > ${quote(path.join(dir, 'cgroup.procs'))} || :\n`,
@@ -125,15 +137,10 @@ async function cgroupLimit(limit: number): Promise<CommandLimit | undefined> {
           if (n === 0 || timer === undefined) return;
           clearInterval(timer);
           timer = undefined;
+          killing = true;
           onHit();
           // Members that left the process group (setsid) are still in the cgroup: they go too.
-          for (const pid of await members()) {
-            try {
-              process.kill(pid, 'SIGKILL');
-            } catch {
-              // Already gone.
-            }
-          }
+          await killMembers();
         });
       }, 100);
       timer.unref();
@@ -142,6 +149,14 @@ async function cgroupLimit(limit: number): Promise<CommandLimit | undefined> {
     async release() {
       if (timer !== undefined) clearInterval(timer);
       timer = undefined;
+      if (killing) {
+        // A fork bomb that was stopped is gone when the tool answers: on a busy machine a killed
+        // process can take a while to exit, and a fork racing the first kill needs a second one.
+        for (let attempt = 0; attempt < 250 && (await members()).length > 0; attempt++) {
+          await killMembers();
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      }
       // A daemon the command started on purpose (setsid, nohup) lives on, in the parent cgroup.
       for (const pid of await members()) await writeFile(path.join(base, 'cgroup.procs'), String(pid)).catch(ignoreError(`move process ${pid} out of ${dir}`));
       for (let attempt = 0; attempt < 50; attempt++) {

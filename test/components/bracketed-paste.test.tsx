@@ -36,3 +36,19 @@ describe('bracketed paste', () => {
     expect(r.engine.answers).toEqual([{ id: 'a1', decision: 'no' }]);
   });
 });
+
+describe('the reason of a no ([t]ell)', () => {
+  it('is sent whole when Enter comes before the view has redrawn the typed text', async () => {
+    const request: ApprovalRequest = { id: 'a2', kind: 'bash', tool: 'bash', command: 'rm -rf data', summary: 'run rm -rf data', reason: 'bash=confirm' };
+    const r = renderApp({ columns: 60, rows: 20 });
+    r.engine.emit({ type: 'approval.request', request });
+    await settle();
+    await r.type('t');
+    // Both in one go, as on a busy machine: the field's key handler is still the one of the
+    // render before the text arrived.
+    r.app.stdin.write('keep the data');
+    r.app.stdin.write('\r');
+    await settle();
+    expect(r.engine.answers).toEqual([{ id: 'a2', decision: 'no', note: 'keep the data' }]);
+  });
+});

@@ -53,7 +53,9 @@ describe.skipIf(!hasTmux)('the input in a real terminal (tmux)', () => {
   const start = async (): Promise<void> => {
     runs += 1;
     keys('C-l');
-    type(`clear; ${lwyrm()}; echo "__EXIT${runs}=$?"`);
+    // Through a wrapper shell, as npx or a script would start it: Ctrl+Z must stop the whole job
+    // (the marker is printed only when lwyrm has exited, not when it is stopped).
+    type(`clear; sh -c ${shellQuote(`${lwyrm()}; echo "__EXIT${runs}=$?"`)}`);
     keys('Enter');
     running = true;
     await until('the header', () => /lindwyrm\s+fake/.test(screen()) && inputText().startsWith('›'));
