@@ -1,6 +1,7 @@
 /** The full-screen layout and the key routing; everything else lives in the panes. */
-import { useCallback, useEffect, useMemo, useRef, useState, type SetStateAction } from 'react';
+import { useCallback, useContext, useEffect, useMemo, useRef, useState, type SetStateAction } from 'react';
 import { Box } from 'ink';
+import { RowOverlayContext } from './terminal/row-overlay.js';
 import { useEngineState } from '../hooks/use-engine-state.js';
 import { useKeyRouter } from './keys/use-key-router.js';
 import { useTerminalSize, type TerminalSize } from '../hooks/use-terminal-size.js';
@@ -215,8 +216,12 @@ export function App({ size, initialPrompt, onExit, terminal, history, mentionPat
     terminal?.setCursor(cursorRow >= 0 ? { row: cursorRow, column: caret.column } : undefined);
   }, [terminal, cursorRow, caret.column]);
 
+  // Under runTui the transcript's rows bypass Ink (terminal/row-overlay.ts): Ink's frame is the
+  // screen without them, and the frame writer inserts them below the header.
+  const overlay = useContext(RowOverlayContext);
+  const direct = overlay !== undefined && !layout.fullScreen && panel === null;
   return (
-    <Box flexDirection="column" width={width} height={rows} overflowY="hidden">
+    <Box flexDirection="column" width={width} height={direct ? rows - layout.transcript : rows} overflowY="hidden">
       {layout.header > 0 ? <Header width={width} rows={layout.header} /> : null}
       {layout.fullScreen ? null : panel?.kind === 'text' ? (
         <TextPanel title={panel.title} text={panel.text} width={width} height={layout.transcript} scroll={panel.scroll} maxRef={panelMaxRef} pageRef={panelPageRef} />
@@ -241,6 +246,7 @@ export function App({ size, initialPrompt, onExit, terminal, history, mentionPat
           inlineReasoning={layout.reasoning === 0}
           scroll={scroll}
           metricsRef={metricsRef}
+          screenTop={layout.header}
         />
       )}
       {paneReasoning !== null && layout.reasoning > 0 ? <ReasoningPane block={paneReasoning} width={width} rows={layout.reasoning} /> : null}

@@ -13,6 +13,7 @@ import { startingEngine, type StartingEngine } from '../hooks/starting-engine.js
 import { App } from './app.js';
 import { lastAnswer } from './last-answer.js';
 import { FrameStdout } from './terminal/frame-stdout.js';
+import { RowOverlay, RowOverlayContext } from './terminal/row-overlay.js';
 import type { FrameWriter } from './terminal/frame-writer.js';
 import type { EarlyFrame } from './terminal/early-paint.js';
 import { SIGNAL_STATUS, createScreen } from './terminal/screen.js';
@@ -23,9 +24,8 @@ import { sanitizeForTerminal } from './text/sanitize.js';
 import { encodeLine } from './text/ansi.js';
 import { renderMarkdown } from './transcript/markdown.js';
 import { preloadLanguages } from './highlight/preload.js';
-import { setGrammarSource, setTypeScriptSource } from './highlight/highlighter.js';
+import { setGrammarSource } from './highlight/highlighter.js';
 import type { GrammarParsers } from './highlight/tree-sitter-highlight.js';
-import type * as TS from 'typescript';
 
 /** Where the view draws: process.stdout, or a fake terminal in the benchmark. */
 export interface TuiOutput {
@@ -40,8 +40,6 @@ export interface RunTuiOptions {
   readonly initialPrompt?: string;
   /** The engine's tree-sitter loader, for highlighting code in the grammars the code map parses. */
   readonly grammars?: GrammarParsers;
-  /** The engine's TypeScript loader, for highlighting TS/JS with TypeScript's scanner. */
-  readonly typescript?: () => Promise<typeof TS>;
   /** Defaults to process.stdout (with stray output held back while the screen is up). */
   readonly output?: TuiOutput;
   readonly stdin?: NodeJS.ReadStream;
@@ -82,7 +80,6 @@ const DISPOSE_TIMEOUT_MS = 10_000;
 
 export async function runTui(engineOrPending: Engine | Promise<Engine>, opts: RunTuiOptions = {}): Promise<number> {
   if (opts.grammars) setGrammarSource(opts.grammars);
-  if (opts.typescript) setTypeScriptSource(opts.typescript);
   let starting: StartingEngine | undefined;
   if (engineOrPending instanceof Promise) {
     if (!opts.startingState) throw new Error('runTui: a starting engine needs opts.startingState');
@@ -97,7 +94,8 @@ export async function runTui(engineOrPending: Engine | Promise<Engine>, opts: Ru
   const write = stray ? stray.writeStdout : (data: string) => output.write(data);
   const target = { write };
   const screen = createScreen(target, { entered: opts.painted !== undefined });
-  const frames = new FrameStdout(target, output.columns || 80, output.rows || 24, { minIntervalMs: opts.frameMs ?? 33 });
+  const overlay = new RowOverlay();
+  const frames = new FrameStdout(target, output.columns || 80, output.rows || 24, { minIntervalMs: opts.frameMs ?? 33, overlay });
   // Resized since it was painted: the screen's contents are unknown, so the first frame repaints.
   if (opts.painted && opts.painted.columns === frames.columns && opts.painted.rows === frames.rows) frames.writer.assume(opts.painted.lines, opts.painted.cursor);
   opts.onFrameWriter?.(frames.writer);
@@ -138,6 +136,7 @@ export async function runTui(engineOrPending: Engine | Promise<Engine>, opts: Ru
   const terminal = createTerminalControl({ screen, writer: frames.writer, stdin });
   const instance = render(
     <EngineProvider engine={paceEngine(engine, opts.renderMs ?? 50)}>
+      <RowOverlayContext.Provider value={overlay}>
       <App
         {...(opts.initialPrompt !== undefined ? { initialPrompt: opts.initialPrompt } : {})}
         {...(opts.history ? { history: opts.history } : {})}
@@ -145,6 +144,7 @@ export async function runTui(engineOrPending: Engine | Promise<Engine>, opts: Ru
         terminal={terminal}
         onExit={() => finish(0)}
       />
+      </RowOverlayContext.Provider>
     </EngineProvider>,
     {
       stdout: frames as unknown as NodeJS.WriteStream,

@@ -1,11 +1,10 @@
 /**
  * The highlighter the renderers call: synchronous, so formatting stays a pure function of its
  * input and the loaded languages. A language not loaded yet renders plain and starts loading
- * (TypeScript's scanner, a tree-sitter grammar); when it is ready the epoch moves on and the
+ * (a tree-sitter grammar; TS/JS has its own scanner, always there); when it is ready the epoch moves on and the
  * listeners hear of it, so the view lays out again with colours. Nothing loads for a session
  * that never shows code.
  */
-import type * as TS from 'typescript';
 import type { CodeLanguage } from './languages.js';
 import { spansByLine, type LineSpan } from './spans.js';
 import { highlightWithGrammar, loadGrammar, type GrammarParsers, type LoadedGrammar } from './tree-sitter-highlight.js';
@@ -14,26 +13,17 @@ import { scanTypeScript } from './ts-scanner.js';
 /** Past this, code shows plain: a pasted log file in a fence is not worth a parse per frame. */
 const MAX_CHARS = 200_000;
 
-type Loaded = { readonly kind: 'ts'; readonly ts: typeof TS } | { readonly kind: 'grammar'; readonly grammar: LoadedGrammar };
+type Loaded = { readonly kind: 'ts' } | { readonly kind: 'grammar'; readonly grammar: LoadedGrammar };
 
-const ready = new Map<CodeLanguage, Loaded>();
+const ready = new Map<CodeLanguage, Loaded>([['ts', { kind: 'ts' }]]);
 const loading = new Map<CodeLanguage, Promise<boolean>>();
 const listeners = new Set<() => void>();
 let epoch = 0;
 let grammarParsers: GrammarParsers | undefined;
-let typescriptSource: (() => Promise<typeof TS>) | undefined;
 
 /** Where the tree-sitter grammars come from (the engine's loader); without it only TS/JS is highlighted. */
 export function setGrammarSource(parsers: GrammarParsers): void {
   grammarParsers = parsers;
-}
-
-/**
- * Where the TypeScript compiler comes from (the engine's loader: the build ships it under
- * dist/vendor, not as a package); without it TS/JS shows plain.
- */
-export function setTypeScriptSource(load: () => Promise<typeof TS>): void {
-  typescriptSource = load;
 }
 
 /** Bumped each time a language becomes available: part of the layout caches' keys. */
@@ -52,10 +42,6 @@ export function loadLanguage(lang: CodeLanguage): Promise<boolean> {
   let pending = loading.get(lang);
   if (pending) return pending;
   pending = (async (): Promise<Loaded> => {
-    if (lang === 'ts') {
-      if (!typescriptSource) throw new Error('no TypeScript loader was given');
-      return { kind: 'ts', ts: await typescriptSource() };
-    }
     if (!grammarParsers) throw new Error('no grammar loader was given');
     return { kind: 'grammar', grammar: await loadGrammar(lang, grammarParsers) };
   })().then(
@@ -83,7 +69,7 @@ export function highlightCode(lang: CodeLanguage, text: string): LineSpan[][] | 
   }
   if (text.length > MAX_CHARS) return undefined;
   try {
-    const spans = loaded.kind === 'ts' ? scanTypeScript(loaded.ts, text) : highlightWithGrammar(loaded.grammar, text);
+    const spans = loaded.kind === 'ts' ? scanTypeScript(text) : highlightWithGrammar(loaded.grammar, text);
     return spansByLine(text, spans);
   } catch {
     // A highlighter bug must never cost the user the code itself.

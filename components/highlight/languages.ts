@@ -1,10 +1,10 @@
 /**
  * Which highlighter a fence's info string or a file name means. The languages are those the code
- * map parses: TypeScript/JavaScript (TypeScript's own scanner) and the tree-sitter grammars that
+ * map parses: TypeScript/JavaScript (a scanner of its own, components/highlight/ts-scanner.ts) and the tree-sitter grammars that
  * @vscode/tree-sitter-wasm ships. Pure.
  */
 
-/** 'ts' is the TypeScript scanner; the others name a tree-sitter grammar (tree-sitter-NAME.wasm). */
+/** 'ts' is the TS/JS scanner; the others name a tree-sitter grammar (tree-sitter-NAME.wasm). */
 export type CodeLanguage = 'ts' | 'python' | 'go' | 'rust' | 'java' | 'c-sharp' | 'cpp' | 'ruby' | 'php' | 'bash';
 
 const BY_NAME: Readonly<Record<string, CodeLanguage>> = {

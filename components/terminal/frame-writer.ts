@@ -1,5 +1,6 @@
 /** Writes Ink's frames to the terminal: line diffs, at most one write per frame interval. */
 import { BSU, ESU, diffFrame } from './frame-diff.js';
+import { applyOverlay, type OverlayRows, type RowOverlay } from './row-overlay.js';
 
 export interface FrameTarget {
   write(data: string): unknown;
@@ -10,11 +11,14 @@ export interface FrameWriterOptions {
   readonly minIntervalMs?: number;
   /** Wrap each write in synchronized output, so no half-drawn frame is ever shown. @default true */
   readonly synchronized?: boolean;
+  /** Rows drawn into each frame past Ink (the transcript's; see row-overlay.ts). */
+  readonly overlay?: RowOverlay;
 }
 
 export class FrameWriter {
   private screen: readonly string[] = [];
   private pending: string | undefined;
+  private pendingOverlay: OverlayRows | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private lastWrite = -Infinity;
   private full = true;
@@ -27,6 +31,7 @@ export class FrameWriter {
   written = 0;
   private readonly interval: number;
   private readonly sync: boolean;
+  private readonly overlay: RowOverlay | undefined;
 
   constructor(
     private readonly target: FrameTarget,
@@ -35,12 +40,15 @@ export class FrameWriter {
   ) {
     this.interval = opts.minIntervalMs ?? 33;
     this.sync = opts.synchronized ?? true;
+    this.overlay = opts.overlay;
   }
 
   submit(frame: string): void {
     if (this.closed) return;
     this.submitted += 1;
     this.pending = frame;
+    // The overlay as it was when Ink wrote this frame: the transcript set it while rendering it.
+    this.pendingOverlay = this.overlay?.snapshot();
     const wait = this.lastWrite + this.interval - performance.now();
     if (wait <= 0) {
       this.flush();
@@ -84,7 +92,11 @@ export class FrameWriter {
     if (this.closed) return;
     this.full = true;
     this.cursorShown = '';
-    this.pending ??= this.screen.join('\n');
+    if (this.pending === undefined) {
+      // The screen as shown already holds the overlay's rows.
+      this.pending = this.screen.join('\n');
+      this.pendingOverlay = undefined;
+    }
     this.flush();
   }
 
@@ -122,7 +134,9 @@ export class FrameWriter {
     if (this.pending === undefined || this.closed) return;
     const frame = this.pending;
     this.pending = undefined;
-    const { bytes, screen } = diffFrame(this.screen, frame.split('\n'), this.rows, this.full);
+    const lines = applyOverlay(frame.split('\n'), this.pendingOverlay);
+    this.pendingOverlay = undefined;
+    const { bytes, screen } = diffFrame(this.screen, lines, this.rows, this.full);
     this.full = false;
     this.screen = screen;
     this.lastWrite = performance.now();

@@ -22,6 +22,10 @@ interface Entry {
   doneChars?: number;
   doneLines?: StyledLine[];
   doneState?: MarkdownState;
+  /** With the block's pieces (StreamPieces): the list read, how many of it, and the unfinished line after doneChars. */
+  pieces?: readonly string[];
+  donePieces?: number;
+  carry?: string;
 }
 
 /** How a streaming block's text becomes rows: markdown, plain, or reasoning (dim, in a gutter). */
@@ -56,42 +60,47 @@ export class LineCache {
     if (hit && hit.version === block.version && hit.key === key) return hit.lines;
     if (block.kind === 'assistant' && block.streaming) {
       // The answer's rows start with the blank row formatBlock puts before every answer.
-      return this.streaming(block.id, block.text, block.version, width, opts.markdown ? 'markdown' : 'plain', key, hit, []);
+      return this.streaming(block, width, opts.markdown ? 'markdown' : 'plain', key, hit, []);
     }
     if (block.kind === 'reasoning' && block.streaming && opts.expandReasoning) {
-      return this.streaming(block.id, block.text, block.version, width, 'reasoning', key, hit, [{ text: REASONING_OPEN, style: theme.reasoning }]);
+      return this.streaming(block, width, 'reasoning', key, hit, [{ text: REASONING_OPEN, style: theme.reasoning }]);
     }
     const lines = formatBlock(block, width, opts);
     this.entries.set(block.id, { version: block.version, key, lines });
     return lines;
   }
 
-  private streaming(
-    id: string,
-    text: string,
-    version: number,
-    width: number,
-    mode: Mode,
-    key: string,
-    hit: Entry | undefined,
-    head: StyledLine,
-  ): readonly StyledLine[] {
+  private streaming(block: TranscriptBlock & { kind: 'assistant' | 'reasoning' }, width: number, mode: Mode, key: string, hit: Entry | undefined, head: StyledLine): readonly StyledLine[] {
+    const { id, version, stream } = block;
     const reuse = hit !== undefined && hit.key === key && hit.doneChars !== undefined && hit.doneLines !== undefined && hit.doneState !== undefined;
     // Text only grows while it streams; anything else (a reset) starts over.
-    const grown = reuse && text.length >= hit.doneChars!;
+    const grown = reuse && (stream ? hit.pieces === stream.list && stream.count >= (hit.donePieces ?? 0) : block.text.length >= hit.doneChars!);
     let doneChars = grown ? hit.doneChars! : 0;
     const doneLines: StyledLine[] = grown ? hit.doneLines! : [head];
     const doneState: MarkdownState = grown ? hit.doneState! : {};
-    const lastNewline = text.lastIndexOf('\n');
-    if (lastNewline >= doneChars) {
-      const complete = sanitizeForTerminal(text.slice(doneChars, lastNewline)).split('\n');
+    // Only the text after the rows already laid out is read: from the pieces when the block has
+    // them. The text itself is a rope of one piece per delta, and reading any of it (a search, a
+    // slice) flattens the whole answer into a new copy, on every frame.
+    let fresh = stream ? (grown ? hit.carry! : '') + stream.list.slice(grown ? hit.donePieces : 0, stream.count).join('') : block.text.slice(doneChars);
+    const lastNewline = fresh.lastIndexOf('\n');
+    if (lastNewline >= 0) {
+      const complete = sanitizeForTerminal(fresh.slice(0, lastNewline)).split('\n');
       for (const row of renderLines(complete, width, mode, doneState)) doneLines.push(row);
-      doneChars = lastNewline + 1;
+      doneChars += lastNewline + 1;
+      fresh = fresh.slice(lastNewline + 1);
     }
     // The unfinished line, laid out as it will be once complete (with a copy of the state).
-    const tailRows = renderTail(sanitizeForTerminal(text.slice(doneChars)), width, mode, doneState);
+    const tailRows = renderTail(sanitizeForTerminal(fresh), width, mode, doneState);
     const lines = doneLines.concat(tailRows);
-    this.entries.set(id, { version, key, lines, doneChars, doneLines, doneState });
+    this.entries.set(id, {
+      version,
+      key,
+      lines,
+      doneChars,
+      doneLines,
+      doneState,
+      ...(stream ? { pieces: stream.list, donePieces: stream.count, carry: fresh } : {}),
+    });
     return lines;
   }
 

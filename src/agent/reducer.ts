@@ -7,7 +7,7 @@ import type { ApprovalRequest } from '../policy/types.js';
 import { parseUnifiedDiff } from '../tools/numbered-diff.js';
 import type { FileChange } from '../tools/types.js';
 import type { EngineEvent } from './events.js';
-import type { PendingApproval, SessionState, TranscriptBlock, TranscriptChange } from './state.js';
+import type { PendingApproval, SessionState, StreamPieces, TranscriptBlock, TranscriptChange } from './state.js';
 
 /** Live tool output kept in the state: the tail only, so a chatty command cannot grow it forever. */
 export const TOOL_OUTPUT_TAIL_CHARS = 8_000;
@@ -50,20 +50,35 @@ function appendText(
 ): SessionState {
   const i = indexOfBlock(state.blocks, id);
   if (i < 0) {
-    const block: TranscriptBlock = { kind, id, version: 0, text, streaming: true };
+    const block: TranscriptBlock = { kind, id, version: 0, text, streaming: true, stream: { list: [text], count: 1 } };
     return { ...state, blocks: [...state.blocks, block] };
   }
   const old = state.blocks[i]!;
   if (old.kind !== kind) return state;
   const grown = appendStreamed(old, old.text, text);
-  const block = { ...old, text: grown.text, version: old.version + 1 };
+  const stream = old.streaming ? grow(old.stream, old.text, text) : undefined;
+  const block = { ...old, text: grown.text, version: old.version + 1, ...(stream ? { stream } : {}) };
   grown.keep(block);
   return { ...state, blocks: replaceAt(state.blocks, i, block) };
 }
 
+/** The pieces with one more: appended in place while this version is the newest (see StreamPieces). */
+function grow(pieces: StreamPieces | undefined, before: string, text: string): StreamPieces {
+  if (pieces === undefined) return { list: before === '' ? [text] : [before, text], count: before === '' ? 1 : 2 };
+  if (pieces.list.length === pieces.count) {
+    (pieces.list as string[]).push(text);
+    return { list: pieces.list, count: pieces.count + 1 };
+  }
+  // An older version grows (not done by the engine; kept correct anyway): it gets its own list.
+  const list = pieces.list.slice(0, pieces.count);
+  list.push(text);
+  return { list, count: list.length };
+}
+
 function endStreaming(block: TranscriptBlock): TranscriptBlock {
   if ((block.kind === 'assistant' || block.kind === 'reasoning') && block.streaming) {
-    return { ...block, streaming: false, version: block.version + 1 };
+    const { stream: _done, ...rest } = block;
+    return { ...rest, streaming: false, version: block.version + 1 };
   }
   return block;
 }

@@ -20,6 +20,17 @@ interface BlockBase {
   readonly version: number;
 }
 
+/**
+ * A streaming block's text as the deltas brought it, for a view that lays the text out as it
+ * grows: `text` is a rope of one piece per delta, and reading any of it flattens the whole answer
+ * into a new copy, on every frame. `list` is append-only and shared by the block's versions; a
+ * version owns its first `count` pieces. Dropped when the block ends.
+ */
+export interface StreamPieces {
+  readonly list: readonly string[];
+  readonly count: number;
+}
+
 /** A file change as the transcript holds it: the counts, and the diff read into numbered lines. */
 export interface TranscriptChange extends Omit<FileChange, 'diff'> {
   readonly diff?: ParsedDiff;
@@ -34,8 +45,8 @@ export interface PendingApproval extends Omit<ApprovalRequest, 'diff' | 'clipped
 
 export type TranscriptBlock =
   | (BlockBase & { readonly kind: 'user'; readonly text: string })
-  | (BlockBase & { readonly kind: 'assistant'; readonly text: string; readonly streaming: boolean })
-  | (BlockBase & { readonly kind: 'reasoning'; readonly text: string; readonly streaming: boolean })
+  | (BlockBase & { readonly kind: 'assistant'; readonly text: string; readonly streaming: boolean; readonly stream?: StreamPieces })
+  | (BlockBase & { readonly kind: 'reasoning'; readonly text: string; readonly streaming: boolean; readonly stream?: StreamPieces })
   | (BlockBase & {
       readonly kind: 'tool';
       readonly callId: string;

@@ -7,7 +7,6 @@ import type { Approver } from '../policy/types.js';
 import type { Config } from '../config/types.js';
 import type { createParser } from '../codemap/tree-sitter-runtime.js';
 import type { CliOptions } from './options.js';
-import type * as TS from 'typescript';
 
 /** The code map's tree-sitter loader, which the view's highlighter shares. */
 export type GrammarParsers = typeof createParser;
@@ -27,8 +26,6 @@ export interface RunTuiModule {
       startingState?: SessionState;
       painted?: EarlyFrame;
       grammars?: GrammarParsers;
-      /** The code map's TypeScript loader, which the view's highlighter shares. */
-      typescript?: () => Promise<typeof TS>;
       /** The project's prompt history (src/sessions/prompt-history.ts). */
       history?: { readonly entries: readonly string[]; add(text: string): unknown };
       /** Project paths for @ completion. */
@@ -94,13 +91,6 @@ export interface TreeSitterModule {
 
 export const loadTreeSitter = (): Promise<TreeSitterModule> =>
   import('../codemap/tree-sitter-runtime.js');
-
-export interface LoadTypeScriptModule {
-  loadTypeScript(): typeof TS;
-}
-
-export const loadTypeScriptLoader = (): Promise<LoadTypeScriptModule> =>
-  import('../codemap/load-typescript.js');
 
 export const loadPrintMap = (): Promise<PrintMapModule> =>
   import('../codemap/print-map.js');

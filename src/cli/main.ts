@@ -10,7 +10,7 @@ import { ignoreError } from '../diagnostics/ignore-error.js';
 import { scrubExecEnvironment } from '../sandbox/scrub-environ.js';
 import { helpText } from './flags.js';
 import { initMessage, writeStarterAgentsFile } from './init-agents.js';
-import { loadEarlyPaint, loadInputSupport, loadPrintMap, loadRewindCli, loadRunAcp, loadRunOneShot, loadRunTui, loadStartSession, loadTreeSitter, loadTypeScriptLoader } from './lazy-modules.js';
+import { loadEarlyPaint, loadInputSupport, loadPrintMap, loadRewindCli, loadRunAcp, loadRunOneShot, loadRunTui, loadStartSession, loadTreeSitter } from './lazy-modules.js';
 import { appPaths } from '../config/paths.js';
 import type { CliOptions } from './options.js';
 import { parsePlainWords, type ParsedCommand } from './interpret-args.js';
@@ -194,7 +194,6 @@ async function runWith(given: CliOptions, io: MainIo, stopEarly: (() => void) | 
       ...(input ?? {}),
       // Highlighting uses the code map's grammars, loaded once for both, when code first shows.
       grammars: async (grammar) => (await loadTreeSitter()).createParser(grammar),
-      typescript: async () => (await loadTypeScriptLoader()).loadTypeScript(),
     });
   } finally {
     // A no-op once the view has taken the screen over.

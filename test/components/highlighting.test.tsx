@@ -1,13 +1,12 @@
 /**
- * Syntax highlighting in fenced code, through the real app at explicit sizes: TypeScript's scanner
+ * Syntax highlighting in fenced code, through the real app at explicit sizes: our own scanner
  * for TS/JS, the shipped tree-sitter grammars (with this renderer's own queries) for the other
  * languages the code map parses; code shows plain until its highlighter has loaded and is laid out
  * again once it has; under NO_COLOR nothing is coloured but keywords stay bold and comments italic.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadLanguage, setGrammarSource, setTypeScriptSource } from '../../components/highlight/highlighter.js';
+import { loadLanguage, setGrammarSource } from '../../components/highlight/highlighter.js';
 import { createParser } from '../../src/codemap/tree-sitter-runtime.js';
-import { loadTypeScript } from '../../src/codemap/load-typescript.js';
 import { codeSegments } from '../../components/highlight/code-segments.js';
 import type { CodeLanguage } from '../../components/highlight/languages.js';
 import { syntaxTheme } from '../../components/theme.js';
@@ -16,7 +15,6 @@ import { hasColour, styleOf } from './support/sgr.js';
 
 // The grammars come from the engine's loader, as the CLI hands them to the view.
 setGrammarSource(createParser);
-setTypeScriptSource(async () => loadTypeScript());
 
 const FG = { red: 31, green: 32, blue: 34, magenta: 35, cyan: 36 } as const;
 const fgOf = (name: string | undefined): number | undefined => (name === undefined ? undefined : FG[name as keyof typeof FG]);
@@ -53,7 +51,7 @@ describe('highlighting', () => {
     expect(r.frame()).toContain('│ def total(items):');
   });
 
-  it('uses TypeScript\'s scanner for TS and JS: keywords, strings, templates, regexes, numbers', async () => {
+  it('uses its own scanner for TS and JS: keywords, strings, templates, regexes, numbers', async () => {
     await loadLanguage('ts');
     const code = '```ts\nconst re = /a+b/g;\nexport function add(x: number): string { return `${x + 1} items`; } // done\n```';
     const frame = (await answer(code)).app.lastFrame() ?? '';

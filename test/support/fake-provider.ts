@@ -14,7 +14,8 @@
  * ScriptedReply: thinking, text, toolCalls [{name, input, id?}] (input: any JSON value, or a string
  * sent verbatim as the raw argument text, e.g. to script invalid JSON), stop (default 'tool_use' when
  * toolCalls are given, else 'end_turn'), usage (neutral Usage, translated to the wire's fields),
- * delayMs (before the response head), chunkDelayMs (between SSE events), fault (see FaultSpec),
+ * delayMs (before the response head), chunkDelayMs (between SSE events), eventsPerSecond (paced by
+ * the clock, for benchmarks), onWritten (the last event left), fault (see FaultSpec),
  * pieceChars (deltas of that many characters, for replies of many megabytes),
  * plus wire details: signature / redactedThinking (anthropic), quirks (openai compat-server shapes).
  *
@@ -119,6 +120,14 @@ export interface ScriptedReply {
   readonly usage?: Partial<Usage>;
   readonly delayMs?: number;
   readonly chunkDelayMs?: number;
+  /**
+   * Pace the stream by the wall clock: by t seconds after the head, t × this many events have
+   * been written, in one write per ~10 ms tick (as a fast provider's packets arrive). For rates
+   * above what chunkDelayMs can do (timers have a 1 ms floor); benchmarks use 2,000.
+   */
+  readonly eventsPerSecond?: number;
+  /** Called when the last event of this reply has been written (benchmarks end their clock here). */
+  readonly onWritten?: () => void;
   readonly fault?: FaultSpec;
   /** Anthropic: the thinking block's signature (default a made-up one; '' sends no signature_delta). */
   readonly signature?: string;
@@ -316,6 +325,22 @@ export async function startFakeProvider(opts: FakeProviderOptions): Promise<Fake
     let limit = fault && 'afterEvents' in fault && fault.afterEvents !== undefined ? fault.afterEvents : Infinity;
     if (fault?.kind === 'no_end' && fault.afterEvents === undefined) limit = events.filter((e) => !e.terminal).length;
     let written = 0;
+    const paced = reply.eventsPerSecond !== undefined && reply.eventsPerSecond > 0 && fault === undefined && !opts.keepAliveComments;
+    if (paced) {
+      const startedAt = performance.now();
+      while (written < events.length) {
+        if (closed || res.destroyed) return;
+        const due = Math.min(events.length, Math.max(written + 1, Math.floor(((performance.now() - startedAt) / 1000) * reply.eventsPerSecond!)));
+        let batch = '';
+        for (; written < due; written++) batch += frame(events[written]!, eol);
+        await write(res, batch);
+        if (written < events.length) await sleep(10);
+      }
+      reply.onWritten?.();
+      if (sink) await sink.end();
+      else res.end();
+      return;
+    }
     for (const ev of events) {
       if (written >= limit) break;
       if (closed || res.destroyed) return;
