@@ -3,7 +3,7 @@
  * host and process start time; a lock whose owner is gone is taken over, a live one refuses.
  */
 import { readFileSync } from 'node:fs';
-import { link, readFile, rename, rm } from 'node:fs/promises';
+import { link, readFile, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fsyncDir, tempNameFor, writeDurably } from '../io/atomic-write.js';
@@ -21,7 +21,8 @@ const SELF: LockOwner = { pid: process.pid, host: hostname(), start: processStar
 
 /** Takes the lock or throws SessionLockedError. Holding it already (this process) is fine. */
 export async function acquireLock(path: string, sessionId: string): Promise<void> {
-  for (let attempt = 0; attempt < 5; attempt++) {
+  // Many rounds: on a busy machine several processes may wait on one takeover (10 ms apart).
+  for (let attempt = 0; attempt < 200; attempt++) {
     if (await tryCreate(path)) return;
     const raw = await readRaw(path);
     if (raw === undefined) continue; // released between our two steps: try again
@@ -64,33 +65,32 @@ async function tryCreate(path: string): Promise<boolean> {
 }
 
 /**
- * Moves the stale lock aside, then checks that what moved is the stale one: two processes taking
- * over at once must not remove the lock the faster one just created.
+ * Removes a stale lock, one process at a time: only the holder of the takeover mutex (a lock of
+ * its own beside it) may delete the session's lock, and only while it still holds the stale
+ * owner. A lock someone just created is never moved or removed (moving it aside to check it let a
+ * third process create its own meanwhile, and two processes ended up holding the session).
  */
 async function takeOverStale(path: string, staleRaw: string): Promise<void> {
-  const aside = join(dirname(path), tempNameFor(basename(path)));
-  noteTempFile(aside);
+  const mutex = `${path}.takeover`;
+  if (!(await tryCreate(mutex))) {
+    await breakDeadMutex(mutex);
+    await new Promise((r) => setTimeout(r, 10));
+    return; // the caller retries
+  }
   try {
-    await rename(path, aside);
-  } catch {
-    return; // someone else moved it first; the caller retries
+    if ((await readRaw(path)) === staleRaw) await rm(path, { force: true });
+  } finally {
+    await rm(mutex, { force: true });
   }
-  const moved = await readRaw(aside);
-  if (moved !== staleRaw && moved !== undefined) {
-    // We moved a fresh lock: put it back unless yet another one appeared meanwhile.
-    if (await tryLinkBack(aside, path)) return;
-  }
-  await rm(aside, { force: true });
 }
 
-async function tryLinkBack(from: string, to: string): Promise<boolean> {
-  try {
-    await link(from, to);
-    await rm(from, { force: true });
-    return true;
-  } catch {
-    return false; // a lock appeared meanwhile: the caller retries
-  }
+/** A takeover mutex whose holder died between taking it and letting it go. */
+async function breakDeadMutex(mutex: string): Promise<void> {
+  const raw = await readRaw(mutex);
+  if (raw === undefined) return;
+  const owner = parseOwner(raw);
+  if (owner && isAlive(owner)) return;
+  if ((await readRaw(mutex)) === raw) await rm(mutex, { force: true });
 }
 
 async function readRaw(path: string): Promise<string | undefined> {

@@ -45,7 +45,15 @@ describe.skipIf(!hasTmux)('approvals in a real terminal (tmux)', () => {
     sandbox = await makeSandbox({ format: 'anthropic', baseUrl: fake.baseUrl, configToml: 'max_retries = 0\nsandbox = "off"\n' });
     // Ink stops live rendering when CI is set: unset it for the child.
     const lwyrm = `env -u CI ${sandbox.shellEnv} TERM=xterm-256color ${shellQuote(process.execPath)} ${shellQuote(cli())}`;
-    tmux('new-session', '-d', '-s', PANE, '-x', String(columns), '-y', String(rows), '-c', sandbox.project, `${lwyrm}; echo "__EXIT=$?"; sleep 600`);
+    const args = ['new-session', '-d', '-s', PANE, '-x', String(columns), '-y', String(rows), '-c', sandbox.project, `${lwyrm}; echo "__EXIT=$?"; sleep 600`];
+    try {
+      tmux(...args);
+    } catch {
+      // The previous test's server may still be going away on this socket ("server exited
+      // unexpectedly"): a new one starts once it has.
+      await new Promise((r) => setTimeout(r, 1000));
+      tmux(...args);
+    }
     await until('the input', () => screen().includes('›'));
     return { project: sandbox.project, sandbox, fake };
   }
