@@ -1,4 +1,5 @@
 import type { Engine } from '../src/agent/state.js';
+import { keepStreamPieces } from '../src/agent/reducer.js';
 
 /**
  * The engine as the view subscribes to it, with notifications paced to at most one per `minMs`.
@@ -7,6 +8,8 @@ import type { Engine } from '../src/agent/state.js';
  * pace instead of at whatever rate the store can go. Keys still render at once (local state).
  */
 export function paceEngine(engine: Engine, minMs: number): Engine {
+  // The view lays a streaming answer out from its pieces, never reading the whole text per frame.
+  keepStreamPieces(true);
   const listeners = new Set<() => void>();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let last = -Infinity;

@@ -42,6 +42,16 @@ function replaceAt(blocks: readonly TranscriptBlock[], i: number, block: Transcr
   return next;
 }
 
+/**
+ * Whether streaming blocks keep their pieces (StreamPieces). Only a view that lays the text out
+ * as it grows reads them; without one (-p, --json, stream-json, ACP) they would keep every delta
+ * alive beside the text, about the reply's size again. The full screen turns this on.
+ */
+let keepPieces = false;
+export function keepStreamPieces(on: boolean): void {
+  keepPieces = on;
+}
+
 function appendText(
   state: SessionState,
   kind: 'assistant' | 'reasoning',
@@ -50,13 +60,13 @@ function appendText(
 ): SessionState {
   const i = indexOfBlock(state.blocks, id);
   if (i < 0) {
-    const block: TranscriptBlock = { kind, id, version: 0, text, streaming: true, stream: { list: [text], count: 1 } };
+    const block: TranscriptBlock = { kind, id, version: 0, text, streaming: true, ...(keepPieces ? { stream: { list: [text], count: 1 } } : {}) };
     return { ...state, blocks: [...state.blocks, block] };
   }
   const old = state.blocks[i]!;
   if (old.kind !== kind) return state;
   const grown = appendStreamed(old, old.text, text);
-  const stream = old.streaming ? grow(old.stream, old.text, text) : undefined;
+  const stream = keepPieces && old.streaming ? grow(old.stream, old.text, text) : undefined;
   const block = { ...old, text: grown.text, version: old.version + 1, ...(stream ? { stream } : {}) };
   grown.keep(block);
   return { ...state, blocks: replaceAt(state.blocks, i, block) };

@@ -4,7 +4,10 @@
  * terminal past Ink: the frame writer inserts them into Ink's shorter frame.
  */
 import { describe, expect, it } from 'vitest';
-import { reduce } from '../../src/agent/reducer.js';
+import { keepStreamPieces, reduce } from '../../src/agent/reducer.js';
+
+// As the full screen does (runTui turns it on).
+keepStreamPieces(true);
 import type { SessionState, TranscriptBlock } from '../../src/agent/state.js';
 import { LineCache } from '../../components/transcript/line-cache.js';
 import { formatBlock } from '../../components/transcript/format-block.js';
