@@ -17,7 +17,7 @@
  * run next to each other against one alone (1.0: the cores are really there; ~0.5 on a VM whose
  * two vCPUs share one core). --cold-only stops after the cold figures; --hog 0 skips the loaded ones.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -31,6 +31,7 @@ import { readFileTool } from '../src/tools/read-file.js';
 import type { ToolContext } from '../src/tools/types.js';
 import { createSessionGrants } from '../src/policy/session-grants.js';
 import { median as medianOf, reportFigure } from './bench-report.js';
+import { startCpuHog } from './cpu-hog.js';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 const wanted = Number(process.argv[process.argv.indexOf('--files') + 1]) || 5000;
@@ -274,14 +275,6 @@ async function warmChild(root: string, cacheDir: string, worker?: string): Promi
   await map.close();
 }
 
-/** Busy child processes (a build running beside the session); each exits when this process goes. */
-function startHog(processes: number): { stop(): void } {
-  const spin = 'const p = process.ppid; let n = 0; for (;;) { if (++n % 1e7 === 0 && process.ppid !== p) process.exit(0); }';
-  const children: ChildProcess[] = [];
-  for (let i = 0; i < processes; i++) children.push(spawn(process.execPath, ['-e', spin], { stdio: 'ignore' }));
-  return { stop: () => { for (const c of children) c.kill('SIGKILL'); } };
-}
-
 /** Seconds of a fixed loop: on one thread, and on two threads at once (their mean): the machine's real parallel capacity. */
 async function parallelCapacity(): Promise<string> {
   const loop = 'let x = 0; const t = performance.now(); for (let i = 0; i < 2e8; i++) x = (x + i * 7) % 1000003; require("node:worker_threads").parentPort.postMessage(performance.now() - t + (x < 0 ? 1 : 0));';
@@ -331,14 +324,14 @@ async function coldFigures(base: OpenCodeMapOptions, worker: string | undefined,
   reportFigure({ figure: `code map: cold index, ${files.toLocaleString('en')} files (${label})`, median: Math.round(q), unit: 'files/s', target, met: q >= 1500 });
   // --hog 0: no loaded figures (a run at real-time priority must not start spinners that inherit it).
   if (hogs === 0) return;
-  const hog = startHog(hogs);
+  const hog = await startCpuHog({ processes: hogs });
   let loaded: number[];
   try {
     // Give the spinners a moment to be running (the load average itself lags by a minute).
     await new Promise((r) => setTimeout(r, 1500));
     loaded = [await once(pool, `${label}, next to ${hogs} busy processes`), await once(pool, `${label}, next to ${hogs} busy processes`), await once(pool, `${label}, next to ${hogs} busy processes`)];
   } finally {
-    hog.stop();
+    await hog.stop();
   }
   const l = medianOf(loaded);
   reportFigure({ figure: `code map: cold index, ${files.toLocaleString('en')} files, next to ${hogs} busy processes`, median: Math.round(l), unit: 'files/s', target, met: l >= 1500 });

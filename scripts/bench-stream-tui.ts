@@ -17,7 +17,8 @@
  * figure little; the load average is printed beside it. Targets (issue 29): < 20% of one core,
  * peak RSS < 130 MiB. Needs tmux, Linux /proc and a build (dist/cli.js).
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
+import { startCpuHog } from './cpu-hog.js';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -201,11 +202,6 @@ async function runInPane(label: string, command: string, cwd: string, expectOnSc
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const current: { onStart: () => void; onEnd: () => void } = { onStart: () => undefined, onEnd: () => undefined };
 
-/** One busy process per core, the "loaded" machine (scripts/cpu-hog.ts on branch i29i does the same for bench-all). */
-function startHog(): ChildProcess[] {
-  return Array.from({ length: availableParallelism() }, () => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
-}
-
 try {
   execFileSync('tmux', ['-V'], { stdio: 'ignore' });
 } catch {
@@ -256,14 +252,15 @@ try {
   figures['floor'] = await runInPane('floor', floor, sandbox.project, LAST_LINE);
   if (BASELINE !== undefined) figures['baseline'] = await runInPane('baseline', baseline, sandbox.project, LAST_LINE);
   if (!QUIET_ONLY) {
-    const hog = startHog();
+    // One busy process per core: the "loaded" machine.
+    const hog = await startCpuHog({ processes: availableParallelism() });
     try {
       await sleep(500);
       figures['lwyrm loaded'] = await runInPane('lwyrm-loaded', lwyrm, sandbox.project, LAST_LINE);
       figures['floor loaded'] = await runInPane('floor-loaded', floor, sandbox.project, LAST_LINE);
       if (BASELINE !== undefined) figures['baseline loaded'] = await runInPane('baseline-loaded', baseline, sandbox.project, LAST_LINE);
     } finally {
-      for (const child of hog) child.kill();
+      await hog.stop();
     }
   }
 } finally {
