@@ -30,7 +30,7 @@ import { loadConfig } from '../src/config/load-config.js';
 import { readFileTool } from '../src/tools/read-file.js';
 import type { ToolContext } from '../src/tools/types.js';
 import { createSessionGrants } from '../src/policy/session-grants.js';
-import { median as medianOf, reportFigure } from './bench-report.js';
+import { median, reportFigure } from './bench-report.js';
 import { startCpuHog } from './cpu-hog.js';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -47,11 +47,6 @@ const since = (m: Mark): string => {
   const cpu = process.cpuUsage(m.cpu);
   return `${(performance.now() - m.wall).toFixed(1)} ms wall, ${((cpu.user + cpu.system) / 1000).toFixed(1)} ms cpu`;
 };
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
-
 /** Runs `fn` while a 5 ms ticker measures the longest gap between turns of the event loop. */
 async function withStall<T>(fn: () => Promise<T>): Promise<{ value: T; stall: number; ms: number }> {
   const start = performance.now();
@@ -320,7 +315,7 @@ async function coldFigures(base: OpenCodeMapOptions, worker: string | undefined,
   const hogArg = process.argv.indexOf('--hog');
   const hogs = hogArg > 0 ? Number(process.argv[hogArg + 1]) : 5;
   const target = '>= 1500 files/s on 2 cores';
-  const q = medianOf(quiet);
+  const q = median(quiet);
   reportFigure({ figure: `code map: cold index, ${files.toLocaleString('en')} files (${label})`, median: Math.round(q), unit: 'files/s', target, met: q >= 1500 });
   // --hog 0: no loaded figures (a run at real-time priority must not start spinners that inherit it).
   if (hogs === 0) return;
@@ -333,7 +328,7 @@ async function coldFigures(base: OpenCodeMapOptions, worker: string | undefined,
   } finally {
     await hog.stop();
   }
-  const l = medianOf(loaded);
+  const l = median(loaded);
   reportFigure({ figure: `code map: cold index, ${files.toLocaleString('en')} files, next to ${hogs} busy processes`, median: Math.round(l), unit: 'files/s', target, met: l >= 1500 });
 }
 

@@ -46,7 +46,8 @@ export function createTurnJournal(
       indexed = true;
       await saveStreamed(turn, text);
     } catch (err) {
-      // Logged only: the next safe point saves again and reports it.
+      // Kept for the next try, so the saved text has no hole; the next safe point reports it.
+      unsaved.unshift(text);
       log?.(`could not save the streamed text: ${String(err)}`);
     }
   });

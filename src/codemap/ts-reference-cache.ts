@@ -115,8 +115,16 @@ export function createReferenceCache(ts: Ts, isProject: (fileName: string) => bo
     return map;
   };
 
-  const contextOf = (prog: TS.Program): string =>
-    prog.getSourceFiles().filter((sf) => !isProject(sf.fileName)).map((sf) => `${sf.fileName}:${versionOf(sf)}`).join('|');
+  // Every non-project file (libs, dependencies' .d.ts) by version: asked twice per search, built once.
+  const contexts = new WeakMap<TS.Program, string>();
+  const contextOf = (prog: TS.Program): string => {
+    let context = contexts.get(prog);
+    if (context === undefined) {
+      context = prog.getSourceFiles().filter((sf) => !isProject(sf.fileName)).map((sf) => `${sf.fileName}:${versionOf(sf)}`).join('|');
+      contexts.set(prog, context);
+    }
+    return context;
+  };
 
   return {
     plan(key, prog, projectFiles) {

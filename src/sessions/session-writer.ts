@@ -67,13 +67,17 @@ export async function writeSession(
 
   let gen: number;
   let bytes: number;
+  // A new generation replaces the old one, which is removed below: that save is durable whatever
+  // was asked, or a power cut could leave an index naming a file whose bytes never reached disk.
+  let durableNow = durable;
   if (previous !== undefined && extendsPrefix(previous.digests, digests)) {
     gen = previous.gen;
     const added = lines.slice(previous.digests.length).map((line, i) => line ?? serialize(messages[previous.digests.length + i]));
     bytes = await appendHistory(join(ctx.projectDir, historyName(record.id, gen)), previous.bytes, added, durable);
   } else {
     gen = Math.max(previous?.gen ?? 0, diskGen ?? 0) + 1;
-    bytes = await writeHistory(join(ctx.projectDir, historyName(record.id, gen)), lines.map((line, i) => line ?? serialize(messages[i])), durable);
+    durableNow = true;
+    bytes = await writeHistory(join(ctx.projectDir, historyName(record.id, gen)), lines.map((line, i) => line ?? serialize(messages[i])), durableNow);
   }
 
   // The map file first, so the index never names one that is not there. It changes only when the
@@ -85,7 +89,7 @@ export async function writeSession(
     codeMap = { text, pointer };
   }
   const meta = buildMeta(ctx.projectRoot, record, { gen, bytes, count: messages.length }, codeMap?.pointer);
-  await writeFileAtomic(join(ctx.projectDir, metaName(record.id)), serialize(meta) + '\n', { durable });
+  await writeFileAtomic(join(ctx.projectDir, metaName(record.id)), serialize(meta) + '\n', { durable: durableNow });
 
   for (const old of new Set([previous?.gen, diskGen])) {
     if (old !== undefined && old !== gen) await rm(join(ctx.projectDir, historyName(record.id, old)), { force: true });

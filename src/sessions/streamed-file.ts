@@ -33,12 +33,16 @@ export class StreamedWriter {
   async append(turn: StreamedTurn, text: string, matcher: SecretMatcher): Promise<void> {
     const header = headerOf(turn);
     const fresh = header !== this.header;
-    if (fresh) this.held = '';
-    const raw = this.held + text;
+    const raw = (fresh ? '' : this.held) + text;
     const cut = safeCut(raw, matcher);
-    this.held = raw.slice(cut);
+    // Held back only once the write worked: a caller that retries a failed append passes the
+    // same text again, which must not follow a copy of its own tail.
+    const held = raw.slice(cut);
     const piece = cut > 0 ? redactText(raw.slice(0, cut), matcher).text : '';
-    if (!fresh && piece === '') return;
+    if (!fresh && piece === '') {
+      this.held = held;
+      return;
+    }
     const handle = await open(this.path, fresh ? 'w' : 'a', FILE_MODE);
     try {
       if (fresh) await handle.write(`${header}\n`);
@@ -55,6 +59,7 @@ export class StreamedWriter {
       await handle.close();
     }
     this.header = header;
+    this.held = held;
   }
 
   async remove(): Promise<void> {
