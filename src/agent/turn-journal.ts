@@ -5,6 +5,7 @@
  * STREAM_SAVE_MS; a safe point (the history holds the text then) starts the file afresh, and the
  * turn's end removes it.
  */
+import { TextBuffer } from '../providers/text-buffer.js';
 import type { EngineEvent } from './events.js';
 import type { SessionData } from './runtime.js';
 import { createStreamSaver, type UnfinishedTurn } from './unfinished-turn.js';
@@ -30,14 +31,16 @@ export function createTurnJournal(
   log?: (line: string) => void,
 ): TurnJournal {
   // Only the text since the last save is held: the whole answer is the model client's to keep,
-  // and each save appends just the new part (the note's `streamed` stays '' in the index).
-  let unsaved: string[] = [];
+  // and each save appends just the new part (the note's `streamed` stays '' in the index). Joined
+  // into chunks as it comes: a second's deltas kept one by one outlived the young generation,
+  // and every delta was copied into the old one only to be garbage there after the save.
+  let unsaved = new TextBuffer();
   // The first save of the text after a safe point saves the session too: the index must name the
   // history the text follows (a context reclaim may have rewritten it since).
   let indexed = false;
   const saver = createStreamSaver(async () => {
-    const text = unsaved.join('');
-    unsaved = [];
+    const text = unsaved.toString();
+    unsaved = new TextBuffer();
     // The note as the text was taken: a safe point meanwhile starts another file.
     const turn = session().unfinishedTurn;
     if (!turn) return;
@@ -47,14 +50,16 @@ export function createTurnJournal(
       await saveStreamed(turn, text);
     } catch (err) {
       // Kept for the next try, so the saved text has no hole; the next safe point reports it.
-      unsaved.unshift(text);
+      const again = new TextBuffer(text);
+      again.append(unsaved.toString());
+      unsaved = again;
       log?.(`could not save the streamed text: ${String(err)}`);
     }
   });
   return {
     begin() {
       const s = session();
-      unsaved = [];
+      unsaved = new TextBuffer();
       indexed = false;
       s.unfinishedTurn = { startedAt: new Date().toISOString(), streamed: '', afterMessages: s.history.length };
     },
@@ -63,14 +68,14 @@ export function createTurnJournal(
       const u = s.unfinishedTurn;
       if (event.type === 'assistant.delta' && u) {
         if (u.afterMessages !== s.history.length) s.unfinishedTurn = { ...u, afterMessages: s.history.length };
-        unsaved.push(event.text);
+        unsaved.append(event.text);
         saver.touch();
       }
       dispatch(event);
     },
     settled() {
       saver.cancel();
-      unsaved = [];
+      unsaved = new TextBuffer();
       indexed = false;
       const s = session();
       const u = s.unfinishedTurn;
@@ -78,7 +83,7 @@ export function createTurnJournal(
     },
     end() {
       saver.cancel();
-      unsaved = [];
+      unsaved = new TextBuffer();
       delete session().unfinishedTurn;
       void saveStreamed(undefined, '').catch((err: unknown) => log?.(`could not remove the streamed text: ${String(err)}`));
     },
