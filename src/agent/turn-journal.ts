@@ -27,7 +27,7 @@ export function createTurnJournal(
   /** Saves the whole session (small: the history only appends). */
   save: () => Promise<void>,
   /** Appends streamed text to the turn's file (no turn: removes it). */
-  saveStreamed: (turn: UnfinishedTurn | undefined, text: string) => Promise<void>,
+  saveStreamed: (turn: UnfinishedTurn | undefined, text: string | readonly string[]) => Promise<void>,
   log?: (line: string) => void,
 ): TurnJournal {
   // Only the text since the last save is held: the whole answer is the model client's to keep,
@@ -39,7 +39,8 @@ export function createTurnJournal(
   // history the text follows (a context reclaim may have rewritten it since).
   let indexed = false;
   const saver = createStreamSaver(async () => {
-    const text = unsaved.toString();
+    // In chunks, never joined: a second of a fast reply is megabytes.
+    const text = unsaved.pieces();
     unsaved = new TextBuffer();
     // The note as the text was taken: a safe point meanwhile starts another file.
     const turn = session().unfinishedTurn;
@@ -50,8 +51,8 @@ export function createTurnJournal(
       await saveStreamed(turn, text);
     } catch (err) {
       // Kept for the next try, so the saved text has no hole; the next safe point reports it.
-      const again = new TextBuffer(text);
-      again.append(unsaved.toString());
+      const again = new TextBuffer();
+      for (const piece of [...text, ...unsaved.pieces()]) again.append(piece);
       unsaved = again;
       log?.(`could not save the streamed text: ${String(err)}`);
     }

@@ -39,6 +39,12 @@ export class TextBuffer {
     this.total = text.length;
   }
 
+  /** The text as its chunks, none joined to another (the buffer keeps them as they are). */
+  pieces(): readonly string[] {
+    this.seal();
+    return this.chunks.slice();
+  }
+
   /** The whole text as one string; the buffer keeps that string (and nothing else) from then on. */
   toString(): string {
     this.seal();
