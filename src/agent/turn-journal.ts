@@ -5,9 +5,9 @@
  * STREAM_SAVE_MS; a safe point (the history holds the text then) starts the file afresh, and the
  * turn's end removes it.
  */
-import { TextBuffer } from '../providers/text-buffer.js';
 import type { EngineEvent } from './events.js';
 import type { SessionData } from './runtime.js';
+import { UnsavedText } from './unsaved-text.js';
 import { createStreamSaver, type UnfinishedTurn } from './unfinished-turn.js';
 
 export interface TurnJournal {
@@ -31,17 +31,15 @@ export function createTurnJournal(
   log?: (line: string) => void,
 ): TurnJournal {
   // Only the text since the last save is held: the whole answer is the model client's to keep,
-  // and each save appends just the new part (the note's `streamed` stays '' in the index). Joined
-  // into chunks as it comes: a second's deltas kept one by one outlived the young generation,
-  // and every delta was copied into the old one only to be garbage there after the save.
-  let unsaved = new TextBuffer();
+  // and each save appends just the new part (the note's `streamed` stays '' in the index). Held
+  // as the client's own chunks where it can be (unsaved-text.ts).
+  let unsaved = new UnsavedText();
   // The first save of the text after a safe point saves the session too: the index must name the
   // history the text follows (a context reclaim may have rewritten it since).
   let indexed = false;
   const saver = createStreamSaver(async () => {
     // In chunks, never joined: a second of a fast reply is megabytes.
-    const text = unsaved.pieces();
-    unsaved = new TextBuffer();
+    const text = unsaved.take();
     // The note as the text was taken: a safe point meanwhile starts another file.
     const turn = session().unfinishedTurn;
     if (!turn) return;
@@ -51,16 +49,14 @@ export function createTurnJournal(
       await saveStreamed(turn, text);
     } catch (err) {
       // Kept for the next try, so the saved text has no hole; the next safe point reports it.
-      const again = new TextBuffer();
-      for (const piece of [...text, ...unsaved.pieces()]) again.append(piece);
-      unsaved = again;
+      unsaved.putBack(text);
       log?.(`could not save the streamed text: ${String(err)}`);
     }
   });
   return {
     begin() {
       const s = session();
-      unsaved = new TextBuffer();
+      unsaved = new UnsavedText();
       indexed = false;
       s.unfinishedTurn = { startedAt: new Date().toISOString(), streamed: '', afterMessages: s.history.length };
     },
@@ -69,14 +65,14 @@ export function createTurnJournal(
       const u = s.unfinishedTurn;
       if (event.type === 'assistant.delta' && u) {
         if (u.afterMessages !== s.history.length) s.unfinishedTurn = { ...u, afterMessages: s.history.length };
-        unsaved.append(event.text);
+        unsaved.add(event.text, event.sealed);
         saver.touch();
       }
       dispatch(event);
     },
     settled() {
       saver.cancel();
-      unsaved = new TextBuffer();
+      unsaved = new UnsavedText();
       indexed = false;
       const s = session();
       const u = s.unfinishedTurn;
@@ -84,7 +80,7 @@ export function createTurnJournal(
     },
     end() {
       saver.cancel();
-      unsaved = new TextBuffer();
+      unsaved = new UnsavedText();
       delete session().unfinishedTurn;
       void saveStreamed(undefined, '').catch((err: unknown) => log?.(`could not remove the streamed text: ${String(err)}`));
     },

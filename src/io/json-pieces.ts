@@ -6,8 +6,8 @@
  * only subtrees holding a large string are walked here, everything else is serialized natively.
  */
 
-/** Pieces are about this long (the last of a string slice may be a little longer). */
-export const PIECE_CHARS = 256 * 1024;
+/** Pieces are about this long: under V8's large-object size, so each dies young where it was made. */
+export const PIECE_CHARS = 64 * 1024;
 
 /**
  * A JSON text as a string value: serializes as JSON.stringify(JSON.stringify(value)) — the

@@ -21,7 +21,7 @@ export interface StreamedTurn {
 
 const SLICE_CHARS = 1024 * 1024;
 /** Lines are written in batches of about this many characters (chunks come 32 KB at a time). */
-const BATCH_CHARS = 256 * 1024;
+const BATCH_CHARS = 64 * 1024;
 
 const headerOf = (turn: StreamedTurn): string => JSON.stringify({ turn: turn.startedAt, after: turn.afterMessages });
 
