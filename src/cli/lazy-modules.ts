@@ -43,7 +43,11 @@ export interface EarlyFrame {
   /** Where the real cursor was put (the input's caret). */
   readonly cursor: { readonly row: number; readonly column: number };
   readonly stray?: { readonly writeStdout: (data: string) => boolean; release(): { stdout: string; stderr: string } };
-  handOver(): void;
+  /** Keys typed meanwhile, for the view's input (components/terminal/early-input.ts); the CLI only passes them on. */
+  handOver(): {
+    readonly buffer: { readonly text: string; readonly cursor: number };
+    readonly commands: readonly ({ readonly name: 'text'; readonly text: string } | { readonly name: 'backspace' })[];
+  };
   abandon(): void;
 }
 export interface EarlyPaintModule {
