@@ -77,8 +77,12 @@ export const loadStartSession = (): Promise<StartSessionModule> =>
 export const loadRunOneShot = (): Promise<RunOneShotModule> =>
   import('../headless/run-oneshot.js');
 
-export const loadRunTui = (): Promise<RunTuiModule> =>
-  import('../../components/run-tui.js');
+export const loadRunTui = async (): Promise<RunTuiModule> => {
+  // React, then Ink, then the app: three stretches of the only thread instead of one, so keys
+  // typed at the early first frame are echoed in between (components/view-stack.ts).
+  await (await import('../../components/view-stack.js')).loadViewStack();
+  return import('../../components/run-tui.js');
+};
 
 export const loadInputSupport = (): Promise<InputSupportModule> =>
   import('../agent/input-support.js');
