@@ -70,6 +70,8 @@ export interface EngineServices {
   readonly checkpoints?: TurnCheckpoints;
   /** Lines other parts add to /context about what they hold (what rewind keeps). */
   readonly contextNotes?: () => Promise<readonly string[]>;
+  /** A model reply began, so its request is out: start-up work held back from its way may run (sweeps). */
+  readonly replyStarted?: () => void;
 }
 
 export interface TurnCheckpoints {
@@ -288,7 +290,7 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
           describe,
           onUsage: (usage) => session.recordUsage(usage, false),
           safePoint,
-          ...(services.checkpoints?.replyStarted ? { onReplyStart: () => services.checkpoints?.replyStarted?.() } : {}),
+          onReplyStart: () => (services.checkpoints?.replyStarted?.(), services.replyStarted?.()),
           stopReason: () => stopReason,
           afterSummary: () => session.rewritePrompt(),
           ...(guards.budgetActive ? { beforeStep: guards.turn.beforeStep } : {}),
