@@ -183,8 +183,12 @@ async function runWith(given: CliOptions, io: MainIo, stopEarly: (() => void) | 
     // the only thread, and keys typed at the first frame should echo before it, not after.
     let inputLive: () => void = () => undefined;
     const engine = new Promise<void>((resolve) => (inputLive = resolve)).then(async () => {
-      const { startSession } = await loadStartSession();
-      return await startSession(options, config);
+      const { startSession, warmHttpClient } = await loadStartSession();
+      const started = await startSession(options, config);
+      // The first prompt's request should not pay for the HTTP client's first use: warm it while
+      // the input is idle (a prompt given on the command line is sent at once and warms it itself).
+      if (options.prompt === undefined) setTimeout(() => void warmHttpClient(), HTTP_WARM_UP_MS).unref();
+      return started;
     });
     return await runTui(engine, {
       onInputLive: () => inputLive(),
@@ -200,6 +204,9 @@ async function runWith(given: CliOptions, io: MainIo, stopEarly: (() => void) | 
     painted?.abandon();
   }
 }
+
+/** How long after the session is up the HTTP client is warmed: after the frame that says so. */
+const HTTP_WARM_UP_MS = 150;
 
 /** Proxy variables hold credentials only sometimes (user:pass@host); those are keys too. */
 const PROXY_VARIABLES = ['HTTP_PROXY', 'HTTPS_PROXY', 'ALL_PROXY', 'http_proxy', 'https_proxy', 'all_proxy'];

@@ -8,6 +8,7 @@
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { request } from './undici-parts.js';
+import { requestDispatched } from '../io/request-gate.js';
 import type { Preset } from '../config/types.js';
 import { bodyText, contentEncodings, decodeBody, isDecodeError, UnsupportedEncodingError } from './body-decoding.js';
 import { redactKeys } from '../secrets/redact.js';
@@ -171,13 +172,16 @@ async function* attempt1(call: StreamCall, opts: RunnerOptions, delivered: { con
     arm();
     let res: Dispatcher.ResponseData;
     try {
-      res = await request(call.url, {
+      const sent = request(call.url, {
         method: 'POST',
         headers: call.headers,
         body: call.body,
         dispatcher: opts.dispatcher,
         signal: controller.signal,
       });
+      // In the client's hands: a redraw held back for it may follow once it is written.
+      requestDispatched();
+      res = await sent;
     } catch (err) {
       throw fail(err);
     }
