@@ -13,7 +13,7 @@ import { initMessage, writeStarterAgentsFile } from './init-agents.js';
 import { loadEarlyPaint, loadInputSupport, loadPrintMap, loadRewindCli, loadRunAcp, loadRunOneShot, loadRunTui, loadStartSession, loadTreeSitter } from './lazy-modules.js';
 import { appPaths } from '../config/paths.js';
 import type { CliOptions } from './options.js';
-import { parsePlainWords, type ParsedCommand } from './interpret-args.js';
+import { parsePlainWords, parseSimpleFlags, type ParsedCommand } from './interpret-args.js';
 import { fullScreenRefusal, MAX_NESTING, nestedNote, nestingDepth, tooDeepRefusal } from './nesting.js';
 import { startingState } from './starting-state.js';
 
@@ -42,7 +42,7 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
   const ctx = { cwd: io.cwd, interactive: io.interactive };
   if (argv[0] === ACP_COMMAND) return runAcpCommand(argv.slice(1), io);
   // Plain `lwyrm` (or a prompt in plain words) is the common start; it need not wait for yargs.
-  const command = parsePlainWords(argv, ctx) ?? (await import('./parse-args.js')).parseArgs(argv, ctx);
+  const command = parsePlainWords(argv, ctx) ?? parseSimpleFlags(argv, ctx) ?? (await import('./parse-args.js')).parseArgs(argv, ctx);
   const nested = nestingRefusal(command, io);
   if (nested !== undefined) return nested;
   let verbose = false;
