@@ -24,7 +24,7 @@ import type { TerminalControl } from './terminal/terminal-control.js';
 import { TextPanel } from './panels/text-panel.js';
 import { SessionsPanel } from './panels/sessions-panel.js';
 import { RewindPanel } from './panels/rewind-panel.js';
-import { afterTheRequestLeaves } from './keys/request-first.js';
+import { afterTheRequestLeaves } from '../hooks/request-first.js';
 import { useAppKeys, type Panel } from './keys/app-keys.js';
 
 const selectBlocks = (s: SessionState) => s.blocks;

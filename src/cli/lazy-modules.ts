@@ -13,6 +13,8 @@ export type GrammarParsers = typeof createParser;
 
 export interface StartSessionModule {
   startSession(cli: CliOptions, config: Config, hooks?: { approver?: Approver }): Promise<Engine>;
+  /** Compiles the HTTP client's parser over loopback while the input is idle (src/providers/warm-http.ts). */
+  warmHttpClient(): Promise<void>;
 }
 export interface RunOneShotModule {
   runOneShot(cli: CliOptions, config: Config, version?: string): Promise<number>;

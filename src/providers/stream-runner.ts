@@ -8,6 +8,7 @@
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { request } from './undici-parts.js';
+import { requestDispatched } from '../io/request-gate.js';
 import type { Preset } from '../config/types.js';
 import { bodyText, contentEncodings, decodeBody, isDecodeError, UnsupportedEncodingError } from './body-decoding.js';
 import { redactKeys } from '../secrets/redact.js';
@@ -173,13 +174,16 @@ async function* attempt1(call: StreamCall, opts: RunnerOptions, delivered: { con
     let res: Dispatcher.ResponseData;
     try {
       const streamed = typeof call.body === 'string' ? undefined : call.body;
-      res = await request(call.url, {
+      const sent = request(call.url, {
         method: 'POST',
         headers: streamed ? { ...call.headers, 'content-length': String(streamed.bytes) } : call.headers,
         body: streamed ? Readable.from(streamed.chunks(), { objectMode: false }) : (call.body as string),
         dispatcher: opts.dispatcher,
         signal: controller.signal,
       });
+      // In the client's hands: a redraw held back for it may follow once it is written.
+      requestDispatched();
+      res = await sent;
     } catch (err) {
       throw fail(err);
     }
