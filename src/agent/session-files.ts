@@ -37,7 +37,7 @@ export interface SessionFiles {
   /** `durable: false`: see SessionStore.save (the offloads' fsync waits for the next durable save too). */
   save(recordOf: (offloadRefs: readonly string[]) => SessionRecord, opts?: { readonly durable?: boolean }): Promise<void>;
   /** Appends answer text the running turn streamed (after a save named the turn); '' with no turn removes the file. */
-  saveStreamed(turn: { readonly startedAt: string; readonly afterMessages: number } | undefined, text: string): Promise<void>;
+  saveStreamed(turn: { readonly startedAt: string; readonly afterMessages: number } | undefined, text: string | readonly string[]): Promise<void>;
   /** The checkpoints of the conversation in use (they follow it like its offloads). */
   readonly rewind: Rewind;
   close(): Promise<void>;

@@ -152,7 +152,7 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
       committed.set(id, await writeSession({ projectDir, projectRoot, matcher: currentMatcher(), notice }, record, previous, diskGen, opts?.durable));
     });
 
-  const appendStreamed = (id: string, turn: StreamedTurn, text: string): Promise<void> =>
+  const appendStreamed = (id: string, turn: StreamedTurn, text: string | readonly string[]): Promise<void> =>
     serial(async () => {
       checkId(id);
       // Only beside an index this store wrote: the text belongs to the turn that index names.
