@@ -126,7 +126,8 @@ async function main(): Promise<void> {
     const sample = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 20);
 
     await coldFigures(base, hasWorker ? distWorker : undefined, join(work, 'cold'), files);
-    if (process.argv.includes('--cold-only')) return;
+    // The sampler would keep the process alive after the cold figures.
+    if (process.argv.includes('--cold-only')) return clearInterval(sample);
     t0 = performance.now();
     const cold = await openCodeMap(base);
     console.log(`cold index for the figures below: ${ms(t0)}, ${cold.stats.files} files, ${cold.warnings.length} warnings`);

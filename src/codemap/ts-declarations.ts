@@ -18,8 +18,13 @@ interface Walk {
   readonly moduleObjects?: ReadonlySet<string>;
 }
 
+/** As `ts.getModifiers(node)?.some(…)`, without the filtered copy getModifiers makes (decorators never match a keyword). */
 function hasModifier(ts: Ts, node: TS.Node, kind: TS.SyntaxKind): boolean {
-  return ts.canHaveModifiers(node) && (ts.getModifiers(node)?.some((m) => m.kind === kind) ?? false);
+  if (!ts.canHaveModifiers(node)) return false;
+  const modifiers = node.modifiers;
+  if (!modifiers) return false;
+  for (let i = 0; i < modifiers.length; i++) if (modifiers[i]!.kind === kind) return true;
+  return false;
 }
 
 /** The declared type of a property or variable, or the return type of a function (SymbolInfo.type). */

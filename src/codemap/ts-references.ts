@@ -39,29 +39,6 @@ export function valueType(ts: Ts, e: TS.Expression | undefined): string | undefi
   return undefined;
 }
 
-/** Parameters and locals of a function-like node with the types the syntax gives them ('?' when it does not). */
-function scopeOf(ts: Ts, fn: TS.SignatureDeclaration): Map<string, string> {
-  const types = new Map<string, string>();
-  const bind = (name: TS.BindingName, type: string): void => {
-    if (ts.isIdentifier(name)) {
-      const known = types.get(name.text);
-      if (known === undefined || known === '?') types.set(name.text, type);
-    } else for (const el of name.elements) if (!ts.isOmittedExpression(el)) bind(el.name, '?');
-  };
-  for (const p of fn.parameters) bind(p.name, annotatedType(ts, p.type) ?? '?');
-  const body = (fn as TS.FunctionLikeDeclaration).body;
-  const walk = (n: TS.Node): void => {
-    if (ts.isVariableDeclaration(n)) bind(n.name, annotatedType(ts, n.type) ?? valueType(ts, n.initializer) ?? '?');
-    else if (ts.isCatchClause(n) && n.variableDeclaration) bind(n.variableDeclaration.name, '?');
-    else if (ts.isFunctionDeclaration(n) && n.name) types.set(n.name.text, '?');
-    else if (ts.isClassDeclaration(n) && n.name) types.set(n.name.text, '?');
-    if (ts.isFunctionLike(n)) return;
-    ts.forEachChild(n, walk);
-  };
-  if (body) ts.forEachChild(body, walk);
-  return types;
-}
-
 /** 'foo', 'this.run', 'ns.Foo', 'a.b.c'; undefined for anything computed (calls on call results). */
 export function dottedName(ts: Ts, node: TS.Node): string | undefined {
   if (ts.isIdentifier(node) || ts.isPrivateIdentifier(node)) return node.text;
@@ -87,49 +64,124 @@ function isValueUse(ts: Ts, n: TS.Identifier): boolean {
     || (ts.isReturnStatement(p) && p.expression === n) || (ts.isBinaryExpression(p) && p.operatorToken.kind === ts.SyntaxKind.InstanceOfKeyword && p.right === n);
 }
 
-/** Walks `node` and records every edge it holds, attributed to the symbol named `from`. */
+/** The names bound in one function-like node (its parameters and locals) with the types the syntax gives them ('?' when it does not). */
+interface Frame {
+  readonly types: Map<string, string>;
+  readonly up: Frame | undefined;
+}
+
+/** An edge found by the walk; one that depends on what a name is bound to is settled once every scope is complete. */
+interface Found {
+  readonly to: string;
+  readonly kind: EdgeKind;
+  readonly line: number;
+  /** Set for a call (its `via` is the receiver's type) or a value use (dropped when a local shadows it): the name looked up, and where. */
+  readonly head?: string;
+  readonly frame?: Frame | undefined;
+  readonly call?: boolean;
+}
+
+const NO_SCOPES: readonly Map<string, string>[] = [];
+
+function bindName(ts: Ts, types: Map<string, string>, name: TS.BindingName, type: string): void {
+  if (ts.isIdentifier(name)) {
+    const known = types.get(name.text);
+    if (known === undefined || known === '?') types.set(name.text, type);
+  } else for (const el of name.elements) if (!ts.isOmittedExpression(el)) bindName(ts, types, el.name, '?');
+}
+
+function lookup(frame: Frame | undefined, name: string): string | undefined {
+  for (let f = frame; f; f = f.up) {
+    const t = f.types.get(name);
+    if (t !== undefined) return t;
+  }
+  return undefined;
+}
+
+/**
+ * Walks `node` and records every edge it holds, attributed to the symbol named `from`.
+ *
+ * A parameter or local shadows a project symbol of its name, and a typed one says what its
+ * methods are. A function's locals are every declaration in its body, wherever it sits, so calls
+ * are settled after the walk, which binds names as it goes: one pass over the tree instead of one
+ * more per function body. A declaration binds in each function whose body holds it without
+ * another function between them (`reach`); the children of an arrow's expression body are also
+ * in the enclosing function's reach (`() => () => { const x }` binds x in both).
+ */
 export function collectEdges(ts: Ts, sf: TS.SourceFile, node: TS.Node, from: string, sink: EdgeSink): void {
   const lineOf = (n: TS.Node): number => sf.getLineAndCharacterOfPosition(n.getStart(sf)).line + 1;
-  // A parameter or local shadows a project symbol of its name; a typed one says what its methods are.
-  const scopes: Map<string, string>[] = [];
-  const local = (name: string): string | undefined => {
-    for (let i = scopes.length - 1; i >= 0; i--) {
-      const t = scopes[i]!.get(name);
-      if (t !== undefined) return t;
+  const found: Found[] = [];
+  let frame: Frame | undefined;
+  /** The scopes whose bodies hold the node being visited. */
+  let reach = NO_SCOPES;
+  /** The body of the innermost function being walked, and its scope: the body's children bind there. */
+  let body: TS.Node | undefined;
+  let bodyScope = NO_SCOPES;
+  const bind = (n: TS.Node, scopes: readonly Map<string, string>[]): void => {
+    if (ts.isVariableDeclaration(n)) {
+      const type = annotatedType(ts, n.type) ?? valueType(ts, n.initializer) ?? '?';
+      for (const types of scopes) bindName(ts, types, n.name, type);
+    } else if (ts.isCatchClause(n) && n.variableDeclaration) {
+      for (const types of scopes) bindName(ts, types, n.variableDeclaration.name, '?');
+    } else if ((ts.isFunctionDeclaration(n) || ts.isClassDeclaration(n)) && n.name) {
+      for (const types of scopes) types.set(n.name.text, '?');
     }
-    return undefined;
   };
   const visit = (n: TS.Node): void => {
+    const own = reach;
+    if (own.length > 0) bind(n, own);
+    const extra = n === body ? bodyScope : NO_SCOPES;
     if (ts.isFunctionLike(n)) {
-      scopes.push(scopeOf(ts, n));
+      const types = new Map<string, string>();
+      for (const p of n.parameters) bindName(ts, types, p.name, annotatedType(ts, p.type) ?? '?');
+      const outerFrame = frame;
+      const outerBody = body;
+      const outerScope = bodyScope;
+      frame = { types, up: frame };
+      body = (n as TS.FunctionLikeDeclaration).body;
+      bodyScope = [types];
+      // The walks of the functions around stop here; only an enclosing body's own walk goes on.
+      reach = extra;
       ts.forEachChild(n, visit);
-      scopes.pop();
+      frame = outerFrame;
+      body = outerBody;
+      bodyScope = outerScope;
+      reach = own;
       return;
     }
     if (ts.isCallExpression(n) || ts.isNewExpression(n)) {
       const name = dottedName(ts, n.expression);
       if (name !== undefined && name !== 'this' && name !== 'require') {
-        const via = local(name.split('.', 1)[0]!);
-        if (via !== '?' || name.includes('.')) sink.add(from, name, 'calls', lineOf(n), via);
+        const dot = name.indexOf('.');
+        found.push({ to: name, kind: 'calls', line: lineOf(n), head: dot < 0 ? name : name.slice(0, dot), frame, call: true });
       }
     } else if (ts.isIdentifier(n) && isValueUse(ts, n)) {
       // A function or class passed as a value (`app.use(handler)`, `[A, B]`): a use of it.
-      if (local(n.text) === undefined) sink.add(from, n.text, 'references', lineOf(n));
+      found.push({ to: n.text, kind: 'references', line: lineOf(n), head: n.text, frame });
     } else if (ts.isTypeReferenceNode(n)) {
       const name = dottedName(ts, n.typeName);
-      if (name !== undefined) sink.add(from, name, 'references', lineOf(n));
+      if (name !== undefined) found.push({ to: name, kind: 'references', line: lineOf(n) });
     } else if (ts.isExpressionWithTypeArguments(n)) {
       const name = dottedName(ts, n.expression);
-      if (name !== undefined) sink.add(from, name, 'references', lineOf(n));
+      if (name !== undefined) found.push({ to: name, kind: 'references', line: lineOf(n) });
     } else if (ts.isJsxOpeningElement(n) || ts.isJsxSelfClosingElement(n)) {
       const name = dottedName(ts, n.tagName);
       // Lower-case tags are intrinsic elements (div, span), not components.
-      if (name !== undefined && /^[A-Z]|\./.test(name)) sink.add(from, name, 'calls', lineOf(n));
+      if (name !== undefined && /^[A-Z]|\./.test(name)) found.push({ to: name, kind: 'calls', line: lineOf(n) });
     } else if (ts.isTypeQueryNode(n)) {
       const name = dottedName(ts, n.exprName);
-      if (name !== undefined) sink.add(from, name, 'references', lineOf(n));
+      if (name !== undefined) found.push({ to: name, kind: 'references', line: lineOf(n) });
     }
+    reach = extra.length === 0 ? own : own.length === 0 ? extra : [...own, ...extra];
     ts.forEachChild(n, visit);
+    reach = own;
   };
   visit(node);
+  for (const f of found) {
+    if (f.head === undefined) sink.add(from, f.to, f.kind, f.line);
+    else if (f.call) {
+      const via = lookup(f.frame, f.head);
+      if (via !== '?' || f.to.includes('.')) sink.add(from, f.to, 'calls', f.line, via);
+    } else if (lookup(f.frame, f.head) === undefined) sink.add(from, f.to, f.kind, f.line);
+  }
 }
