@@ -183,7 +183,12 @@ export function createTsChecker(ts: Ts, root: string, yieldNow: () => boolean = 
     lastSearched = plan.all ? at.prog.getSourceFiles().filter((f) => program.rel(f.fileName) !== undefined).length : plan.files.length;
     return kept.store(key, at.prog, program.files, plan, found);
   };
-  const hitsOf = (found: Found): CheckerHit[] => [...found.hits.values()].flat();
+  /** The hits an editor's program holding `file` (the declaration's) would give: see Reach.together. */
+  const within = (file: string, hits: readonly CheckerHit[]): CheckerHit[] => {
+    const together = reach.together();
+    return hits.filter((h) => together(file, h.file));
+  };
+  const hitsOf = (t: CheckerTarget, found: Found): CheckerHit[] => within(t.file, [...found.hits.values()].flat());
 
   /**
    * Past the memory budget, the program keeps only what the question just answered needs: files
@@ -208,19 +213,20 @@ export function createTsChecker(ts: Ts, root: string, yieldNow: () => boolean = 
     const more = [...first.aliases].filter((a) => a !== t.name).flatMap((a) => users(at, a, false, inProgram));
     if (!program.include(more)) {
       if (!warming) trim(t, at, first.aliases);
-      return { found: true, hits: hitsOf(first) };
+      return { found: true, hits: hitsOf(t, first) };
     }
     const again = locate(t);
     if (!again) return { found: false, hits: [] };
     const second = remembered(again.prog, keyOf('references', t), () => search(again));
     if (!warming) trim(t, again, second.aliases);
-    return { found: true, hits: hitsOf(second) };
+    return { found: true, hits: hitsOf(t, second) };
   };
 
   const dependencies = (t: CheckerTarget): TargetResult => {
     const at = locate(t);
     if (!at) return { found: false, hits: [] };
-    return remembered(at.prog, keyOf('dependencies', t), () => dependenciesIn(at));
+    const found = remembered(at.prog, keyOf('dependencies', t), () => dependenciesIn(at));
+    return { found: found.found, hits: within(t.file, found.hits) };
   };
 
   const dependenciesIn = (at: Located): TargetResult => {
