@@ -106,7 +106,9 @@ export function createTsChecker(ts: Ts, root: string, yieldNow: () => boolean = 
     const found = scope.users(name, file, defaultExported, inProgram);
     // A namespace is also reached without an import: JSX's, through the runtime the compiler imports for JSX.
     const seeing = inherits(ts, at.decls[0]!) || ts.isModuleDeclaration(at.decls[0]!) ? undefined : reach.reaching(file);
-    return seeing ? found.filter((rel) => seeing.has(rel)) : found;
+    // A file no editor's program holds with the declaration's cannot answer (see within).
+    const together = reach.together();
+    return found.filter((rel) => (!seeing || seeing.has(rel)) && together(file, rel));
   };
   /**
    * Answers per program: the service hands back the same Program while no file changed (versions
