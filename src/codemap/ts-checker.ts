@@ -13,20 +13,10 @@ import { createTsProgram, type TsProgram } from './ts-program.js';
 import { declarationPath, declaredName, findDeclarations, lineOf, namePosition, nodeAt, searchedName, usageKind } from './ts-locate.js';
 import { createReferenceCache, type Found } from './ts-reference-cache.js';
 import { createReach, inherits } from './ts-reach.js';
+import { findReferencedSymbols } from './ts-find-references.js';
 import { createScope } from './ts-scope.js';
 
 type Ts = typeof TS;
-
-/**
- * The language service's findReferences over a list of files (the service itself always passes all
- * of the program's): internal to the compiler, but what `LanguageService.findReferences` calls.
- */
-interface InternalTs {
-  readonly FindAllReferences: {
-    findReferencedSymbols(program: TS.Program, token: TS.CancellationToken, files: readonly TS.SourceFile[],
-      sf: TS.SourceFile, pos: number): TS.ReferencedSymbol[] | undefined;
-  };
-}
 
 const NOTHING: Found = { hits: new Map(), chain: new Set(), aliases: new Set() };
 
@@ -84,7 +74,7 @@ export function createTsChecker(ts: Ts, root: string, yieldNow: () => boolean = 
     },
   };
   const findIn = (prog: TS.Program, files: readonly TS.SourceFile[], sf: TS.SourceFile, pos: number): TS.ReferencedSymbol[] | undefined =>
-    (ts as unknown as InternalTs).FindAllReferences.findReferencedSymbols(prog, token, files, sf, pos);
+    findReferencedSymbols(ts, prog, token, files, sf, pos);
   let lastSearched = 0;
   const kept = createReferenceCache(ts, (fileName) => program.rel(fileName) !== undefined);
   const generated = new Map<string, boolean>();

@@ -119,7 +119,16 @@ export function createTsProgram(ts: Ts, root: string, cancelled: () => boolean =
   let caches = new Map<TS.CompilerOptions, TS.ModuleResolutionCache>();
   /** Each config's options as the checker uses them. */
   const normalized = new Map<TS.CompilerOptions, TS.CompilerOptions>();
-  const abs = (rel: string): string => join(root, rel);
+  /** Asked for every file several times a question: joined once. */
+  const absolute = new Map<string, string>();
+  const abs = (rel: string): string => {
+    let a = absolute.get(rel);
+    if (a === undefined) {
+      if (absolute.size > 100_000) absolute.clear();
+      absolute.set(rel, (a = join(root, rel)));
+    }
+    return a;
+  };
   const prefix = resolve(root) + '/';
   const rel = (fileName: string): string | undefined => {
     const r = fileName.startsWith(prefix) ? fileName.slice(prefix.length) : undefined;
