@@ -1,4 +1,5 @@
 import { defineConfig } from 'tsup';
+import { lazyUnicodePlugin } from './scripts/lazy-unicode.js';
 import { thirdPartyPlugin } from './scripts/third-party.js';
 
 /** LWYRM_BUNDLE_VIEW=0 builds with the view stack external, for scripts/bench-startup.ts to compare. */
@@ -24,7 +25,8 @@ export default defineConfig({
   // dist/vendor instead (thirdPartyPlugin), with every bundled package's licence notice.
   // LWYRM_BUNDLE_VIEW=0 keeps the view stack external, for bench-startup's comparison only.
   external: [...(bundleView ? [] : [/^(ink|ink-text-input|react)($|\/)/]), 'react-devtools-core', 'typescript', '@vscode/tree-sitter-wasm'],
-  esbuildPlugins: [thirdPartyPlugin({ external: bundleView ? [] : ['ink', 'ink-text-input', 'react'] })],
+  // string-width's Unicode tables are built on first use, not while the view loads (scripts/lazy-unicode.ts).
+  esbuildPlugins: [lazyUnicodePlugin(), thirdPartyPlugin({ external: bundleView ? [] : ['ink', 'ink-text-input', 'react'] })],
   // Bundled CommonJS (react, Ink's helpers) calls require(); an ESM bundle has none.
   banner: { js: "import { createRequire as __lwyrmRequire } from 'node:module'; const require = __lwyrmRequire(import.meta.url);" },
   // Picks React's production build at bundle time instead of shipping both.

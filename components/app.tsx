@@ -18,12 +18,13 @@ import { ApprovalModal, approvalHeight, type ModalMode } from './approval/approv
 import { QuestionModal } from './question/question-modal.js';
 import { questionHeight } from './question/question-rows.js';
 import { ComposerArea, composerCaret, composerExtras, composerLayout, type Flash } from './composer/composer-area.js';
-import { composerWithHistory, replaceText, type ComposerState } from './composer/composer-state.js';
+import { composerKey, composerWithHistory, replaceText, type ComposerState } from './composer/composer-state.js';
+import type { KeyCommand } from './keys/key-commands.js';
 import type { TerminalControl } from './terminal/terminal-control.js';
 import { TextPanel } from './panels/text-panel.js';
 import { SessionsPanel } from './panels/sessions-panel.js';
 import { RewindPanel } from './panels/rewind-panel.js';
-import { afterTheRequestLeaves } from './keys/request-first.js';
+import { afterTheRequestLeaves } from '../hooks/request-first.js';
 import { useAppKeys, type Panel } from './keys/app-keys.js';
 
 const selectBlocks = (s: SessionState) => s.blocks;
@@ -47,9 +48,11 @@ export interface AppProps {
   readonly history?: { readonly entries: readonly string[]; add(text: string): unknown };
   /** Project paths for @ completion, once listed. */
   readonly mentionPaths?: () => Promise<readonly string[]>;
+  /** Keys typed into the early first frame (terminal/early-input.ts), applied to the input first. */
+  readonly typed?: readonly KeyCommand[];
 }
 
-export function App({ size, initialPrompt, onExit, terminal, history, mentionPaths }: AppProps) {
+export function App({ size, initialPrompt, onExit, terminal, history, mentionPaths, typed }: AppProps) {
   const { columns: width, rows } = useTerminalSize(size);
   const blocks = useEngineState(selectBlocks);
   const markdown = useEngineState(selectMarkdown);
@@ -62,7 +65,7 @@ export function App({ size, initialPrompt, onExit, terminal, history, mentionPat
   const commands = useCommands();
   const slashCommands = useSlashCommands();
 
-  const [initialComposer] = useState(() => composerWithHistory(history?.entries ?? []));
+  const [initialComposer] = useState(() => typedAhead(composerWithHistory(history?.entries ?? []), typed));
   const composerRef = useRef<ComposerState>(initialComposer);
   const [composer, setComposerState] = useState<ComposerState>(initialComposer);
   const setComposer = useCallback((next: ComposerState, drawLater?: boolean) => {
@@ -282,4 +285,11 @@ export function App({ size, initialPrompt, onExit, terminal, history, mentionPat
       )}
     </Box>
   );
+}
+
+/** The input as the keys typed before the view was up left it (text and Backspace only). */
+function typedAhead(state: ComposerState, typed: readonly KeyCommand[] | undefined): ComposerState {
+  let next = state;
+  for (const command of typed ?? []) next = composerKey(next, command, { commands: [], paths: [] }) ?? next;
+  return next;
 }

@@ -12,10 +12,10 @@
  * with Ink's real first frame at many sizes; a component change that breaks the match fails there.
  */
 import type { SessionState } from '../src/agent/state.js';
-import { EMPTY_BUFFER } from './composer/edit-buffer.js';
-import { composerPlaceholder, layoutComposer, separatorLine } from './composer/composer-layout.js';
+import { EMPTY_BUFFER, type EditBuffer } from './composer/edit-buffer.js';
+import { composerPlaceholder, composerWindow, layoutComposer, separatorLine } from './composer/composer-layout.js';
 import { headerLines } from './header-lines.js';
-import { computeLayout } from './layout.js';
+import { MAX_COMPOSER_ROWS, computeLayout } from './layout.js';
 import { BUSY_STYLE, STARTING_TEXT, busyText, indexingText, meterBarWidth, meterSegments, usageText } from './status/status-segments.js';
 import { FG } from './text/ansi.js';
 import { visibleStyle } from './text/color-mode.js';
@@ -25,27 +25,48 @@ import { theme } from './theme.js';
 /** Smallest terminal the early frame is drawn for; a smaller one waits for Ink. */
 export const FIRST_FRAME_MIN = { columns: 20, rows: 6 } as const;
 
-// Characters whose width is certain (one column everywhere). A row with anything else (a project
-// path in another script, an emoji in a preset name) is left to Ink, which measures it properly.
-const KNOWN_WIDTH = /^[\x20-\x7e…·─›█]*$/;
+// Characters whose width is certain (one column, one UTF-16 unit, the same for Ink's string-width
+// and the composer's layout): printable ASCII, the frame's own symbols, and the Latin letters and
+// signs of Latin-1 and Latin Extended-A/B (no combining marks, no soft hyphen). A row with anything
+// else (a project path in another script, an emoji in a preset name) is left to Ink, which
+// measures it properly. components/terminal/early-input.ts echoes only these characters too.
+export const KNOWN_WIDTH_CHAR = /^[\x20-\x7e\u00a1-\u00ac\u00ae-\u024f…·─›█]$/;
+const KNOWN_WIDTH = /^[\x20-\x7e\u00a1-\u00ac\u00ae-\u024f…·─›█]*$/;
+
+/** The frame's rows, each as Ink writes it, and where the view puts the terminal's cursor. */
+export interface FirstFrame {
+  readonly lines: string[];
+  readonly cursor: { readonly row: number; readonly column: number };
+}
 
 /**
  * The rows of the first frame for `state` on a terminal of the given size, each as Ink would
  * write it; undefined when the frame cannot be known for sure without Ink.
  */
 export function firstFrameRows(state: SessionState, columns: number, rows: number): string[] | undefined {
+  return firstFrame(state, columns, rows)?.lines;
+}
+
+/**
+ * The first frame with `typed` in the input (keys typed before the view is loaded, one line of
+ * known-width characters): what the view's first frame will be once it takes that text over.
+ */
+export function firstFrame(state: SessionState, columns: number, rows: number, typed: EditBuffer = EMPTY_BUFFER): FirstFrame | undefined {
   if (columns < FIRST_FRAME_MIN.columns || rows < FIRST_FRAME_MIN.rows) return undefined;
   if (state.blocks.length > 0 || state.pendingApproval !== null) return undefined;
   // The view puts the terminal's own cursor at the caret, so the caret is not drawn.
-  const composer = layoutComposer(EMPTY_BUFFER, columns, composerPlaceholder(state.busy), { marker: false });
-  const layout = computeLayout({ rows, reasoning: false, composerRows: composer.rows.length, composerExtras: 0 });
+  const composer = layoutComposer(typed, columns, composerPlaceholder(state.busy), { marker: false, maxRows: MAX_COMPOSER_ROWS });
+  const layout = computeLayout({ rows, reasoning: false, composerRows: composer.totalRows, composerExtras: 0 });
+  // As the composer area lays it out: the input's rows around the caret, then the rule above them.
+  const input = composerWindow(composer, Math.max(1, Math.min(layout.composerRows, layout.bottom)));
+  const room = layout.bottom - input.rows.length;
 
   const lines: StyledLine[] = [];
   lines.push(...headerLines(state, columns, layout.header));
   for (let i = 0; i < layout.transcript; i++) lines.push([]);
   if (layout.status > 0) lines.push(statusLine(state, columns));
-  const bottom = [separatorLine(columns), ...composer.rows.slice(0, layout.composerRows)].slice(0, layout.bottom);
-  lines.push(...bottom);
+  if (room > 0) lines.push(separatorLine(columns));
+  lines.push(...input.rows);
   while (lines.length < rows) lines.push([]);
 
   const out: string[] = [];
@@ -53,7 +74,7 @@ export function firstFrameRows(state: SessionState, columns: number, rows: numbe
     if (!line.every((seg) => KNOWN_WIDTH.test(seg.text))) return undefined;
     out.push(encodeAsInk(line, columns));
   }
-  return out;
+  return { lines: out, cursor: { row: rows - input.rows.length + input.cursorRow, column: composer.cursorColumn } };
 }
 
 function statusLine(state: SessionState, columns: number): StyledLine {
@@ -66,7 +87,7 @@ function statusLine(state: SessionState, columns: number): StyledLine {
   return segments;
 }
 
-/** A row as Ink 6 writes it: truncated at `width` with "…", one open/close pair per style run. */
+/** A row as Ink 6 writes it: truncated at `width` with "…", one open/close pair per style run, its end trimmed. */
 export function encodeAsInk(line: StyledLine, width: number): string {
   // Segments that differ only in colour are one run when colour is off, as Ink draws them.
   const runs = mergeRuns(line.map((seg) => (seg.style === undefined ? seg : { ...seg, style: visibleStyle(seg.style) })));
@@ -78,7 +99,8 @@ export function encodeAsInk(line: StyledLine, width: number): string {
     const [open, close] = sgr(run.style);
     out += open + run.text + close;
   }
-  return out;
+  // Ink trims each row's end: spaces after the last style's closing code stay, unstyled ones go.
+  return out.trimEnd();
 }
 
 function mergeRuns(line: StyledLine): Segment[] {

@@ -96,8 +96,6 @@ export async function runTui(engineOrPending: Engine | Promise<Engine>, opts: Ru
   const screen = createScreen(target, { entered: opts.painted !== undefined });
   const overlay = new RowOverlay();
   const frames = new FrameStdout(target, output.columns || 80, output.rows || 24, { minIntervalMs: opts.frameMs ?? 33, overlay });
-  // Resized since it was painted: the screen's contents are unknown, so the first frame repaints.
-  if (opts.painted && opts.painted.columns === frames.columns && opts.painted.rows === frames.rows) frames.writer.assume(opts.painted.lines, opts.painted.cursor);
   opts.onFrameWriter?.(frames.writer);
   const onResize = (): void => frames.setSize(output.columns || 80, output.rows || 24);
 
@@ -129,7 +127,11 @@ export async function runTui(engineOrPending: Engine | Promise<Engine>, opts: Ru
   process.on('uncaughtException', onCrash);
   process.on('unhandledRejection', onCrash);
   process.on('exit', onProcessExit);
-  opts.painted?.handOver();
+  // From here the view reads the keys: what was typed into the early frame becomes its input's
+  // text, and the frame on screen (that text included) is what Ink's first frame is diffed against.
+  const typed = opts.painted?.handOver();
+  // Resized since it was painted: the screen's contents are unknown, so the first frame repaints.
+  if (opts.painted && opts.painted.columns === frames.columns && opts.painted.rows === frames.rows) frames.writer.assume(opts.painted.lines, opts.painted.cursor);
 
   const stdin = opts.stdin ?? process.stdin;
   if (opts.onInputLive) whenInputLive(stdin, opts.onInputLive);
@@ -139,6 +141,7 @@ export async function runTui(engineOrPending: Engine | Promise<Engine>, opts: Ru
       <RowOverlayContext.Provider value={overlay}>
       <App
         {...(opts.initialPrompt !== undefined ? { initialPrompt: opts.initialPrompt } : {})}
+        {...(typed && typed.commands.length > 0 ? { typed: typed.commands } : {})}
         {...(opts.history ? { history: opts.history } : {})}
         {...(opts.mentionPaths ? { mentionPaths: opts.mentionPaths } : {})}
         terminal={terminal}

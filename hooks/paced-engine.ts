@@ -1,5 +1,6 @@
 import type { Engine } from '../src/agent/state.js';
 import { keepStreamPieces } from '../src/agent/reducer.js';
+import { afterRequestLeaves, requestPending } from '../src/io/request-gate.js';
 
 /**
  * The engine as the view subscribes to it, with notifications paced to at most one per `minMs`.
@@ -15,6 +16,11 @@ export function paceEngine(engine: Engine, minMs: number): Engine {
   let last = -Infinity;
   let unsubscribe: (() => void) | undefined;
   const fire = (): void => {
+    // A frame due while a prompt's request is on its way is drawn after it (src/io/request-gate.ts).
+    if (requestPending()) {
+      afterRequestLeaves(fire);
+      return;
+    }
     timer = undefined;
     last = performance.now();
     for (const listener of [...listeners]) listener();

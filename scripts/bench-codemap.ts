@@ -5,7 +5,7 @@
  * reading whole files, over every exported symbol of this project's src/.
  *
  *   node --import tsx scripts/bench-codemap.ts [--files 5000] [--worker dist/codemap-worker.js] [--cold-only] [--hog N]
- *   node --import tsx scripts/bench-codemap.ts --checker PROJECT [--symbol Class.method] [--pause 5000] [--no-budget]   (the TypeScript checker's figures)
+ *   node --import tsx scripts/bench-codemap.ts --checker PROJECT [--symbol Class.method] [--pause 5000] [--no-budget] [--warm]   (the TypeScript checker's figures)
  *
  * The checker on 5,000 files: --checker on a corpus directory kept with KEEP=1 from the first form
  * (the corpus has no tsconfig: every file is checked as JavaScript or loose TypeScript).
@@ -352,7 +352,7 @@ function calibration(): number {
 }
 
 /**
- * `--checker PROJECT [--symbol NAME] [--pause MS] [--no-budget]`: the TypeScript checker behind
+ * `--checker PROJECT [--symbol NAME] [--pause MS] [--no-budget] [--warm]`: the TypeScript checker behind
  * find_references on a real project (fresh process, nothing cached), opened as a session opens it
  * (the checker's budget: past it a tool answers from the syntax index, marked partial, while the
  * checker goes on; --no-budget waits for the checker): the first find_references with the checker
@@ -361,7 +361,9 @@ function calibration(): number {
  * checker works the last question out again in the background), and memory: the process's RSS
  * before the first question and at its peak after (the difference is the checker: the worker
  * thread, the compiler, its program). CPU times are of all threads; on a busy machine they are the
- * steadier figure, and the calibration line scales them.
+ * steadier figure, and the calibration line scales them. `--warm`: the checker warms up first, as in a
+ * session (which asks it to 3 s after opening): the first question then finds the compiler, the libs
+ * and the project's global files parsed and bound, and nothing checked.
  */
 async function checkerFigures(root: string, symbol?: string): Promise<void> {
   const work = await mkdtemp(join(tmpdir(), 'lwyrm-bench-checker-'));
@@ -372,6 +374,7 @@ async function checkerFigures(root: string, symbol?: string): Promise<void> {
   const pauseArg = process.argv.indexOf('--pause');
   const pauseMs = pauseArg > 0 ? Number(process.argv[pauseArg + 1]) : 5000;
   const budget = process.argv.includes('--no-budget') ? undefined : CHECKER_BUDGET_MS;
+  const warm = process.argv.includes('--warm');
   let peak = process.memoryUsage().rss;
   const sample = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 20);
   const cpuMs = (c: NodeJS.CpuUsage): number => (c.user + c.system) / 1000;
@@ -384,6 +387,8 @@ async function checkerFigures(root: string, symbol?: string): Promise<void> {
     const map = await openCodeMap({
       projectRoot: root, cacheDir: join(work, 'map'), config, worker: hasWorker ? { url: new URL(`file://${distWorker}`) } : 'off',
       ...(budget !== undefined ? { checkerBudgetMs: budget } : {}),
+      // As a session warms the checker up (compiler, libs, global files), at once rather than after its 3 s.
+      ...(warm ? { warmCheckerAfterMs: 0 } : {}),
     });
     map.mapText(8000);
     const ts = map.symbols().filter((s) => /\.(ts|tsx|js|mts)$/.test(s.file));
@@ -392,6 +397,16 @@ async function checkerFigures(root: string, symbol?: string): Promise<void> {
       + `${budget === undefined ? 'no budget: every question waits for the checker' : `checker budget ${budget} ms, as in a session`}`);
     // The main thread's own memory, settled: what the checker adds is measured from here.
     await new Promise((r) => setTimeout(r, 3000));
+    if (warm) {
+      // The warm-up is over when the process (all its threads) goes quiet: under 30 ms of CPU in half a second.
+      const w = mark();
+      for (let quiet = false; !quiet;) {
+        const c0 = process.cpuUsage();
+        await new Promise((r) => setTimeout(r, 500));
+        quiet = cpuMs(process.cpuUsage(c0)) < 30;
+      }
+      console.log(`checker warmed up in the background (as a session does once the index is ready): quiet ${since(w)} after the settling pause`);
+    }
     const before = process.memoryUsage().rss;
     peak = before;
     const refs = map.tools().find((t) => t.name === 'find_references')!;
@@ -405,7 +420,7 @@ async function checkerFigures(root: string, symbol?: string): Promise<void> {
     const start = mark();
     m = mark();
     let r = await refs.run(ask, ctx);
-    console.log(`first find_references ${target.qualified} (checker cold): ${since(m)};${partial(r.summary)} ${r.summary}`);
+    console.log(`first find_references ${target.qualified} (checker ${warm ? 'warmed up: compiler, libs and global files ready' : 'cold'}): ${since(m)};${partial(r.summary)} ${r.summary}`);
     let polls = 0;
     while (r.summary.includes('(partial')) {
       await new Promise((res) => setTimeout(res, 200));

@@ -1,21 +1,25 @@
 /**
  * Session store figures: list 1,000 sessions; save and resume one holding ~1M tokens of history.
  * Targets: list < 300 ms; resume < 1 s and < 300 MB peak RSS. Then the built CLI resuming a
- * 500-turn session (tool calls, results of a few KB, every tenth offloaded): wall time from exec
- * of `lwyrm -p … --resume ID` / `-c -p …` until the fake provider receives the request (target
- * < 500 ms). Build first (`npm run build`).
+ * 500-turn session (tool calls, results of 0.5–1.2 KB, every tenth offloaded; ~183k tokens, just
+ * under the reclaim point, so the first request is the turn's and holds all 2,000 messages) among
+ * 300 older sessions of the project: wall time from exec of `lwyrm -p … --resume ID` / `-c -p …`
+ * until the fake provider receives the request (target < 500 ms). Build first (`npm run build`).
  *   node --import tsx scripts/bench-sessions.ts [--resume-only] [runs]
+ *   BENCH_DIST=other/dist …   (times that build too, run for run: a before/after in one run)
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { appendFileSync, readdirSync, utimesSync } from 'node:fs';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeFileAtomic } from '../src/io/atomic-write.js';
 import { createSessionStore } from '../src/sessions/session-store.js';
+import { projectDirFor, realProjectRoot } from '../src/sessions/layout.js';
 import { bigHistory, makeRecord, richTurn, userText } from '../test/sessions/support/records.js';
 import type { Message } from '../src/providers/types.js';
-import { reportFigure } from './bench-report.js';
+import { median as medianOf, reportFigure } from './bench-report.js';
 import { startFakeProvider } from '../test/support/fake-provider.js';
 import { probeCli, probeHome } from './cli-probe.js';
 import { writeLongSession } from './resume-session.js';
@@ -128,33 +132,83 @@ async function main(): Promise<void> {
   }
 }
 
-/** The built CLI resuming a 500-turn session: exec until the provider has the request. */
+/** Older sessions of the same project beside the long one: `-c` has to find the newest among them. */
+const OTHER_SESSIONS = 300;
+
+/**
+ * The built CLI resuming a 500-turn session: exec until the provider has the request. Every run
+ * starts from the same saved files (a copy of them), so each resumes the same 500 turns rather
+ * than the session the previous run left. BENCH_DIST=dir times another build beside this one, run
+ * for run (a before/after in one run on a shared machine).
+ */
 async function resumeThroughCli(runs: number): Promise<void> {
   const root = await mkdtemp(join(tmpdir(), 'lwyrm-bench-resume-'));
   let probe: ReturnType<typeof probeCli> | undefined;
-  const fake = await startFakeProvider({ format: 'anthropic', replies: () => (probe?.mark(), { text: 'Done.' }) });
+  let sent = 0;
+  const fake = await startFakeProvider({
+    format: 'anthropic',
+    replies: (req) => {
+      probe?.mark();
+      sent = (req.body as { messages: unknown[] }).messages.length;
+      return { text: 'Done.' };
+    },
+  });
   try {
-    // A window the history fits in: the first request is the turn's, not a summary's.
     const home = probeHome(root, 'anthropic', fake.baseUrl, 'max_reply_bytes = 8388608\n');
-    const config = join(root, 'config', 'lindwyrm', 'config.toml');
-    const { appendFileSync } = await import('node:fs');
-    appendFileSync(config, 'context_window = 2000000\n');
-    const s = await writeLongSession({ dataDir: join(root, 'data', 'lindwyrm'), projectRoot: home.project, turns: 500 });
-    console.log(`500-turn session: ${s.messages} messages, ${(s.bytes / 1e6).toFixed(1)} MB of JSON, every tenth result offloaded`);
+    // The preset's window (a key of its [[presets]] table, the file's last): the reclaim point is then 200k.
+    appendFileSync(join(root, 'config', 'lindwyrm', 'config.toml'), 'context_window = 1000000\n');
+    const dataDir = join(root, 'data', 'lindwyrm');
+    const template = join(root, 'saved');
+    // The older sessions first: the long one is the project's newest.
+    const others = createSessionStore({ dir: join(template, 'sessions'), projectRoot: home.project });
+    for (let i = 0; i < OTHER_SESSIONS; i++) {
+      const id = others.newId();
+      const updatedAt = new Date(Date.now() - (OTHER_SESSIONS - i) * 3_600_000).toISOString();
+      await others.save(makeRecord(id, home.project, [userText(`task ${i}`), ...richTurn(i)], { updatedAt, firstPrompt: `task ${i}` }));
+      await others.unlock(id);
+      // Written when it was last active, as a real one would have been.
+      const at = new Date(updatedAt);
+      const folder = projectDirFor(join(template, 'sessions'), realProjectRoot(home.project));
+      for (const name of readdirSync(folder)) if (name.startsWith(id)) utimesSync(join(folder, name), at, at);
+    }
+    await others.close();
+    const s = await writeLongSession({ dataDir: template, projectRoot: home.project, turns: 500 });
+    console.log(
+      `500-turn session: ${s.messages} messages, ${(s.bytes / 1e6).toFixed(2)} MB of JSON, ~${Math.round(s.tokens / 1000)}k tokens ` +
+        `(under the 200k reclaim point: the first request is the turn's), every tenth result offloaded; ${OTHER_SESSIONS} older sessions beside it`,
+    );
     const extra = (process.env['BENCH_NODE_FLAGS'] ?? '').split(' ').filter(Boolean);
+    const builds = [{ label: '', dist: 'dist' }, ...(process.env['BENCH_DIST'] ? [{ label: ` [${process.env['BENCH_DIST']}]`, dist: process.env['BENCH_DIST'] }] : [])];
     for (const [label, args] of [
       ['--resume ID', ['-p', 'one more step', '--resume', s.id]],
       ['-c', ['-c', '-p', 'one more step']],
     ] as const) {
-      const times: number[] = [];
+      const times = builds.map(() => [] as number[]);
+      const cpu = builds.map(() => [] as number[]);
+      const loads: number[] = [];
       for (let i = 0; i < runs; i++) {
-        probe = probeCli(home, args, { nodeFlags: extra });
-        const r = await probe.done;
-        if (r.status !== 0 || r.marks.length === 0) throw new Error(`lwyrm ${args.join(' ')} failed (${r.status}): ${r.stderr}`);
-        times.push(r.marks[0]!.ms);
+        for (const [b, build] of builds.entries()) {
+          await rm(dataDir, { recursive: true, force: true });
+          // Timestamps kept: a saved session's files are as old as its saves.
+          await cp(template, dataDir, { recursive: true, preserveTimestamps: true });
+          loads.push(loadavg()[0] ?? 0);
+          sent = 0;
+          probe = probeCli(home, args, { nodeFlags: extra, dist: build.dist });
+          const r = await probe.done;
+          if (r.status !== 0 || r.marks.length === 0) throw new Error(`lwyrm ${args.join(' ')} failed (${r.status}): ${r.stderr}`);
+          // The whole history and the new prompt: the long session, resumed, not a summary of it.
+          if (sent !== s.messages + 1) throw new Error(`lwyrm ${args.join(' ')}: the first request held ${sent} messages, not ${s.messages + 1}`);
+          times[b]!.push(r.marks[0]!.ms);
+          cpu[b]!.push(r.marks[0]!.mainCpuMs);
+        }
       }
-      const sorted = [...times].sort((a, b) => a - b);
-      console.log(`resume a 500-turn session (lwyrm -p ${label}): exec → request  ${fmt(median(times))} ms median of ${runs} (target < 500; ${sorted.map((t) => t.toFixed(0)).join(', ')})`);
+      const load = `load ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}`;
+      for (const [b, build] of builds.entries()) {
+        const sorted = [...times[b]!].sort((x, y) => x - y);
+        const m = medianOf(times[b]!);
+        console.log(`resume a 500-turn session (lwyrm -p ${label})${build.label}: exec → request  ${fmt(m)} ms median of ${runs} (target < 500; ${load}; ${sorted.map((t) => t.toFixed(0)).join(', ')}); main thread's CPU by then ${medianOf(cpu[b]!).toFixed(0)} ms`);
+        if (b === 0) reportFigure({ figure: `resume a 500-turn session, lwyrm -p ${label}: exec → request (${load})`, median: Number(fmt(m)), unit: 'ms', target: '< 500 ms', met: m < 500 });
+      }
     }
     console.log(`(load average while measuring: ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${availableParallelism()} cores)`);
   } finally {

@@ -52,7 +52,8 @@ export interface ProbeResult {
   readonly stdoutBytes: number;
   readonly stderr: string;
   /** RSS (MB) when each request reached the provider (call `mark()` from the reply function). */
-  readonly marks: readonly { ms: number; rssMb: number }[];
+  /** …and the CPU time (user + system, ms) used by then, from /proc: the main thread's, and all threads'. */
+  readonly marks: readonly { ms: number; rssMb: number; cpuMs: number; mainCpuMs: number }[];
   /** Peak RSS over the process's life, MB (getrusage, at exit). */
   readonly peakMb: number;
   /** RSS samples every ~20 ms: [ms since exec, MB]. */
@@ -79,7 +80,20 @@ export function rssMb(pid: number): number {
   }
 }
 
-/** Spawns `node [nodeFlags] dist/cli.js ...args` in the probe's project and watches it. */
+/** CPU time (user + system) a process (or one of its threads) has used so far, ms; NaN where /proc cannot say. */
+export function cpuMs(pid: number, thread?: number): number {
+  try {
+    // The fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const fields = readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, 'utf8').split(') ').pop()!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return NaN;
+  }
+}
+
+/** USER_HZ: 100 on Linux everywhere that matters here. */
+const CLOCK_TICKS = 100;
+
 /**
  * Spawns `node [nodeFlags] dist/cli.js ...args` in the probe's project and watches it. stdout goes
  * to a file (as `lwyrm -p … > out.txt` does), so how fast this process reads cannot change the
@@ -104,7 +118,7 @@ export function probeCli(
   if (outFd !== undefined) closeSync(outFd);
   if (opts.stdin !== undefined) child.stdin?.end(opts.stdin);
   const pid = child.pid ?? 0;
-  const marks: { ms: number; rssMb: number }[] = [];
+  const marks: { ms: number; rssMb: number; cpuMs: number; mainCpuMs: number }[] = [];
   const samples: [number, number][] = [];
   const timer = setInterval(() => samples.push([since(), rssMb(pid)]), 20);
   let stdoutBytes = 0;
@@ -136,7 +150,7 @@ export function probeCli(
       res({ status, stdoutBytes, stderr, marks, peakMb, samples, wallMs, stdoutHead });
     });
   });
-  return { pid, mark: () => marks.push({ ms: since(), rssMb: rssMb(pid) }), done };
+  return { pid, mark: () => marks.push({ ms: since(), rssMb: rssMb(pid), cpuMs: cpuMs(pid), mainCpuMs: cpuMs(pid, pid) }), done };
 }
 
 /** A short text timeline: the RSS at a few points, for finding where memory goes. */

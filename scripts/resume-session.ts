@@ -1,19 +1,22 @@
 /**
  * A saved session shaped like a long real one, written through the real session and offload
  * stores: `turns` turns of a prompt, a reply with reasoning and a tool call (read_file, grep or
- * bash), its result of a few KB, and a closing answer; every tenth result offloaded (its snapshot
- * on disk, a stub in the history). For scripts/bench-sessions.ts.
+ * bash), its result (0.5–1.2 KB), and a closing answer; every tenth result offloaded (its snapshot
+ * on disk, a stub in the history). ~183k tokens: the longest history a session resumes without
+ * summarizing first (the reclaim point is 200k), so the first request is the turn's.
+ * For scripts/bench-sessions.ts.
  */
 import { join } from 'node:path';
 import { createOffloadStore } from '../src/context/offload-store.js';
 import { buildStub } from '../src/context/offload-stub.js';
 import { createSessionStore } from '../src/sessions/session-store.js';
 import { SESSION_FORMAT_VERSION } from '../src/sessions/types.js';
+import { estimateMessages } from '../src/context/estimate-tokens.js';
 import type { Message } from '../src/providers/types.js';
 
 const CODE = 'export function total(items: Item[]): number {\n  return items.reduce((sum, item) => sum + item.price * item.quantity, 0);\n}\n';
 
-export async function writeLongSession(opts: { dataDir: string; projectRoot: string; turns: number }): Promise<{ id: string; bytes: number; messages: number }> {
+export async function writeLongSession(opts: { dataDir: string; projectRoot: string; turns: number }): Promise<{ id: string; bytes: number; messages: number; tokens: number }> {
   const store = createSessionStore({ dir: join(opts.dataDir, 'sessions'), projectRoot: opts.projectRoot, offloadDir: join(opts.dataDir, 'offload') });
   const id = store.newId();
   const marker = 'lw-0123456789abcdef01';
@@ -24,7 +27,7 @@ export async function writeLongSession(opts: { dataDir: string; projectRoot: str
     const callId = `toolu_${String(n).padStart(5, '0')}`;
     const tool = ['read_file', 'grep', 'bash'][n % 3]!;
     const input = tool === 'read_file' ? { path: `src/module-${n}.ts` } : tool === 'grep' ? { pattern: `total${n}`, path: 'src' } : { command: `npm test -- module-${n}` };
-    const output = `${CODE.repeat(12 + (n % 20))}// end of output ${n}\n`;
+    const output = `${CODE.repeat(3 + (n % 6))}// end of output ${n}\n`;
     let content = output;
     if (n % 10 === 9) {
       const big = output.repeat(15);
@@ -61,7 +64,10 @@ export async function writeLongSession(opts: { dataDir: string; projectRoot: str
     cost: null,
     offloadRefs: refs,
     marker,
+    // Saved with the session as its system prompt had it (the code map on, as by default): the
+    // resume sends the same prefix and needs nothing from the index before its request.
+    codeMapText: Array.from({ length: 60 }, (_, i) => `src/module-${i}.ts\n  export function total(items: Item[]): number  (line 1)\n`).join(''),
   });
   await store.close();
-  return { id, bytes: Buffer.byteLength(JSON.stringify(messages)), messages: messages.length };
+  return { id, bytes: Buffer.byteLength(JSON.stringify(messages)), messages: messages.length, tokens: estimateMessages(messages) };
 }

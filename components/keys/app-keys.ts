@@ -22,7 +22,7 @@ import type { ModalMode } from '../approval/approval-modal.js';
 import { rewindLayer } from './rewind-keys.js';
 import type { RewindPanelState } from '../panels/rewind-panel.js';
 import { bufferOf } from '../composer/edit-buffer.js';
-import { afterTheRequestLeaves } from './request-first.js';
+import { afterTheRequestLeaves } from '../../hooks/request-first.js';
 
 export type Panel =
   | { readonly kind: 'text'; readonly title: string; readonly text: string; readonly scroll: number }

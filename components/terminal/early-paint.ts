@@ -1,20 +1,21 @@
 /**
  * Paints the first frame before the view is loaded (see components/first-frame.ts for why), and
- * keeps the terminal safe until the view takes over: typed keys are not echoed over the frame
- * (raw mode; they wait in the terminal's buffer for the input), and a signal, a crash or an exit
- * in between still puts the user's screen back. No Ink, no React: this runs on the CLI's path.
+ * keeps the terminal safe until the view takes over: typed keys are read in raw mode and echoed
+ * into the frame's input (early-input.ts), and a signal, a crash or an exit in between still puts
+ * the user's screen back. No Ink, no React: this runs on the CLI's path.
  */
 import type { SessionState } from '../../src/agent/state.js';
 import { startingSnapshot } from '../../hooks/starting-engine.js';
-import { firstFrameRows } from '../first-frame.js';
-import { COMPOSER_PROMPT } from '../composer/composer-layout.js';
+import { firstFrame } from '../first-frame.js';
 import { BSU, ESU, diffFrame } from './frame-diff.js';
+import { NOTHING_TYPED, startEarlyInput, type EarlyInput, type EarlyStdin, type EarlyTyped } from './early-input.js';
 import { ENTER_SCREEN, LEAVE_SCREEN, SIGNAL_STATUS } from './screen.js';
 import { holdStrayOutput, type StrayOutput } from './stray-output.js';
 
 export interface EarlyTerminal {
   readonly stdout: { write(data: string): unknown; readonly isTTY?: boolean; readonly columns?: number; readonly rows?: number };
-  readonly stdin: { readonly isTTY?: boolean; setRawMode?(mode: boolean): unknown };
+  /** Read for the early input when it is a stream (a real terminal's stdin is). */
+  readonly stdin: { readonly isTTY?: boolean; setRawMode?(mode: boolean): unknown } & Partial<EarlyStdin>;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly platform?: NodeJS.Platform;
 }
@@ -22,14 +23,17 @@ export interface EarlyTerminal {
 export interface EarlyFrame {
   readonly columns: number;
   readonly rows: number;
-  /** The rows on screen, as Ink would write them. */
+  /** The rows on screen, as Ink would write them (with the text typed so far in the input). */
   readonly lines: readonly string[];
   /** Where the real cursor was put: the input's caret (see the FrameWriter's setCursor). */
   readonly cursor: { readonly row: number; readonly column: number };
   /** Other output held back since the frame was drawn; the view keeps holding it. */
   readonly stray?: StrayOutput;
-  /** The view owns the screen and the exit paths now: the interim handlers go. */
-  handOver(): void;
+  /**
+   * The view owns the screen, the keys and the exit paths now: the interim handlers go, keys not
+   * taken yet go back into stdin, and what was typed is returned for the view's input.
+   */
+  handOver(): EarlyTyped;
   /** Start-up failed before the view took over: the user's screen and terminal mode come back. */
   abandon(): void;
 }
@@ -50,8 +54,10 @@ export function paintEarlyFrame(
   if (inkIsNotLive(env) || !inkColorsAreOn(env, term.platform ?? process.platform)) return undefined;
   const columns = stdout.columns ?? 0;
   const rows = stdout.rows ?? 0;
-  const lines = firstFrameRows(startingSnapshot(state), columns, rows);
-  if (lines === undefined) return undefined;
+  const snapshot = startingSnapshot(state);
+  const frame = firstFrame(snapshot, columns, rows);
+  if (frame === undefined) return undefined;
+  let { lines, cursor } = frame;
 
   // From here on, a library's warning must not scribble over the frame: it waits for the normal screen.
   const stray = opts.holdStray?.();
@@ -81,27 +87,52 @@ export function paintEarlyFrame(
   };
 
   stdin.setRawMode(true);
-  // The caret of the empty input: the last row, after the prompt. The cursor is shown there, as the view will.
-  const cursor = { row: rows - 1, column: COMPOSER_PROMPT.length };
-  write(ENTER_SCREEN + BSU + diffFrame([], lines, rows, true).bytes + `\x1b[${cursor.row + 1};${cursor.column + 1}H\x1b[?25h` + ESU);
+  // The cursor is shown at the input's caret, as the view will.
+  const place = (): string => `\x1b[${cursor.row + 1};${cursor.column + 1}H\x1b[?25h`;
+  write(ENTER_SCREEN + BSU + diffFrame([], lines, rows, true).bytes + place() + ESU);
   for (const [sig, handler] of handlers) process.on(sig, handler);
   process.on('exit', restore);
+
+  // Typed text is drawn into this frame until the view takes it over; only at the size painted
+  // (after a resize the view repaints everything anyway).
+  const echo = (typed: Parameters<typeof firstFrame>[3]): boolean => {
+    if (!owned || stdout.columns !== columns || stdout.rows !== rows) return false;
+    const next = firstFrame(snapshot, columns, rows, typed);
+    if (next === undefined) return false;
+    const bytes = diffFrame(lines, next.lines, rows, false).bytes;
+    lines = next.lines;
+    cursor = next.cursor;
+    write(BSU + bytes + place() + ESU);
+    return true;
+  };
+  const input: EarlyInput | undefined = isStream(stdin) ? startEarlyInput(stdin, { echo, interrupt: () => onSignal('SIGINT') }) : undefined;
 
   return {
     columns,
     rows,
-    lines,
-    cursor,
+    get lines() {
+      return lines;
+    },
+    get cursor() {
+      return cursor;
+    },
     ...(stray ? { stray } : {}),
     handOver() {
+      const typed = input?.handOver() ?? NOTHING_TYPED;
       release();
       owned = false;
+      return typed;
     },
     abandon() {
+      input?.handOver();
       release();
       restore();
     },
   };
+}
+
+function isStream(stdin: EarlyTerminal['stdin']): stdin is EarlyTerminal['stdin'] & EarlyStdin {
+  return typeof stdin.on === 'function' && typeof stdin.off === 'function' && typeof stdin.read === 'function' && typeof stdin.unshift === 'function';
 }
 
 /** Ink draws only the last frame, at exit, in CI (its is-in-ci check), and differently for screen readers. */

@@ -46,6 +46,9 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 /** Block ids of startup notices that repeat the config's warnings (the CLI already printed them). */
 export const CONFIG_WARNING_PREFIX = 'config-warning-';
+/** How long an idle session holds back its start-up work (sweeps, a resumed session's code map); a reply starts it sooner. */
+const IDLE_START_MS = 5000;
+
 /** Block ids of startup hints for the full screen (one-shot shows them only with --verbose). */
 export const STARTUP_HINT_PREFIX = 'startup-hint-';
 
@@ -135,11 +138,21 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
   const presetName = cli.model ?? (record && config.presets.some((p) => p.name === record.preset) ? record.preset : undefined);
   const { preset, client, notices: presetNotices } = await parts.preset(presetName);
   notices.push(...presetNotices);
-  // The code map opens (an index walk, a cache read) while the sweeps and instructions run.
-  const progress = indexingProgress(log);
-  const mapStart = startCodeMap({ config, cacheDir: paths.codeMapCacheDir, source: deps, progress, notice: (t) => notices.push(t), ...(log ? { log } : {}) });
-  const offload = await files.prepare((line) => notices.push(line));
   const data = record ? recordToData(record) : newSessionData(files.firstId);
+  // A resumed session with its saved map text needs nothing from the index to start, nor for its
+  // first request: the map opens (modules, a worker, an index walk) once that request is out.
+  const resumedMap = record ? parts.savedMapText(data, preset) : undefined;
+  const mapLater = resumedMap !== undefined && deps.codeMapToolShapes !== undefined;
+  // Start-up work held back from the first request's way: it goes once a reply begins, or after a
+  // while idle; false when the session ends before.
+  let firstRequestOut: (go: boolean) => void = () => undefined;
+  const held = new Promise<boolean>((resolve) => (firstRequestOut = resolve));
+  // Otherwise the code map opens (an index walk, a cache read) while the instructions load.
+  const progress = indexingProgress(log);
+  const mapStart = startCodeMap({
+    config, cacheDir: paths.codeMapCacheDir, source: deps, progress, notice: (t) => notices.push(t), ...(log ? { log } : {}), ...(mapLater ? { gate: held } : {}),
+  });
+  const offload = await files.prepare();
   const instructions = await loadInstructions({
     projectRoot: config.projectRoot,
     userFile: paths.userInstructionsFile,
@@ -151,7 +164,6 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
   // one its history was sent with (a new marker would be a cache miss on all of it).
   const marker = data.marker ?? newSessionMarker();
   data.marker = marker;
-  const resumedMap = record ? parts.savedMapText(data, preset) : undefined;
   // MCP servers start together, while the code map settles; the first prompt waits for them (each
   // at most its start time): their tools are frozen into it.
   let mcpNotice = (text: string): void => void notices.push(text);
@@ -170,7 +182,7 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
   // map text (the prompt is fixed for the session; the map joins at the next prefix rewrite —
   // a summary, /clear), and the symbol tools wait for it when called. A resumed session with its
   // saved map text needs nothing from the index to start.
-  const started = await mapStart.settle(resumedMap !== undefined && deps.codeMapToolShapes !== undefined);
+  const started = await mapStart.settle(mapLater);
   await mcp?.ready;
   notices.push(...instructions.notes);
   // The code map's text is read here only: when a session starts, and when the prefix changes anyway.
@@ -198,6 +210,17 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
     : undefined;
   // /mcp, the servers' /context lines, and their prompts as /SERVER:PROMPT as each server comes up.
   registerMcpCommands(slash, mcp, log);
+  // The sweeps of old sessions and offloads are held back too: each is a scan of every session's
+  // index that the request would wait behind (src/agent/session-files.ts).
+  void held.then(async (go) => {
+    if (go) await files.sweep((line) => storeNotice(line));
+  });
+  const releaseHeld = (): void => {
+    clearTimeout(idleStart);
+    firstRequestOut(true);
+  };
+  const idleStart = setTimeout(releaseHeld, IDLE_START_MS);
+  idleStart.unref();
   const engine = createEngine(
     (host) =>
       createSession(
@@ -232,12 +255,15 @@ export async function assembleSession(cli: CliOptions, config: Config, deps: Ses
       ...(hooks ? { hooks } : {}),
       checkpoints: files.rewind,
       contextNotes: async () => formatRewindStats(await files.rewind.stats()),
+      replyStarted: releaseHeld,
       cli,
       ...(files.store ? { store: files.store } : {}),
       slash,
       dataDir: paths.dataDir,
       ...(mcp ? { mcp } : {}),
       onDispose: async () => {
+        clearTimeout(idleStart);
+        firstRequestOut(false);
         await mcp?.close().catch(ignoreError('stop the MCP servers'));
         await sandbox.dispose();
         await files.close();

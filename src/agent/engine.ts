@@ -28,6 +28,7 @@ import { attachMentions, isOnlyAttachments } from './mentions.js';
 import { runUserShell } from './user-shell.js';
 import { formatUsage, subtractUsage } from './usage.js';
 import { ignoreError } from '../diagnostics/ignore-error.js';
+import { holdForRequest, requestDispatched } from '../io/request-gate.js';
 import type { Hooks } from '../extensions/hooks.js';
 import { conversationOf, type ConversationState } from '../rewind/conversation-snapshot.js';
 import type { CheckpointWrappers } from '../rewind/checkpointed-tools.js';
@@ -70,6 +71,8 @@ export interface EngineServices {
   readonly checkpoints?: TurnCheckpoints;
   /** Lines other parts add to /context about what they hold (what rewind keeps). */
   readonly contextNotes?: () => Promise<readonly string[]>;
+  /** A model reply began, so its request is out: start-up work held back from its way may run (sweeps). */
+  readonly replyStarted?: () => void;
 }
 
 export interface TurnCheckpoints {
@@ -82,10 +85,7 @@ export interface TurnCheckpoints {
   readonly wrappers: Pick<CheckpointWrappers, 'aroundCommand'>;
 }
 
-export interface ToolDelegates {
-  readonly files?: FileAccess;
-  readonly commands?: CommandRunner;
-}
+export interface ToolDelegates { readonly files?: FileAccess; readonly commands?: CommandRunner }
 
 export interface LindwyrmEngine extends Engine {
   readonly store: EventStore;
@@ -258,8 +258,6 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
     // The checkpoint keeps the conversation as it is before the prompt joins it. Its writes run
     // beside the request rather than before it; anything that changes files waits for them.
     const checkpoint = services.checkpoints?.beginTurn(shell ? `!${text}` : text, conversationOf(rt));
-    // The view hears of the prompt once its request is out: a redraw now would run first.
-    events.holdNotifications();
     events.dispatch({ type: 'turn.start', blockId: newId('user'), text: shell ? `!${text}` : text });
     guards.startTurn();
     let outcome: TurnOutcome;
@@ -288,7 +286,7 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
           describe,
           onUsage: (usage) => session.recordUsage(usage, false),
           safePoint,
-          ...(services.checkpoints?.replyStarted ? { onReplyStart: () => services.checkpoints?.replyStarted?.() } : {}),
+          onReplyStart: () => (services.checkpoints?.replyStarted?.(), services.replyStarted?.()),
           stopReason: () => stopReason,
           afterSummary: () => session.rewritePrompt(),
           ...(guards.budgetActive ? { beforeStep: guards.turn.beforeStep } : {}),
@@ -338,7 +336,10 @@ export function createEngine(open: (host: SessionHost) => Session, services: Eng
       if (running) return { status: 'error', result: '', detail: 'A turn is already running.', steps: 0 };
       controller = new AbortController();
       stopReason = undefined;
-      running = turn(text, controller.signal, extra?.images, extra?.shell);
+      // The view hears of the prompt once its request is out (src/io/request-gate.ts), from the keypress on.
+      if (!extra?.shell) holdForRequest();
+      events.holdNotifications();
+      running = turn(text, controller.signal, extra?.images, extra?.shell).finally(requestDispatched);
       let outcome: TurnOutcome;
       try {
         outcome = await running;

@@ -18,7 +18,8 @@ export type EngineEvent =
   | { readonly type: 'session.reset'; readonly state: SessionState }
   | { readonly type: 'settings'; readonly patch: SettingsPatch }
   | { readonly type: 'turn.start'; readonly blockId: string; readonly text: string }
-  | { readonly type: 'assistant.delta'; readonly blockId: string; readonly text: string }
+  /** `sealed`: as the provider's text_delta has it (types.ts). */
+  | { readonly type: 'assistant.delta'; readonly blockId: string; readonly text: string; readonly sealed?: string }
   | { readonly type: 'reasoning.delta'; readonly blockId: string; readonly text: string }
   | { readonly type: 'block.end'; readonly blockId: string }
   | {

@@ -4,6 +4,9 @@
  * a call only counts as looping when it already appears twice in the window.
  */
 
+import { createHash } from 'node:crypto';
+import { jsonPieces, PIECE_CHARS } from '../io/json-pieces.js';
+
 /** Occurrences already in the window that make the next identical call a loop. */
 export const LOOP_REPEATS = 2;
 
@@ -12,13 +15,41 @@ export interface LoopDetector {
   isLoop(name: string, input: unknown): boolean;
 }
 
-function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+/**
+ * The arguments with keys sorted, as JSON, fed to a digest in pieces: a call's arguments may be
+ * megabytes (write_file's content), and the window keeps a key per call for the whole turn.
+ */
+function stableJson(value: unknown, out: (text: string) => void): void {
+  if (Array.isArray(value)) {
+    out('[');
+    value.forEach((item, i) => {
+      if (i > 0) out(',');
+      stableJson(item, out);
+    });
+    out(']');
+    return;
+  }
   if (value && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
+    out('{');
+    entries.forEach(([k, v], i) => {
+      out(`${i > 0 ? ',' : ''}${JSON.stringify(k)}:`);
+      stableJson(v, out);
+    });
+    out('}');
+    return;
   }
-  return JSON.stringify(value) ?? 'null';
+  if (typeof value === 'string' && value.length > PIECE_CHARS) {
+    for (const piece of jsonPieces(value)) out(piece);
+    return;
+  }
+  out(JSON.stringify(value) ?? 'null');
+}
+
+function keyOf(name: string, input: unknown): string {
+  const hash = createHash('sha256').update(name).update('\u0000');
+  stableJson(input, (text) => hash.update(text));
+  return hash.digest('base64');
 }
 
 export function createLoopDetector(window: number): LoopDetector {
@@ -26,7 +57,7 @@ export function createLoopDetector(window: number): LoopDetector {
   return {
     isLoop(name, input) {
       if (window <= 0) return false;
-      const key = `${name}\u0000${stableJson(input)}`;
+      const key = keyOf(name, input);
       const seen = recent.filter((k) => k === key).length;
       recent.push(key);
       if (recent.length > window) recent.shift();

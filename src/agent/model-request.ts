@@ -70,7 +70,7 @@ export async function streamRequest(env: RequestEnv, request: ModelRequest & { s
           endReasoning();
           textId ??= env.newId('assistant');
           shown += event.text.length;
-          env.dispatch({ type: 'assistant.delta', blockId: textId, text: event.text });
+          env.dispatch({ type: 'assistant.delta', blockId: textId, text: event.text, ...(event.sealed !== undefined ? { sealed: event.sealed } : {}) });
           break;
         case 'thinking_delta':
           endText();

@@ -52,6 +52,16 @@ export function keepStreamPieces(on: boolean): void {
   keepPieces = on;
 }
 
+/**
+ * Whether streaming blocks keep their text. Without a view (-p, --json, stream-json) nothing reads
+ * it: the answer goes out as deltas and lives on in the history, and this copy was the reply's
+ * size again for as long as the run lasted. One-shot mode turns it off; the blocks then stay empty.
+ */
+let keepText = true;
+export function keepStreamedText(on: boolean): void {
+  keepText = on;
+}
+
 function appendText(
   state: SessionState,
   kind: 'assistant' | 'reasoning',
@@ -59,12 +69,14 @@ function appendText(
   text: string,
 ): SessionState {
   const i = indexOfBlock(state.blocks, id);
+  if (!keepText) text = '';
   if (i < 0) {
     const block: TranscriptBlock = { kind, id, version: 0, text, streaming: true, ...(keepPieces ? { stream: { list: [text], count: 1 } } : {}) };
     return { ...state, blocks: [...state.blocks, block] };
   }
   const old = state.blocks[i]!;
   if (old.kind !== kind) return state;
+  if (!keepText) return state;
   const grown = appendStreamed(old, old.text, text);
   const stream = keepPieces && old.streaming ? grow(old.stream, old.text, text) : undefined;
   const block = { ...old, text: grown.text, version: old.version + 1, ...(stream ? { stream } : {}) };

@@ -52,15 +52,20 @@ export function startCodeMap(opts: {
   /** Where "the code map is unavailable" goes (a startup notice). */
   readonly notice: (text: string) => void;
   readonly log?: (line: string) => void;
+  /**
+   * Opening waits for this (a resumed session, whose prompt has its map text already, opens the
+   * map once its first request is out); false: the session ended first, nothing is opened.
+   */
+  readonly gate?: Promise<boolean>;
 }): { settle(skipWait: boolean): Promise<SessionCodeMap> } {
   const { config, source } = opts;
   const on = config.codeMap.enabled && source.openCodeMap !== undefined;
-  const opening: Promise<CodeMapPort | undefined> = on
-    ? source.openCodeMap!({ projectRoot: config.projectRoot, cacheDir: opts.cacheDir, config, onProgress: opts.progress.update }).catch((err: unknown) => {
-        opts.notice(`The code map is unavailable: ${err instanceof Error ? err.message : String(err)}`);
-        return undefined;
-      })
-    : Promise.resolve(undefined);
+  const open = (): Promise<CodeMapPort | undefined> =>
+    source.openCodeMap!({ projectRoot: config.projectRoot, cacheDir: opts.cacheDir, config, onProgress: opts.progress.update }).catch((err: unknown) => {
+      opts.notice(`The code map is unavailable: ${err instanceof Error ? err.message : String(err)}`);
+      return undefined;
+    });
+  const opening: Promise<CodeMapPort | undefined> = !on ? Promise.resolve(undefined) : opts.gate ? opts.gate.then((go) => (go ? open() : undefined)) : open();
   if (on) void opening.then((m) => opts.progress.settle(m !== undefined));
   const ready = waitForCodeMap(opening, source.codeMapWaitMs);
   // A failure here means no stand-ins: a late map's tools then join at no point.

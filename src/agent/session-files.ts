@@ -29,15 +29,21 @@ export interface SessionFiles {
   readonly firstId: string;
   /** An id for a new conversation. */
   newId(): string;
-  /** Sweeps old sessions and orphaned offloads, and opens the first conversation's offload store. */
-  prepare(notice: (text: string) => void): Promise<DisposableOffloadStore>;
+  /** Removes temp files of killed runs and opens the first conversation's offload store. */
+  prepare(): Promise<DisposableOffloadStore>;
+  /**
+   * Sweeps sessions past their retention and orphaned offloads: work that need not stand between
+   * the start and the first request, so the session runs it once that request is out (or the
+   * session has sat idle a while). Once per run; later calls return the same sweep.
+   */
+  sweep(notice: (text: string) => void): Promise<void>;
   /** Moves to another conversation (see the file comment); returns its offload store. */
   switchTo(id: string, resumed: boolean): Promise<DisposableOffloadStore>;
   /** Saves the conversation in use; `recordOf` gets the refs of its offloaded results. */
   /** `durable: false`: see SessionStore.save (the offloads' fsync waits for the next durable save too). */
   save(recordOf: (offloadRefs: readonly string[]) => SessionRecord, opts?: { readonly durable?: boolean }): Promise<void>;
   /** Appends answer text the running turn streamed (after a save named the turn); '' with no turn removes the file. */
-  saveStreamed(turn: { readonly startedAt: string; readonly afterMessages: number } | undefined, text: string): Promise<void>;
+  saveStreamed(turn: { readonly startedAt: string; readonly afterMessages: number } | undefined, text: string | readonly string[]): Promise<void>;
   /** The checkpoints of the conversation in use (they follow it like its offloads). */
   readonly rewind: Rewind;
   close(): Promise<void>;
@@ -96,6 +102,7 @@ export async function openSessionFiles(opts: {
   let offload: DisposableOffloadStore | undefined;
   // Whether the conversation in use is on disk: its offloads stay when we leave it.
   let saved = record !== undefined;
+  let swept: Promise<void> | undefined;
   const leave = async (): Promise<void> => {
     await offload?.dispose(saved && saves).catch(ignoreError(`tidy the offloads of session ${current}`, log));
   };
@@ -106,22 +113,27 @@ export async function openSessionFiles(opts: {
     ...(record ? { record } : {}),
     firstId,
     newId,
-    async prepare(sweepNotice) {
+    async prepare() {
       // Temp files a killed run left beside the user's files (and ours) go before anything is written.
       await sweepAbandonedTemps().catch(ignoreError('remove the temp files of killed runs', log));
-      if (store && saves) {
-        // A sweep that fails leaves old sessions for the next start; this one must still start.
-        await store.sweep(config.sessionRetentionDays, firstId).then((r) => r.problems.forEach(sweepNotice), ignoreError('sweep old sessions', log));
-      }
-      if (cli.save) {
-        // Offloads of sessions nothing saved (--no-save, a crash) go after a week; saved ones stay.
-        const savedIds = savedSessionIds(paths.sessionsDir);
-        await sweepOrphanedOffloads({ dir: paths.offloadDir, isSaved: async (id) => (await savedIds).has(id) || id === firstId }).catch(
-          ignoreError('sweep orphaned offloads', log),
-        );
-      }
       offload = createOffloadStore({ dir: paths.offloadDir, sessionId: firstId, redact });
       return offload;
+    },
+    sweep(sweepNotice) {
+      swept ??= (async () => {
+        if (store && saves) {
+          // A sweep that fails leaves old sessions for the next start; this one must still go on.
+          await store.sweep(config.sessionRetentionDays, firstId).then((r) => r.problems.forEach(sweepNotice), ignoreError('sweep old sessions', log));
+        }
+        if (cli.save) {
+          // Offloads of sessions nothing saved (--no-save, a crash) go after a week; saved ones stay.
+          const savedIds = savedSessionIds(paths.sessionsDir);
+          await sweepOrphanedOffloads({ dir: paths.offloadDir, isSaved: async (id) => (await savedIds).has(id) || id === firstId || id === current }).catch(
+            ignoreError('sweep orphaned offloads', log),
+          );
+        }
+      })();
+      return swept;
     },
     async switchTo(id, resumed) {
       if (store && saves && resumed) await store.lock(id);
@@ -148,6 +160,8 @@ export async function openSessionFiles(opts: {
     },
     rewind,
     async close() {
+      // A sweep under way finishes first: a session half removed would wait an hour for the next.
+      await swept;
       await rewind.close();
       await store?.close().catch(ignoreError('close the session store', log));
       await leave();

@@ -70,7 +70,7 @@ export interface Session {
   /** Saves the conversation now (`durable: false`: see SessionStore.save). */
   persist(opts?: { readonly durable?: boolean }): Promise<void>;
   /** Saves answer text `turn` streamed since the last save (only the new text is written); no turn: drops it. */
-  persistStreamed(turn: SessionData['unfinishedTurn'], text: string): Promise<void>;
+  persistStreamed(turn: SessionData['unfinishedTurn'], text: string | readonly string[]): Promise<void>;
   close(): Promise<void>;
 }
 

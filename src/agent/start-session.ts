@@ -22,6 +22,8 @@ export interface SessionHooks {
   readonly delegates?: ToolDelegates;
 }
 
+export { warmHttpClient } from '../providers/warm-http.js';
+
 export async function startSession(cli: CliOptions, config: Config, hooks: SessionHooks = {}): Promise<LindwyrmEngine> {
   return assembleSession(cli, config, realSessionDeps(hooks));
 }

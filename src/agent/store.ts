@@ -5,6 +5,7 @@
  */
 import { FLUSH_AT_ONCE, type EngineEvent } from './events.js';
 import { reduce } from './reducer.js';
+import { afterRequestLeaves } from '../io/request-gate.js';
 import type { EngineStore, SessionState } from './state.js';
 
 /** Ink renders at 30 fps; notifying faster than that only burns CPU. */
@@ -19,9 +20,9 @@ export interface EventStore extends EngineStore {
   /** Publish now if anything is pending. */
   flush(): void;
   /**
-   * Subscribers hear of changes only after the event loop has gone round twice: a request about
-   * to leave is written first (its connect completes in the next poll phase), the redraw after.
-   * Snapshots stay current meanwhile; only the notifications wait.
+   * Subscribers hear of changes only once the prompt's request has left (src/io/request-gate.ts):
+   * the request is written first, the redraw after. Snapshots stay current meanwhile; only the
+   * notifications wait.
    */
   holdNotifications(): void;
 }
@@ -75,12 +76,10 @@ export function createEventStore(initial: SessionState, frameMs: number = FRAME_
     holdNotifications() {
       if (held) return;
       held = true;
-      setImmediate(() =>
-        setImmediate(() => {
-          held = false;
-          notify();
-        }),
-      );
+      afterRequestLeaves(() => {
+        held = false;
+        notify();
+      });
     },
   };
 }

@@ -7,6 +7,7 @@
  */
 import type { EngineEvent } from './events.js';
 import type { SessionData } from './runtime.js';
+import { UnsavedText } from './unsaved-text.js';
 import { createStreamSaver, type UnfinishedTurn } from './unfinished-turn.js';
 
 export interface TurnJournal {
@@ -26,18 +27,19 @@ export function createTurnJournal(
   /** Saves the whole session (small: the history only appends). */
   save: () => Promise<void>,
   /** Appends streamed text to the turn's file (no turn: removes it). */
-  saveStreamed: (turn: UnfinishedTurn | undefined, text: string) => Promise<void>,
+  saveStreamed: (turn: UnfinishedTurn | undefined, text: string | readonly string[]) => Promise<void>,
   log?: (line: string) => void,
 ): TurnJournal {
   // Only the text since the last save is held: the whole answer is the model client's to keep,
-  // and each save appends just the new part (the note's `streamed` stays '' in the index).
-  let unsaved: string[] = [];
+  // and each save appends just the new part (the note's `streamed` stays '' in the index). Held
+  // as the client's own chunks where it can be (unsaved-text.ts).
+  let unsaved = new UnsavedText();
   // The first save of the text after a safe point saves the session too: the index must name the
   // history the text follows (a context reclaim may have rewritten it since).
   let indexed = false;
   const saver = createStreamSaver(async () => {
-    const text = unsaved.join('');
-    unsaved = [];
+    // In chunks, never joined: a second of a fast reply is megabytes.
+    const text = unsaved.take();
     // The note as the text was taken: a safe point meanwhile starts another file.
     const turn = session().unfinishedTurn;
     if (!turn) return;
@@ -47,14 +49,14 @@ export function createTurnJournal(
       await saveStreamed(turn, text);
     } catch (err) {
       // Kept for the next try, so the saved text has no hole; the next safe point reports it.
-      unsaved.unshift(text);
+      unsaved.putBack(text);
       log?.(`could not save the streamed text: ${String(err)}`);
     }
   });
   return {
     begin() {
       const s = session();
-      unsaved = [];
+      unsaved = new UnsavedText();
       indexed = false;
       s.unfinishedTurn = { startedAt: new Date().toISOString(), streamed: '', afterMessages: s.history.length };
     },
@@ -63,14 +65,14 @@ export function createTurnJournal(
       const u = s.unfinishedTurn;
       if (event.type === 'assistant.delta' && u) {
         if (u.afterMessages !== s.history.length) s.unfinishedTurn = { ...u, afterMessages: s.history.length };
-        unsaved.push(event.text);
+        unsaved.add(event.text, event.sealed);
         saver.touch();
       }
       dispatch(event);
     },
     settled() {
       saver.cancel();
-      unsaved = [];
+      unsaved = new UnsavedText();
       indexed = false;
       const s = session();
       const u = s.unfinishedTurn;
@@ -78,7 +80,7 @@ export function createTurnJournal(
     },
     end() {
       saver.cancel();
-      unsaved = [];
+      unsaved = new UnsavedText();
       delete session().unfinishedTurn;
       void saveStreamed(undefined, '').catch((err: unknown) => log?.(`could not remove the streamed text: ${String(err)}`));
     },

@@ -35,6 +35,40 @@ export function parsePlainWords(argv: readonly string[], ctx: ParseContext): Par
   return catchUsage(() => interpretArgs({ _: [...argv] }, ctx));
 }
 
+/** Flags a usual one-shot or resume line is made of, by the words that name them (flags.ts). */
+const SIMPLE_VALUES: Readonly<Record<string, string>> = { '-p': 'print', '--print': 'print', '--resume': 'resume', '-m': 'model', '--model': 'model', '--allow': 'allow' };
+const SIMPLE_SWITCHES: Readonly<Record<string, string>> = { '-c': 'continue', '--continue': 'continue', '--json': 'json', '--raw': 'raw', '--read-only': 'read-only', '-v': 'verbose', '--verbose': 'verbose' };
+
+/**
+ * The same answer as parseArgs for the usual lines (`-p TASK`, `-c -p TASK`, `--resume ID`,
+ * `--json`, `--allow KIND` …) without loading yargs (its modules and parse were ~40 ms of CPU
+ * before a resumed session's first request); undefined for anything else, which yargs parses:
+ * other flags, `--flag=value`, a value that starts with "-" (`-p -`), `--`, a repeated switch.
+ */
+export function parseSimpleFlags(argv: readonly string[], ctx: ParseContext): ParsedCommand | undefined {
+  const words: ParsedWords = { _: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (!arg.startsWith('-')) {
+      words._.push(arg);
+      continue;
+    }
+    const valueOf = SIMPLE_VALUES[arg];
+    if (valueOf !== undefined) {
+      const value = argv[++i];
+      if (value === undefined || value.startsWith('-')) return undefined;
+      // As yargs gives them with duplicate-arguments-array: a repeated flag (and --allow always) as a list.
+      const before = words[valueOf];
+      words[valueOf] = valueOf === 'allow' || before !== undefined ? [...(before === undefined ? [] : ([] as unknown[]).concat(before)), value] : value;
+      continue;
+    }
+    const switchOf = SIMPLE_SWITCHES[arg];
+    if (switchOf === undefined || words[switchOf] !== undefined) return undefined;
+    words[switchOf] = true;
+  }
+  return catchUsage(() => interpretArgs(words, ctx));
+}
+
 export function catchUsage(parse: () => ParsedCommand): ParsedCommand {
   try {
     return parse();

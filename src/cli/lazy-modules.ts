@@ -13,6 +13,8 @@ export type GrammarParsers = typeof createParser;
 
 export interface StartSessionModule {
   startSession(cli: CliOptions, config: Config, hooks?: { approver?: Approver }): Promise<Engine>;
+  /** Compiles the HTTP client's parser over loopback while the input is idle (src/providers/warm-http.ts). */
+  warmHttpClient(): Promise<void>;
 }
 export interface RunOneShotModule {
   runOneShot(cli: CliOptions, config: Config, version?: string): Promise<number>;
@@ -43,7 +45,11 @@ export interface EarlyFrame {
   /** Where the real cursor was put (the input's caret). */
   readonly cursor: { readonly row: number; readonly column: number };
   readonly stray?: { readonly writeStdout: (data: string) => boolean; release(): { stdout: string; stderr: string } };
-  handOver(): void;
+  /** Keys typed meanwhile, for the view's input (components/terminal/early-input.ts); the CLI only passes them on. */
+  handOver(): {
+    readonly buffer: { readonly text: string; readonly cursor: number };
+    readonly commands: readonly ({ readonly name: 'text'; readonly text: string } | { readonly name: 'backspace' })[];
+  };
   abandon(): void;
 }
 export interface EarlyPaintModule {
@@ -73,8 +79,12 @@ export const loadStartSession = (): Promise<StartSessionModule> =>
 export const loadRunOneShot = (): Promise<RunOneShotModule> =>
   import('../headless/run-oneshot.js');
 
-export const loadRunTui = (): Promise<RunTuiModule> =>
-  import('../../components/run-tui.js');
+export const loadRunTui = async (): Promise<RunTuiModule> => {
+  // React, then Ink, then the app: three stretches of the only thread instead of one, so keys
+  // typed at the early first frame are echoed in between (components/view-stack.ts).
+  await (await import('../../components/view-stack.js')).loadViewStack();
+  return import('../../components/run-tui.js');
+};
 
 export const loadInputSupport = (): Promise<InputSupportModule> =>
   import('../agent/input-support.js');

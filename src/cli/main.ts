@@ -13,7 +13,7 @@ import { initMessage, writeStarterAgentsFile } from './init-agents.js';
 import { loadEarlyPaint, loadInputSupport, loadPrintMap, loadRewindCli, loadRunAcp, loadRunOneShot, loadRunTui, loadStartSession, loadTreeSitter } from './lazy-modules.js';
 import { appPaths } from '../config/paths.js';
 import type { CliOptions } from './options.js';
-import { parsePlainWords, type ParsedCommand } from './interpret-args.js';
+import { parsePlainWords, parseSimpleFlags, type ParsedCommand } from './interpret-args.js';
 import { fullScreenRefusal, MAX_NESTING, nestedNote, nestingDepth, tooDeepRefusal } from './nesting.js';
 import { startingState } from './starting-state.js';
 
@@ -42,7 +42,7 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
   const ctx = { cwd: io.cwd, interactive: io.interactive };
   if (argv[0] === ACP_COMMAND) return runAcpCommand(argv.slice(1), io);
   // Plain `lwyrm` (or a prompt in plain words) is the common start; it need not wait for yargs.
-  const command = parsePlainWords(argv, ctx) ?? (await import('./parse-args.js')).parseArgs(argv, ctx);
+  const command = parsePlainWords(argv, ctx) ?? parseSimpleFlags(argv, ctx) ?? (await import('./parse-args.js')).parseArgs(argv, ctx);
   const nested = nestingRefusal(command, io);
   if (nested !== undefined) return nested;
   let verbose = false;
@@ -183,8 +183,12 @@ async function runWith(given: CliOptions, io: MainIo, stopEarly: (() => void) | 
     // the only thread, and keys typed at the first frame should echo before it, not after.
     let inputLive: () => void = () => undefined;
     const engine = new Promise<void>((resolve) => (inputLive = resolve)).then(async () => {
-      const { startSession } = await loadStartSession();
-      return await startSession(options, config);
+      const { startSession, warmHttpClient } = await loadStartSession();
+      const started = await startSession(options, config);
+      // The first prompt's request should not pay for the HTTP client's first use: warm it while
+      // the input is idle (a prompt given on the command line is sent at once and warms it itself).
+      if (options.prompt === undefined) setTimeout(() => void warmHttpClient(), HTTP_WARM_UP_MS).unref();
+      return started;
     });
     return await runTui(engine, {
       onInputLive: () => inputLive(),
@@ -200,6 +204,9 @@ async function runWith(given: CliOptions, io: MainIo, stopEarly: (() => void) | 
     painted?.abandon();
   }
 }
+
+/** How long after the session is up the HTTP client is warmed: after the frame that says so. */
+const HTTP_WARM_UP_MS = 150;
 
 /** Proxy variables hold credentials only sometimes (user:pass@host); those are keys too. */
 const PROXY_VARIABLES = ['HTTP_PROXY', 'HTTPS_PROXY', 'ALL_PROXY', 'http_proxy', 'https_proxy', 'all_proxy'];

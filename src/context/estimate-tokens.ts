@@ -4,6 +4,7 @@
  * replaced by the provider's measured usage as soon as a request has been sent.
  */
 import type { ContentBlock, Message, ToolSchema } from '../providers/types.js';
+import { jsonPieces } from '../io/json-pieces.js';
 
 /** A vision model bills an image by its pixels, not its base64 size; this is the usual cap. */
 export const IMAGE_TOKENS = 1_600;
@@ -16,6 +17,12 @@ const BLOCK_OVERHEAD = 3;
  * at about one a character, so counting it as ASCII would undercount it fourfold.
  */
 export function estimateText(text: string): number {
+  const counts = { ascii: 0, other: 0 };
+  countChars(text, counts);
+  return Math.ceil(counts.ascii / 4 + counts.other);
+}
+
+function countChars(text: string, counts: { ascii: number; other: number }): void {
   let ascii = 0;
   let other = 0;
   for (let i = 0; i < text.length; i++) {
@@ -25,13 +32,18 @@ export function estimateText(text: string): number {
     else if (code >= 0xd800 && code <= 0xdfff) other += 0.5;
     else other++;
   }
-  return Math.ceil(ascii / 4 + other);
+  counts.ascii += ascii;
+  counts.other += other;
 }
 
-/** JSON is dense in punctuation, each of which tends to be a token of its own. */
+/**
+ * JSON is dense in punctuation, each of which tends to be a token of its own. Counted over the
+ * JSON in pieces: a write_file call's arguments may be megabytes.
+ */
 export function estimateJson(value: unknown): number {
-  const text = JSON.stringify(value) ?? '';
-  return Math.ceil(estimateText(text) * 1.3);
+  const counts = { ascii: 0, other: 0 };
+  for (const piece of jsonPieces(value)) countChars(piece, counts);
+  return Math.ceil(Math.ceil(counts.ascii / 4 + counts.other) * 1.3);
 }
 
 export function estimateBlock(block: ContentBlock): number {

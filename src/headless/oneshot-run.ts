@@ -7,6 +7,7 @@ import { access, constants, stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { CONFIG_WARNING_PREFIX, STARTUP_HINT_PREFIX } from '../agent/assemble-session.js';
 import type { LindwyrmEngine } from '../agent/engine.js';
+import { keepStreamedText } from '../agent/reducer.js';
 import { CODE_MAP_GRACE_MS } from '../agent/late-code-map.js';
 import type { TurnOutcome, TurnStatus } from '../agent/state.js';
 import type { CliOptions } from '../cli/options.js';
@@ -96,6 +97,8 @@ export async function runOneShotWith(cli: CliOptions, open: OpenEngine, io: OneS
     return 2;
   }
   const output = createOneShotOutput(cli, io);
+  // No view reads the transcript's text: the answer goes out as it streams (reducer.ts).
+  keepStreamedText(false);
   let engine: LindwyrmEngine | undefined;
   let interrupted = false;
   let stopSignal: StopSignal = 'SIGINT';

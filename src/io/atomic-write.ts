@@ -11,7 +11,8 @@
  * they are — by the next lindwyrm's start or tool call (temp-journal.ts lists each one first).
  */
 import { randomBytes } from 'node:crypto';
-import { chmod, lstat, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { chmod, lstat, open, readdir, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { slices } from './json-pieces.js';
 import { basename, dirname, join } from 'node:path';
 import { ignoreError } from '../diagnostics/ignore-error.js';
 import { faultHere, faultKill, faultPoint } from '../diagnostics/fault-point.js';
@@ -150,10 +151,28 @@ async function writeWhole(path: string, data: string | Uint8Array, mode: number,
       await handle.write(bytes.subarray(0, bytes.length >> 1));
       faultKill();
     }
-    await handle.writeFile(data);
+    await writeData(handle, data);
     if (sync) await handle.sync();
   } finally {
     await handle.close();
+  }
+}
+
+/** Past this length a string is encoded and written a slice at a time. */
+const SLICE_CHARS = 1024 * 1024;
+
+/**
+ * The data's bytes, a long string's in slices (each whole surrogate pairs, so the bytes are the
+ * same): writeFile of a string first makes one buffer of it all, a file of 50 MB 50 MB more.
+ */
+async function writeData(handle: FileHandle, data: string | Uint8Array): Promise<void> {
+  if (typeof data !== 'string' || data.length <= SLICE_CHARS) {
+    await handle.writeFile(data);
+    return;
+  }
+  for (const slice of slices(data, SLICE_CHARS)) {
+    const bytes = Buffer.from(slice, 'utf8');
+    for (let written = 0; written < bytes.length; ) written += (await handle.write(bytes, written, bytes.length - written)).bytesWritten;
   }
 }
 

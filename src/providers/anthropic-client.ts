@@ -5,6 +5,7 @@ import type { Preset } from '../config/types.js';
 import { promptCacheFor } from './anthropic-cache.js';
 import { buildAnthropicBody } from './anthropic-request.js';
 import { AnthropicAssembler } from './anthropic-stream.js';
+import { requestBody } from './request-body.js';
 import { runStream, type RunnerOptions } from './stream-runner.js';
 import { toolIdsIn } from './tool-ids.js';
 import type { ModelClient, ModelRequest, StreamEvent } from './types.js';
@@ -29,7 +30,7 @@ export function createAnthropicClient(preset: Preset, apiKey: string | undefined
   const cache = promptCacheFor(preset);
   return {
     stream(request: ModelRequest): AsyncIterable<StreamEvent> {
-      const body = JSON.stringify(buildAnthropicBody(preset.model, request, preset.baseUrl, cache));
+      const body = requestBody(buildAnthropicBody(preset.model, request, preset.baseUrl, cache));
       const usedIds = toolIdsIn(request.messages);
       const note = runner.log;
       return runStream({ url, headers, body, signal: request.signal, newAssembler: () => new AnthropicAssembler({ usedIds, ...(note ? { note } : {}) }) }, runner);

@@ -203,9 +203,11 @@ export class AnthropicAssembler implements StreamAssembler {
   private appendText(b: Block & { kind: 'text' | 'thinking' }, piece: string): StreamEvent[] {
     if (!piece) return [];
     const type = b.kind === 'text' ? 'text_delta' : 'thinking_delta';
-    b.text.append(piece);
+    const sealed = b.text.append(piece);
     const orig = b.replayOf;
-    if (!orig || b.diverged || (orig.kind !== 'text' && orig.kind !== 'thinking')) return [{ type, text: piece }];
+    if (!orig || b.diverged || (orig.kind !== 'text' && orig.kind !== 'thinking')) {
+      return [type === 'text_delta' && sealed !== undefined ? { type, text: piece, sealed } : { type, text: piece }];
+    }
     // Only a replayed block (a proxy's) compares whole texts.
     const replayed = b.text.toString();
     const original = orig.text.toString();

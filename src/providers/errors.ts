@@ -81,8 +81,8 @@ export function httpError(
     preset: Preset;
     url: string;
     keySent: boolean;
-    /** The request JSON, to name a refused field. */
-    sentBody?: string;
+    /** The request JSON (or the value it was made from), to name a refused field. */
+    sentBody?: string | object;
     /** Values never to quote back (the API key sent). */
     secrets?: readonly string[];
   },

@@ -5,6 +5,7 @@ import type { Preset } from '../config/types.js';
 import { joinUrl } from './anthropic-client.js';
 import { buildOpenAiBody } from './openai-request.js';
 import { OpenAiAssembler } from './openai-stream.js';
+import { requestBody } from './request-body.js';
 import { runStream, type RunnerOptions } from './stream-runner.js';
 import { toolIdsIn } from './tool-ids.js';
 import type { ModelClient, ModelRequest, StreamEvent } from './types.js';
@@ -17,7 +18,7 @@ export function createOpenAiClient(preset: Preset, apiKey: string | undefined, r
   if (apiKey) headers['authorization'] = `Bearer ${apiKey}`;
   return {
     stream(request: ModelRequest): AsyncIterable<StreamEvent> {
-      const body = JSON.stringify(buildOpenAiBody(preset, request));
+      const body = requestBody(buildOpenAiBody(preset, request));
       const usedIds = toolIdsIn(request.messages);
       const note = runner.log;
       return runStream({ url, headers, body, signal: request.signal, newAssembler: () => new OpenAiAssembler({ usedIds, ...(note ? { note } : {}) }) }, runner);

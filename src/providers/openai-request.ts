@@ -4,6 +4,7 @@
  * echo_reasoning rule says (WIRE.md): strict servers reject the field, DeepSeek V4 and Kimi
  * reject a tool-call turn without it.
  */
+import { holdsChars, JsonText } from '../io/json-pieces.js';
 import type { Preset } from '../config/types.js';
 import type { AssistantMessage, ContentBlock, ImageData, ModelRequest, ThinkingEffort } from './types.js';
 
@@ -91,7 +92,8 @@ function assistantMessage(m: AssistantMessage, echo: 'auto' | boolean): Json {
     out['tool_calls'] = calls.map((c) => ({
       id: c.id,
       type: 'function',
-      function: { name: c.name, arguments: JSON.stringify(c.input) },
+      // Arguments of megabytes stay one JSON text made only as the body is sent (request-body.ts).
+      function: { name: c.name, arguments: holdsChars(c.input, 1024 * 1024) ? new JsonText(c.input) : JSON.stringify(c.input) },
       // Gemini's thought_signature lives here; its endpoint rejects the next request without it.
       ...(c.extraContent ? { extra_content: c.extraContent } : {}),
     }));

@@ -98,8 +98,8 @@ export class OpenAiAssembler implements StreamAssembler {
 
   private addText(text: string, out: StreamEvent[]): void {
     if (text.length === 0) return;
-    this.text.append(text);
-    out.push({ type: 'text_delta', text });
+    const sealed = this.text.append(text);
+    out.push(sealed !== undefined ? { type: 'text_delta', text, sealed } : { type: 'text_delta', text });
   }
 
   finish(): readonly StreamEvent[] {

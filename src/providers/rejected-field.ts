@@ -70,11 +70,11 @@ function mentions(text: string, field: string): boolean {
  * The "field X was refused, change Y" sentence for a 400/422 body, or undefined when the body
  * does not refuse one of the setting-driven fields this request actually sent.
  */
-export function rejectedFieldHint(errorBody: string, sentBody: string | undefined, preset: string): string | undefined {
+export function rejectedFieldHint(errorBody: string, sentBody: string | object | undefined, preset: string): string | undefined {
   if (!sentBody || !REFUSAL.test(errorBody)) return undefined;
-  let sent: unknown;
+  let sent: unknown = sentBody;
   try {
-    sent = JSON.parse(sentBody);
+    if (typeof sentBody === 'string') sent = JSON.parse(sentBody);
   } catch {
     return undefined; // a body we did not send as JSON has no field to point at
   }

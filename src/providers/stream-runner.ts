@@ -5,9 +5,10 @@
  * abort signal, and retry transient failures — but only while nothing of the answer has reached
  * the caller.
  */
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { request } from './undici-parts.js';
+import { requestDispatched } from '../io/request-gate.js';
 import type { Preset } from '../config/types.js';
 import { bodyText, contentEncodings, decodeBody, isDecodeError, UnsupportedEncodingError } from './body-decoding.js';
 import { redactKeys } from '../secrets/redact.js';
@@ -18,6 +19,7 @@ import { NdjsonParser } from './ndjson-reader.js';
 import { DEFAULT_MAX_REPLY_BYTES, isPing, replyBytes, tooLarge } from './reply-limits.js';
 import { MAX_EVENT_CHARS, SseParser, type SseMessage } from './sse-reader.js';
 import { ProviderError, type AssistantMessage, type StreamEvent } from './types.js';
+import { sentValue, type RequestBody } from './request-body.js';
 
 /** Format-specific turning of SSE messages into neutral events. Throws ProviderError on stream errors. */
 export interface StreamAssembler {
@@ -63,7 +65,7 @@ function sentSecrets(headers: Readonly<Record<string, string>>): string[] {
 export interface StreamCall {
   readonly url: string;
   readonly headers: Record<string, string>;
-  readonly body: string;
+  readonly body: RequestBody;
   readonly signal?: AbortSignal;
   readonly newAssembler: () => StreamAssembler;
   /** How the body is framed: server-sent events (default), or one JSON object a line (Ollama). */
@@ -171,13 +173,17 @@ async function* attempt1(call: StreamCall, opts: RunnerOptions, delivered: { con
     arm();
     let res: Dispatcher.ResponseData;
     try {
-      res = await request(call.url, {
+      const streamed = typeof call.body === 'string' ? undefined : call.body;
+      const sent = request(call.url, {
         method: 'POST',
-        headers: call.headers,
-        body: call.body,
+        headers: streamed ? { ...call.headers, 'content-length': String(streamed.bytes) } : call.headers,
+        body: streamed ? Readable.from(streamed.chunks(), { objectMode: false }) : (call.body as string),
         dispatcher: opts.dispatcher,
         signal: controller.signal,
       });
+      // In the client's hands: a redraw held back for it may follow once it is written.
+      requestDispatched();
+      res = await sent;
     } catch (err) {
       throw fail(err);
     }
@@ -191,7 +197,7 @@ async function* attempt1(call: StreamCall, opts: RunnerOptions, delivered: { con
     }
     if (res.statusCode < 200 || res.statusCode >= 300) {
       const text = await bodyText(decoded);
-      const error = httpError(res.statusCode, text, { preset: opts.preset, url: call.url, keySent: opts.keySent, sentBody: call.body, secrets: sentSecrets(call.headers) });
+      const error = httpError(res.statusCode, text, { preset: opts.preset, url: call.url, keySent: opts.keySent, sentBody: sentValue(call.body), secrets: sentSecrets(call.headers) });
       if (isRetryableStatus(res.statusCode, headers)) throw new Transient(error, headers);
       throw error;
     }

@@ -23,12 +23,13 @@ export class TextBuffer {
     return this.total;
   }
 
-  append(piece: string): void {
-    if (!piece) return;
+  /** Appends `piece`; returns the chunk it completed, when it did (the buffer keeps that string). */
+  append(piece: string): string | undefined {
+    if (!piece) return undefined;
     this.pending.push(piece);
     this.pendingChars += piece.length;
     this.total += piece.length;
-    if (this.pendingChars >= CHUNK_CHARS) this.seal();
+    return this.pendingChars >= CHUNK_CHARS ? this.seal() : undefined;
   }
 
   /** Replaces the whole text (a server that sends a call's arguments as one object). */
@@ -46,10 +47,12 @@ export class TextBuffer {
     return this.chunks[0] ?? '';
   }
 
-  private seal(): void {
-    if (this.pending.length === 0) return;
-    this.chunks.push(this.pending.length === 1 ? this.pending[0]! : this.pending.join(''));
+  private seal(): string | undefined {
+    if (this.pending.length === 0) return undefined;
+    const chunk = this.pending.length === 1 ? this.pending[0]! : this.pending.join('');
+    this.chunks.push(chunk);
     this.pending = [];
     this.pendingChars = 0;
+    return chunk;
   }
 }

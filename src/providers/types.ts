@@ -103,7 +103,12 @@ export interface ModelRequest {
 
 /** Normalized stream events, the same for both wire formats. */
 export type StreamEvent =
-  | { readonly type: 'text_delta'; readonly text: string }
+  /**
+   * `sealed`: when this delta completed a chunk of the client's copy of the text, that chunk (this
+   * delta and those before it since the last one, joined). The client keeps it for the message:
+   * a consumer that holds on to it instead of the deltas holds no second copy (turn-journal.ts).
+   */
+  | { readonly type: 'text_delta'; readonly text: string; readonly sealed?: string }
   | { readonly type: 'thinking_delta'; readonly text: string }
   | { readonly type: 'tool_call_start'; readonly index: number; readonly id: string; readonly name: string }
   | { readonly type: 'tool_call_delta'; readonly index: number; readonly fragment: string }

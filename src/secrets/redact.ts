@@ -74,6 +74,22 @@ export function redactJson(json: string, matcher: SecretMatcher): { text: string
   return { text, hits };
 }
 
+/**
+ * Whether a string of `value` (keys included) holds a secret: redactJson of its JSON would change
+ * something exactly when this is true. Looks without serializing (the value may be megabytes).
+ */
+export function holdsSecret(value: unknown, matcher: SecretMatcher): boolean {
+  if (matcher.values.length === 0) return false;
+  const has = (text: string): boolean => matcher.values.some((v) => text.includes(v));
+  const walk = (v: unknown): boolean => {
+    if (typeof v === 'string') return has(v);
+    if (typeof v !== 'object' || v === null) return false;
+    if (Array.isArray(v)) return v.some(walk);
+    return Object.entries(v).some(([k, item]) => has(k) || walk(item));
+  };
+  return walk(value);
+}
+
 /** Keys are long; the redaction of messages and log lines leaves shorter values alone. */
 const MIN_KEY_LENGTH = 8;
 

@@ -3,19 +3,30 @@
  * names how many bytes of it are committed, so bytes past that point (an append cut short by a
  * kill) are ignored on read and cut off before the next append.
  */
-import { open } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import type { Message } from '../providers/types.js';
-import { FILE_MODE, writeDurably } from '../io/atomic-write.js';
+import { FILE_MODE } from '../io/atomic-write.js';
+import { slices } from '../io/json-pieces.js';
 import { SessionFileError } from './errors.js';
 import { faultHere, faultKill } from '../diagnostics/fault-point.js';
 import { readPrivateFileSync } from './permissions.js';
+
+/**
+ * A line too long to exist as one string (a message holding a reply of many megabytes): its text
+ * in pieces, made again each time it is written.
+ */
+export interface PiecedLine {
+  pieces(): Iterable<string>;
+}
+
+export type HistoryLine = string | PiecedLine;
 
 /**
  * Appends lines after the committed prefix; returns the new committed length in bytes. Not
  * `durable`: written (a killed process loses nothing) but not fsynced; the next durable append
  * syncs the file, these lines included.
  */
-export async function appendHistory(path: string, committedBytes: number, lines: readonly string[], durable = true): Promise<number> {
+export async function appendHistory(path: string, committedBytes: number, lines: readonly HistoryLine[], durable = true): Promise<number> {
   // O_APPEND: after cutting the uncommitted tail, every write lands exactly at the committed end.
   const handle = await open(path, 'a+', FILE_MODE);
   try {
@@ -33,12 +44,7 @@ export async function appendHistory(path: string, committedBytes: number, lines:
         faultKill();
       }
       first = false;
-      let written = 0;
-      while (written < chunk.length) {
-        const { bytesWritten } = await handle.write(chunk, written, chunk.length - written);
-        written += bytesWritten;
-      }
-      total += chunk.length;
+      total += await writeAll(handle, chunk);
     }
     if (durable) await handle.sync();
     return committedBytes + total;
@@ -47,17 +53,26 @@ export async function appendHistory(path: string, committedBytes: number, lines:
   }
 }
 
+async function writeAll(handle: FileHandle, chunk: Buffer): Promise<number> {
+  let written = 0;
+  while (written < chunk.length) {
+    const { bytesWritten } = await handle.write(chunk, written, chunk.length - written);
+    written += bytesWritten;
+  }
+  return chunk.length;
+}
+
 const SLICE_CHARS = 1024 * 1024;
 
 /**
  * The lines, each ending in '\n', as buffers of about a megabyte: a message of many megabytes (a
  * long reply) is never copied whole into one joined string and then one buffer beside itself.
  */
-function* byteSlices(lines: readonly string[]): Generator<Buffer> {
+function* byteSlices(lines: readonly HistoryLine[]): Generator<Buffer> {
   let small: string[] = [];
   let smallChars = 0;
   for (const line of lines) {
-    if (line.length < SLICE_CHARS) {
+    if (typeof line === 'string' && line.length < SLICE_CHARS) {
       small.push(line, '\n');
       smallChars += line.length + 1;
       if (smallChars >= SLICE_CHARS) {
@@ -70,13 +85,9 @@ function* byteSlices(lines: readonly string[]): Generator<Buffer> {
     if (small.length > 0) yield Buffer.from(small.join(''), 'utf8');
     small = [];
     smallChars = 0;
-    for (let i = 0; i < line.length; ) {
-      let end = Math.min(line.length, i + SLICE_CHARS);
-      // Never between the halves of a surrogate pair: each slice must encode on its own.
-      const last = line.charCodeAt(end - 1);
-      if (end < line.length && last >= 0xd800 && last <= 0xdbff) end++;
-      yield Buffer.from(line.slice(i, end), 'utf8');
-      i = end;
+    // Never between the halves of a surrogate pair: each slice must encode on its own.
+    for (const piece of typeof line === 'string' ? [line] : line.pieces()) {
+      for (const slice of slices(piece, SLICE_CHARS)) yield Buffer.from(slice, 'utf8');
     }
     yield Buffer.from('\n', 'utf8');
   }
@@ -84,10 +95,16 @@ function* byteSlices(lines: readonly string[]): Generator<Buffer> {
 }
 
 /** Writes a complete new history file (a new generation, unreferenced until the index is renamed in). */
-export async function writeHistory(path: string, lines: readonly string[], durable = true): Promise<number> {
-  const data = Buffer.from(lines.length === 0 ? '' : lines.join('\n') + '\n', 'utf8');
-  await writeDurably(path, data, 'w', undefined, durable);
-  return data.length;
+export async function writeHistory(path: string, lines: readonly HistoryLine[], durable = true): Promise<number> {
+  const handle = await open(path, 'w', FILE_MODE);
+  try {
+    let total = 0;
+    for (const chunk of byteSlices(lines)) total += await writeAll(handle, chunk);
+    if (durable) await handle.sync();
+    return total;
+  } finally {
+    await handle.close();
+  }
 }
 
 export interface ReadHistory {

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { appendFile, chmod, mkdir, readFile, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { afterRequestLeaves } from '../io/request-gate.js';
 import { writeFileAtomic } from '../io/atomic-write.js';
 import { redactText, secretMatcher, REDACTED } from '../secrets/redact.js';
 
@@ -86,9 +87,7 @@ export async function openPromptHistory(opts: PromptHistoryOptions): Promise<Pro
   }
   let lines = entries.length;
   let writing = Promise.resolve();
-  const write = async (text: string): Promise<void> => {
-    const entry = redactPrompt(text, opts.secrets());
-    entries = [...entries, entry].slice(-max);
+  const write = async (text: string, entry: string): Promise<void> => {
     if (text.length > HISTORY_MAX_ENTRY_CHARS) return;
     await mkdir(dir, { recursive: true, mode: 0o700 });
     lines += 1;
@@ -107,10 +106,11 @@ export async function openPromptHistory(opts: PromptHistoryOptions): Promise<Pro
     file,
     add(text) {
       if (text.trim() === '' || entries.at(-1) === text) return writing;
-      writing = writing.then(
-        () => write(text),
-        () => write(text),
-      ).catch((e: unknown) => opts.log?.(`prompt history not saved (${file}): ${(e as Error).message}`));
+      // Recalled at once (↑ right after Enter); written once the prompt's request has left.
+      const entry = redactPrompt(text, opts.secrets());
+      entries = [...entries, entry].slice(-max);
+      const written = (): Promise<void> => new Promise<void>((resolve) => afterRequestLeaves(resolve)).then(() => write(text, entry));
+      writing = writing.then(written, written).catch((e: unknown) => opts.log?.(`prompt history not saved (${file}): ${(e as Error).message}`));
       return writing;
     },
   };

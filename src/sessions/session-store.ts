@@ -2,7 +2,7 @@
  * The saved sessions of one project. See layout.ts for the files, session-writer.ts for how a
  * save stays cheap and crash-safe, lock.ts for the one-writer rule.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, lstatSync } from 'node:fs';
 import { lstat, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SessionFileError, SessionLockedError, SessionLookupError } from './errors.js';
@@ -118,15 +118,39 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
   };
 
   const latest = async (): Promise<SessionRecord | undefined> => {
-    for (const summary of (await list()).sessions) {
+    await prepare(false);
+    // The newest by activity, reading as few indexes as that takes (-c in a project of a thousand
+    // sessions): a save sets updatedAt just before it writes the index, so no index is newer than
+    // its file's mtime (give or take MTIME_SLACK_MS). Indexes are read newest file first, and
+    // once the best read is newer than any unread file can be, the rest are left unread.
+    const candidates = (await listNames(projectDir))
+      .flatMap((name) => {
+        const id = idFromMetaName(name);
+        const mtimeMs = id === undefined ? undefined : mtimeOf(path(name));
+        return id === undefined || mtimeMs === undefined ? [] : [{ id, name, mtimeMs }];
+      })
+      .sort((a, b) => b.mtimeMs - a.mtimeMs);
+    const read: SessionSummary[] = [];
+    let next = 0;
+    for (;;) {
+      while (next < candidates.length && (read.length === 0 || candidates[next]!.mtimeMs + MTIME_SLACK_MS >= Date.parse(read[0]!.updatedAt))) {
+        const { id, name } = candidates[next++]!;
+        try {
+          read.push(summaryOf(await readMeta(path(name), id, projectRoot)));
+          read.sort(byActivity);
+        } catch {
+          // An index that cannot be read is list()'s to report; -c takes the newest readable one.
+        }
+      }
+      const best = read.shift();
+      if (!best) return undefined;
       try {
-        return await load(summary.id);
+        return await load(best.id);
       } catch (error) {
         if (!(error instanceof SessionFileError)) throw error;
         notice(`sessions: skipped ${error.message}`);
       }
     }
-    return undefined;
   };
 
   const save = (record: SessionRecord, opts?: { readonly durable?: boolean }): Promise<void> =>
@@ -152,7 +176,7 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
       committed.set(id, await writeSession({ projectDir, projectRoot, matcher: currentMatcher(), notice }, record, previous, diskGen, opts?.durable));
     });
 
-  const appendStreamed = (id: string, turn: StreamedTurn, text: string): Promise<void> =>
+  const appendStreamed = (id: string, turn: StreamedTurn, text: string | readonly string[]): Promise<void> =>
     serial(async () => {
       checkId(id);
       // Only beside an index this store wrote: the text belongs to the turn that index names.
@@ -213,6 +237,21 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
   };
 
   return { projectRoot, newId, save, appendStreamed, clearStreamed, list, load, latest, delete: remove, sweep, lock, unlock, close };
+}
+
+/**
+ * How far an index's updatedAt may run ahead of its file's mtime: timestamp granularity (2 s on
+ * FAT), a network file system's server clock. An index edited by hand to look older is the one
+ * case it cannot cover.
+ */
+const MTIME_SLACK_MS = 5 * 60_000;
+
+function mtimeOf(file: string): number | undefined {
+  try {
+    return lstatSync(file).mtimeMs;
+  } catch {
+    return undefined;
+  }
 }
 
 function checkId(id: string): void {

@@ -10,10 +10,11 @@ import { join } from 'node:path';
 import type { Message } from '../providers/types.js';
 import { writeFileAtomic } from '../io/atomic-write.js';
 import { writeCodeMapFile, type CodeMapPointer } from './code-map-file.js';
-import { appendHistory, writeHistory } from './history-file.js';
+import { appendHistory, writeHistory, type HistoryLine } from './history-file.js';
+import { holdsChars, jsonPieces } from '../io/json-pieces.js';
 import { codeMapName, historyName, metaName } from './layout.js';
 import { buildMeta } from './meta-file.js';
-import { redactJson, type SecretMatcher } from '../secrets/redact.js';
+import { holdsSecret, redactJson, type SecretMatcher } from '../secrets/redact.js';
 import type { SessionRecord } from './types.js';
 
 /** What is on disk for a session, as this process last wrote or read it. */
@@ -58,8 +59,11 @@ export async function writeSession(
   };
   // A copy: callers keep pushing onto the array they saved (the engine's live history).
   const messages = record.messages.slice();
+  // A message of many megabytes is written in pieces, never as one string of its JSON; one holding
+  // a secret goes the usual way (redactJson), which finds and replaces it.
+  const lineOf = (m: Message): HistoryLine => (holdsChars(m, BIG_LINE_CHARS) && !holdsSecret(m, ctx.matcher) ? piecedLine(m) : serialize(m));
   // Lines only for messages not known to be on disk as they are; digests for all.
-  const lines: (string | undefined)[] = messages.map((m, i) => (previous !== undefined && previous.messages[i] === m ? undefined : serialize(m)));
+  const lines: (HistoryLine | undefined)[] = messages.map((m, i) => (previous !== undefined && previous.messages[i] === m ? undefined : lineOf(m)));
   const digests = messages.map((_, i) => {
     const line = lines[i];
     return line === undefined ? previous!.digests[i]! : digestOf(line);
@@ -72,12 +76,12 @@ export async function writeSession(
   let durableNow = durable;
   if (previous !== undefined && extendsPrefix(previous.digests, digests)) {
     gen = previous.gen;
-    const added = lines.slice(previous.digests.length).map((line, i) => line ?? serialize(messages[previous.digests.length + i]));
+    const added = lines.slice(previous.digests.length).map((line, i) => line ?? lineOf(messages[previous.digests.length + i]!));
     bytes = await appendHistory(join(ctx.projectDir, historyName(record.id, gen)), previous.bytes, added, durable);
   } else {
     gen = Math.max(previous?.gen ?? 0, diskGen ?? 0) + 1;
     durableNow = true;
-    bytes = await writeHistory(join(ctx.projectDir, historyName(record.id, gen)), lines.map((line, i) => line ?? serialize(messages[i])), durableNow);
+    bytes = await writeHistory(join(ctx.projectDir, historyName(record.id, gen)), lines.map((line, i) => line ?? lineOf(messages[i]!)), durableNow);
   }
 
   // The map file first, so the index never names one that is not there. It changes only when the
@@ -100,9 +104,20 @@ export async function writeSession(
   return { gen, bytes, messages, digests, ...(codeMap ? { codeMap } : {}) };
 }
 
+/** Past this many characters of strings, a message's line is written in pieces. */
+const BIG_LINE_CHARS = 1024 * 1024;
+
+/** The line of a message of many megabytes: JSON.stringify's text, made again on each write. */
+function piecedLine(message: Message): HistoryLine {
+  return { pieces: () => jsonPieces(message) };
+}
+
 /** Lines of equal text have equal digests (a collision of SHA-1 by chance is not a concern here). */
-export function digestOf(line: string): string {
-  return createHash('sha1').update(line).digest('base64');
+export function digestOf(line: HistoryLine): string {
+  const hash = createHash('sha1');
+  if (typeof line === 'string') hash.update(line);
+  else for (const piece of line.pieces()) hash.update(piece);
+  return hash.digest('base64');
 }
 
 function extendsPrefix(before: readonly string[], after: readonly string[]): boolean {

@@ -9,7 +9,8 @@
  * kill does not parse and is dropped. Secrets are redacted before the text reaches the file, and
  * the last characters that could still be the start of a secret wait for the next piece.
  */
-import { open, readFile, rm } from 'node:fs/promises';
+import { open, readFile, rm, type FileHandle } from 'node:fs/promises';
+import { slices } from '../io/json-pieces.js';
 import { FILE_MODE } from '../io/atomic-write.js';
 import { redactText, type SecretMatcher } from '../secrets/redact.js';
 
@@ -19,6 +20,8 @@ export interface StreamedTurn {
 }
 
 const SLICE_CHARS = 1024 * 1024;
+/** Lines are written in batches of about this many characters (chunks come 32 KB at a time). */
+const BATCH_CHARS = 64 * 1024;
 
 const headerOf = (turn: StreamedTurn): string => JSON.stringify({ turn: turn.startedAt, after: turn.afterMessages });
 
@@ -29,37 +32,63 @@ export class StreamedWriter {
 
   constructor(private readonly path: string) {}
 
-  /** Appends `text` (redacted) for `turn`; a new turn starts the file afresh. */
-  async append(turn: StreamedTurn, text: string, matcher: SecretMatcher): Promise<void> {
+  /**
+   * Appends `text` (redacted) for `turn`; a new turn starts the file afresh. The text may come as
+   * its chunks (the turn journal's): they are written as they are, never joined into one string.
+   */
+  async append(turn: StreamedTurn, text: string | readonly string[], matcher: SecretMatcher): Promise<void> {
     const header = headerOf(turn);
     const fresh = header !== this.header;
-    const raw = (fresh ? '' : this.held) + text;
-    const cut = safeCut(raw, matcher);
     // Held back only once the write worked: a caller that retries a failed append passes the
     // same text again, which must not follow a copy of its own tail.
-    const held = raw.slice(cut);
-    const piece = cut > 0 ? redactText(raw.slice(0, cut), matcher).text : '';
-    if (!fresh && piece === '') {
-      this.held = held;
-      return;
-    }
-    const handle = await open(this.path, fresh ? 'w' : 'a', FILE_MODE);
+    let held = fresh ? '' : this.held;
+    let handle: FileHandle | undefined;
     try {
-      if (fresh) await handle.write(`${header}\n`);
-      // A line per slice: a long stretch of text never becomes one JSON copy of itself.
-      for (let i = 0; i < piece.length; ) {
-        let end = Math.min(piece.length, i + SLICE_CHARS);
-        const last = piece.charCodeAt(end - 1);
-        if (end < piece.length && last >= 0xd800 && last <= 0xdbff) end++;
-        await handle.write(`${JSON.stringify(piece.slice(i, end))}\n`);
-        i = end;
+      let batch: string[] = [];
+      let batchChars = 0;
+      const flush = async (): Promise<void> => {
+        if (batch.length === 0) return;
+        handle ??= await this.open(fresh, header);
+        await handle.write(batch.join(''));
+        batch = [];
+        batchChars = 0;
+      };
+      for (const part of typeof text === 'string' ? [text] : text) {
+        const raw = held + part;
+        const cut = safeCut(raw, matcher);
+        held = raw.slice(cut);
+        const piece = cut > 0 ? redactText(raw.slice(0, cut), matcher).text : '';
+        // A line per slice: a long stretch of text never becomes one JSON copy of itself.
+        for (const slice of slices(piece, SLICE_CHARS)) {
+          const line = `${JSON.stringify(slice)}\n`;
+          batch.push(line);
+          batchChars += line.length;
+          if (batchChars >= BATCH_CHARS) await flush();
+        }
       }
+      await flush();
+      if (!handle && !fresh) {
+        this.held = held;
+        return;
+      }
+      handle ??= await this.open(fresh, header);
       await handle.sync();
     } finally {
-      await handle.close();
+      await handle?.close();
     }
     this.header = header;
     this.held = held;
+  }
+
+  private async open(fresh: boolean, header: string): Promise<FileHandle> {
+    const handle = await open(this.path, fresh ? 'w' : 'a', FILE_MODE);
+    try {
+      if (fresh) await handle.write(`${header}\n`);
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+    return handle;
   }
 
   async remove(): Promise<void> {

@@ -101,7 +101,7 @@ export interface SessionStore {
    * file beside the index, so saving it costs the new text only; load() puts it back into the
    * record's unfinishedTurn.streamed.
    */
-  appendStreamed(id: string, turn: { readonly startedAt: string; readonly afterMessages: number }, text: string): Promise<void>;
+  appendStreamed(id: string, turn: { readonly startedAt: string; readonly afterMessages: number }, text: string | readonly string[]): Promise<void>;
   /** The turn ended (its text is in the history): the streamed file goes. */
   clearStreamed(id: string): Promise<void>;
   list(): Promise<SessionList>;

@@ -58,10 +58,42 @@ function replacementPatch(name: string, a: string, b: string): string {
   ].join('\n') + '\n';
 }
 
+/** A diff preview longer than this is cut (at a line) and says how many lines it leaves out. */
+export const MAX_PREVIEW_CHARS = 200_000;
+
+/**
+ * The patch createPatch makes for a new file — every line added — built in one pass, and cut at
+ * MAX_PREVIEW_CHARS: a new file of many megabytes needs no line diff (whose arrays and text cost
+ * several times the file), and no one reads a preview of a million lines.
+ */
+function newFilePatch(name: string, text: string): { text: string; added: number } {
+  const added = countLines(text);
+  const head = `Index: ${name}\n${'='.repeat(67)}\n--- ${name}\n+++ ${name}\n`;
+  if (added === 0) return { text: head, added };
+  const out = [head, `@@ -0,0 +1,${added} @@\n`];
+  let chars = head.length;
+  let shown = 0;
+  for (let at = 0; at < text.length && shown < added; shown++) {
+    const nl = text.indexOf('\n', at);
+    const end = nl === -1 ? text.length : nl;
+    if (chars + end - at > MAX_PREVIEW_CHARS) break;
+    out.push(`+${text.slice(at, end)}\n`);
+    chars += end - at + 2;
+    at = end + 1;
+  }
+  if (shown < added) out.push(`… ${added - shown} more added lines not shown (${added} in all)\n`);
+  else if (!text.endsWith('\n')) out.push('\\ No newline at end of file\n');
+  return { text: out.join(''), added };
+}
+
 export function unifiedDiff(name: string, before: string, after: string): { text: string; added: number; removed: number } {
   // CRLF is shown as plain lines: an escaped \r on every line would bury the change.
   const a = before.replace(/\r\n/g, '\n');
   const b = after.replace(/\r\n/g, '\n');
+  if (a === '') {
+    const made = newFilePatch(name, b);
+    return { text: made.text, added: made.added, removed: 0 };
+  }
   const text =
     createPatch(name, a, b, undefined, undefined, { context: 3, maxEditLength: MAX_DIFF_EDITS, timeout: MAX_DIFF_MS }) ??
     replacementPatch(name, a, b);
@@ -80,7 +112,10 @@ export function unifiedDiff(name: string, before: string, after: string): { text
 
 function countLines(text: string): number {
   if (text === '') return 0;
-  return text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+  // Counted in place: split would make a string per line of a file that may have millions.
+  let lines = 1;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) lines++;
+  return lines - (text.endsWith('\n') ? 1 : 0);
 }
 
 /** The nearest existing ancestor of `dir` when it is not a folder (a file in the way), else undefined. */

@@ -1,6 +1,7 @@
 /**
  * What a session leaves on disk, through the engine: no key or proxy credential ever, the store's
- * later notices reach the transcript, and old sessions are swept at start except the resumed one.
+ * later notices reach the transcript, and old sessions are swept once the first request is out,
+ * except the resumed one.
  */
 import { realpathSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
@@ -81,7 +82,7 @@ proxy = "http://carol:${proxyPassword}@proxy.invalid:3128"
     expect(notices(engine).some((n) => /redact/i.test(n))).toBe(true);
   });
 
-  it('sweeps sessions idle past session_retention_days at start, never the one being resumed', async () => {
+  it('sweeps sessions idle past session_retention_days once the first request is out, never the one being resumed', async () => {
     fake = await startFakeProvider({ format: 'anthropic', replies: [{ text: 'welcome back' }] });
     sandbox = await makeSandbox('anthropic', fake.baseUrl, 'session_retention_days = 30');
     const project = realpathSync(sandbox.project);
@@ -95,9 +96,12 @@ proxy = "http://carol:${proxyPassword}@proxy.invalid:3128"
 
     engine = await startEngine(sandbox, [noteTool], { resume: 'keepme' });
     expect(engine.runtime.session.id).toBe('keepme');
-    const ids = (await createSessionStore({ dir: sessionsDir, projectRoot: project }).list()).sessions.map((s) => s.id).sort();
-    expect(ids).toEqual(['keepme', 'recent']);
-    expect(notices(engine).join('\n')).toMatch(/removed 1 session/);
+    const ids = async () => (await createSessionStore({ dir: sessionsDir, projectRoot: project }).list()).sessions.map((s) => s.id).sort();
+    // Not before the first request: the scan of every index would stand between the start and it.
+    expect(await ids()).toEqual(['keepme', 'old001', 'recent']);
     expect((await engine.submit('carry on')).status).toBe('finished');
+    // The turn's last save waits for the sweep (one writer at a time): done when the turn is.
+    expect(await ids()).toEqual(['keepme', 'recent']);
+    expect(notices(engine).join('\n')).toMatch(/removed 1 session/);
   });
 });

@@ -58,8 +58,8 @@ describe('session assembly', () => {
     expect(files.filter((f) => !String(f).endsWith('offload'))).toEqual([]);
   });
 
-  it('sweeps week-old offloads of unsaved sessions at start, never a saved session\'s', async () => {
-    await open([{ text: 'saved turn' }]);
+  it('sweeps week-old offloads of unsaved sessions once the first request is out, never a saved session\'s', async () => {
+    await open([{ text: 'saved turn' }, { text: 'second run' }]);
     const first = await engineFor();
     await first.submit('keep me');
     const savedId = first.runtime.session.id;
@@ -73,7 +73,12 @@ describe('session assembly', () => {
       await utimes(join(offloadDir, id, 'off_0001.txt'), old, old);
       await utimes(join(offloadDir, id), old, old);
     }
-    await engineFor();
+    const second = await engineFor();
+    // Not before the request: the sweep would stand between the start and it.
+    expect(existsSync(join(offloadDir, 'orphan-1'))).toBe(true);
+    await second.submit('go on');
+    await second.dispose();
+    engines = [];
     expect(existsSync(join(offloadDir, 'orphan-1'))).toBe(false);
     expect(existsSync(join(offloadDir, savedId, 'off_0001.txt'))).toBe(true);
   });

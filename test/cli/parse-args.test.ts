@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseArgs, parsePlainWords, type ParsedCommand } from '../../src/cli/parse-args.js';
+import { parseSimpleFlags } from '../../src/cli/interpret-args.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -187,5 +188,35 @@ describe('parseArgs: output and input formats', () => {
     const result = tty(argv);
     expect(result.kind).toBe('usage-error');
     if (result.kind === 'usage-error') expect(result.message).toMatch(message);
+  });
+});
+
+describe('the usual lines without yargs', () => {
+  const ctx = { cwd: process.cwd(), interactive: false };
+  it('give the same command as yargs, and leave everything else to it', () => {
+    const same = [
+      ['-p', 'fix the tests'],
+      ['-p', 'one more step', '--resume', 'abc123'],
+      ['-c', '-p', 'carry on'],
+      ['--continue', '--print', 'carry on', '--json'],
+      ['-p', 'tidy', '--allow', 'write', '--allow', 'bash', '-v'],
+      ['-p', 'a', '-p', 'b'],
+      ['-m', 'pro', '--read-only', '-p', 'explain', '--raw'],
+      ['--resume', 'abc123'],
+      ['-c'],
+      ['fix', 'it', '--json'],
+      ['--json'],
+      ['-c', '--resume', 'abc123', '-p', 'x'],
+      ['-p', 'x', '--allow', 'everything'],
+      ['-m', 'flash:', '-p', 'x'],
+    ];
+    for (const argv of same) {
+      const fast = parseSimpleFlags(argv, ctx);
+      expect(fast, argv.join(' ')).toBeDefined();
+      expect(fast, argv.join(' ')).toEqual(parseArgs(argv, ctx));
+    }
+    for (const argv of [['-p', '-'], ['-p'], ['--print=x'], ['-c', '-c'], ['--no-save', '-p', 'x'], ['-p', 'x', '--', '--json'], ['-C', 'dir'], ['--rewind'], ['-1', 'x'], ['--thinking']]) {
+      expect(parseSimpleFlags(argv, ctx), argv.join(' ')).toBeUndefined();
+    }
   });
 });

@@ -9,7 +9,7 @@ import { inkColorsAreOn, paintEarlyFrame, type EarlyTerminal } from '../../compo
 import { ENTER_SCREEN, LEAVE_SCREEN } from '../../components/terminal/screen.js';
 import type { StrayOutput } from '../../components/terminal/stray-output.js';
 import { initialState } from './fake-engine.js';
-import { FakeStdin, FakeTerminal } from '../support/fake-tty.js';
+import { FakeStdin, FakeTerminal, StreamStdin } from '../support/fake-tty.js';
 
 type RunTui = typeof import('../../components/run-tui.js').runTui;
 let runTui: RunTui;
@@ -126,23 +126,75 @@ describe('painting the first frame early', () => {
 });
 
 describe('the view adopting the early frame', () => {
-  async function adopt(painted: ReturnType<typeof paintEarlyFrame>, out: FakeTerminal): Promise<string> {
+  async function adopt(
+    painted: ReturnType<typeof paintEarlyFrame>,
+    out: FakeTerminal,
+    stdin: NodeJS.ReadStream = new FakeStdin().stream,
+    meanwhile?: (shown: () => readonly string[]) => Promise<void>,
+  ): Promise<string> {
+    let writer: { readonly shown: readonly string[] } | undefined;
     const before = out.text.length;
     let fail: (e: unknown) => void = () => undefined;
     const pending = new Promise<Engine>((_, reject) => (fail = reject));
     const done = runTui(pending, {
       output: out,
-      stdin: new FakeStdin().stream,
+      stdin,
       farewell: () => undefined,
       startingState: initialState(),
       ...(painted ? { painted } : {}),
+      onFrameWriter: (w) => (writer = w),
     });
     await new Promise((resolve) => setTimeout(resolve, 50));
     const drawn = out.text.slice(before);
+    await meanwhile?.(() => writer?.shown ?? []);
     fail(new Error('test over'));
     await expect(done).rejects.toThrow('test over');
     return drawn;
   }
+
+  const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+  it('echoes keys typed before the view, and the view takes them over without redrawing a row', async () => {
+    const out = new FakeTerminal(100, 30);
+    const stdin = new StreamStdin();
+    const painted = paintEarlyFrame(initialState(), { stdout: out, stdin, env: TERM_ENV, platform: 'linux' })!;
+    const start = out.text.length;
+    stdin.type('fix th');
+    await tick();
+    stdin.type('e bugg\x7f');
+    await tick();
+    const echoed = out.text.slice(start);
+    expect(echoed).toContain('fix th');
+    expect(painted.lines.at(-1)).toContain('fix the bug');
+    expect(painted.lines.at(-1)).not.toContain('bugg');
+    // The terminal's cursor follows the caret: the last row, after the prompt and the text.
+    expect(painted.cursor).toEqual({ row: 29, column: 2 + 'fix the bug'.length });
+    expect(echoed.endsWith(`\x1b[30;${3 + 'fix the bug'.length}H\x1b[?25h\x1b[?2026l`)).toBe(true);
+    // Ink's first frame is exactly what the early input drew: not one byte is written for it.
+    expect(await adopt(painted, out, stdin.stream)).toBe('');
+  });
+
+  it('gives the view the keys the echo did not take, and those typed during the hand-over, in order', async () => {
+    const out = new FakeTerminal(100, 30);
+    const stdin = new StreamStdin();
+    const painted = paintEarlyFrame(initialState(), { stdout: out, stdin, env: TERM_ENV, platform: 'linux' })!;
+    stdin.type('fix it');
+    await tick();
+    // An arrow ends the echo: it and everything after it wait for the view.
+    stdin.type('\x1b[D\x1b[DX');
+    await tick();
+    expect(painted.lines.at(-1)).toContain('fix it');
+    expect(painted.lines.at(-1)).not.toContain('X');
+    let input = '';
+    await adopt(painted, out, stdin.stream, async (shown) => {
+      // Arrives after the hand-over, before or while Ink reads what was kept.
+      stdin.type('Y\x1b[200~pasted\x1b[201~');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      input = shown().at(-1) ?? '';
+    });
+    // eslint-disable-next-line no-control-regex -- the row's text without its colours
+    expect(input.replace(/\x1b\[[0-9;]*m/g, '')).toBe('› fix XYpastedit');
+  });
 
   it("writes nothing for Ink's first frame when it is the frame already on screen", async () => {
     const { out, term } = terminal();

@@ -6,7 +6,8 @@
 import { EventEmitter } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine, SessionState } from '../../src/agent/state.js';
-import { encodeAsInk, firstFrameRows } from '../../components/first-frame.js';
+import { encodeAsInk, firstFrame, firstFrameRows } from '../../components/first-frame.js';
+import { EarlyKeys } from '../../components/terminal/early-input.js';
 import { startingSnapshot } from '../../hooks/starting-engine.js';
 import type { FrameWriter } from '../../components/terminal/frame-writer.js';
 import { initialState } from './fake-engine.js';
@@ -28,24 +29,45 @@ afterAll(() => {
 
 /** The rows Ink's first frame puts on a terminal of this size, for a session still starting. */
 async function inkFirstFrame(state: SessionState, columns: number, rows: number): Promise<readonly string[]> {
+  return (await inkFrameWithTyped(state, columns, rows, undefined)).lines;
+}
+
+/**
+ * Ink's first frame when the early input hands `typed` over (the keys as the early reader took
+ * them), and where the view puts the terminal's cursor.
+ */
+async function inkFrameWithTyped(
+  state: SessionState,
+  columns: number,
+  rows: number,
+  typed: string | undefined,
+): Promise<{ lines: readonly string[]; cursor: { row: number; column: number } | undefined }> {
   let writer: FrameWriter | undefined;
   let fail: (e: unknown) => void = () => undefined;
   const pending = new Promise<Engine>((_, reject) => (fail = reject));
-  const output = Object.assign(new EventEmitter(), { columns, rows, write: () => true });
+  let written = '';
+  const output = Object.assign(new EventEmitter(), { columns, rows, write: (data: string) => ((written += data), true) });
+  const keys = new EarlyKeys();
+  if (typed !== undefined) keys.push(Buffer.from(typed, 'utf8'));
+  // Painted at another size: nothing is assumed on screen, so the writer shows Ink's whole frame.
+  const painted = { columns: -1, rows: -1, lines: [], cursor: { row: 0, column: 0 }, handOver: () => keys.typed, abandon: () => undefined };
   const done = runTui(pending, {
     output,
     stdin: new FakeStdin().stream,
     farewell: () => undefined,
     startingState: state,
     onFrameWriter: (w) => (writer = w),
+    ...(typed !== undefined ? { painted } : {}),
   });
-  await new Promise((resolve) => setImmediate(resolve));
+  await new Promise((resolve) => setTimeout(resolve, typed === undefined ? 0 : 20));
   const shown = [...(writer?.shown ?? [])];
   fail(new Error('test over'));
   await expect(done).rejects.toThrow('test over');
   // Ink leaves rows below its output out of the frame; on screen they are empty.
   while (shown.length < rows) shown.push('');
-  return shown;
+  // eslint-disable-next-line no-control-regex -- the cursor's last placement (CUP, then shown)
+  const placed = [...written.matchAll(/\x1b\[(\d+);(\d+)H\x1b\[\?25h/g)].at(-1);
+  return { lines: shown, cursor: placed ? { row: Number(placed[1]) - 1, column: Number(placed[2]) - 1 } : undefined };
 }
 
 const SIZES: readonly [number, number][] = [
@@ -71,6 +93,7 @@ const STATES: readonly [string, SessionState][] = [
     }),
   ],
   ['a long preset', initialState({ preset: { name: 'my-local-vllm-box', format: 'openai', model: 'qwen3-coder-30b-a3b-instruct-fp8' } })],
+  ['a root with Latin letters beyond ASCII', initialState({ projectRoot: '/home/renée/Projekte/größe-ça' })],
 ];
 
 describe('the early first frame', () => {
@@ -80,6 +103,30 @@ describe('the early first frame', () => {
         const early = firstFrameRows(startingSnapshot(state), columns, rows);
         expect(early, `${columns}x${rows}`).toBeDefined();
         expect(early, `${columns}x${rows}`).toEqual(await inkFirstFrame(state, columns, rows));
+      }
+    });
+  }
+
+  const TYPED: readonly [string, string][] = [
+    ['a short prompt', 'fix the failing test'],
+    ['Latin letters beyond ASCII', 'café señor Øre ß ł'],
+    ['text that wraps onto several rows', 'explain '.repeat(60)],
+    ['Backspace in between', 'fix teh\x7f\x7fhe bug'],
+    ['a row filled to the last column', 'x'.repeat(78)],
+  ];
+  for (const [label, typed] of TYPED) {
+    it(`is Ink's first frame with keys typed early, rows and cursor: ${label}`, async () => {
+      const state = initialState();
+      for (const [columns, rows] of SIZES) {
+        const early = firstFrame(startingSnapshot(state), columns, rows, (() => {
+          const keys = new EarlyKeys();
+          keys.push(Buffer.from(typed, 'utf8'));
+          return keys.typed.buffer;
+        })());
+        expect(early, `${columns}x${rows}`).toBeDefined();
+        const ink = await inkFrameWithTyped(state, columns, rows, typed);
+        expect(early!.lines, `${columns}x${rows}`).toEqual(ink.lines);
+        expect(early!.cursor, `${columns}x${rows}`).toEqual(ink.cursor);
       }
     });
   }

@@ -1,7 +1,9 @@
 /**
  * A reply of a few megabytes through the built CLI: it reaches stdout whole, the saved session
  * holds it once (in the history; the index stays small, no streamed-text file is left behind),
- * and `--json` carries it whole. The memory figures for 50 MB are scripts/bench-stream.ts's.
+ * and `--json` carries it whole. A write_file call of megabytes writes the file byte for byte and
+ * goes back to the model exactly (a request body that large is sent in pieces). The memory
+ * figures for 50 MB are scripts/bench-stream.ts's.
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -49,6 +51,23 @@ describe.each<FakeFormat>(['anthropic', 'openai'])('a reply of a few megabytes o
     const reply = JSON.parse(saved.at(-1)!) as { role: string; content: { type: string; text?: string }[] };
     expect(reply.role).toBe('assistant');
     expect(reply.content.find((b) => b.type === 'text')?.text).toBe(REPLY);
+  });
+
+  it('a write_file call of megabytes writes the file exactly and sends the call back exactly', async () => {
+    // Past the size at which a request body is streamed (request-body.ts).
+    const content = REPLY.repeat(2);
+    const e = await env.setup([{ toolCalls: [{ name: 'write_file', input: { path: 'big.txt', content } }], pieceChars: 64 }, { text: 'Done.' }]);
+    const r = await run(cli(), e, ['-p', 'write it out', '--allow', 'write']);
+    expect(r.status).toBe(0);
+    expect(await readFile(join(e.project, 'big.txt'), 'utf8')).toBe(content);
+    const second = env.fake().requests[1]!;
+    expect(Number(second.headers['content-length'])).toBe(Buffer.byteLength(second.raw));
+    const sent = JSON.stringify(second.body);
+    if (format === 'anthropic') {
+      expect(sent).toContain(JSON.stringify({ path: 'big.txt', content }));
+    } else {
+      expect(sent).toContain(JSON.stringify(JSON.stringify({ path: 'big.txt', content })));
+    }
   });
 
   it('--json carries the whole reply as its result', async () => {

@@ -1,4 +1,6 @@
-import { symlink } from 'node:fs/promises';
+import { chmod, stat, symlink, utimes } from 'node:fs/promises';
+import { realpathSync } from 'node:fs';
+import { projectDirFor } from '../../src/sessions/layout.js';
 import { join } from 'node:path';
 import { mkdir } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -66,6 +68,54 @@ describe('finding sessions', () => {
     expect((await store.latest())?.id).toBe('a00001');
     const summary = (await store.list()).sessions[0]!;
     expect(summary).toEqual({ id: 'a00001', updatedAt: '2026-11-07T12:00:00Z', firstPrompt: 'all week', turns: 1, tokens: 36950, cost: 0.0123 });
+  });
+
+  it('latest() picks the newest of many by activity without reading every index', async () => {
+    const folder = projectDirFor(t.sessionsDir, realpathSync(t.project));
+    const hour = 3_600_000;
+    const base = Date.now() - 200 * hour;
+    // 60 sessions, each written when it was last active (its file as old as its updatedAt).
+    for (let i = 0; i < 60; i++) {
+      const at = new Date(base + i * hour);
+      const id = `s${String(i).padStart(5, '0')}`;
+      await saveAt(id, at.toISOString(), at.toISOString());
+      await utimes(join(folder, `${id}.meta.json`), at, at);
+      // Looser than 0600: an index that is read gets tightened, one left unread keeps its mode.
+      await chmod(join(folder, `${id}.meta.json`), 0o644);
+    }
+    // The newest by activity was copied in long ago with its times kept; another was copied just now
+    // (a new mtime) but last worked in before it.
+    const newest = new Date(base + 100 * hour);
+    await saveAt('zznewest', newest.toISOString(), newest.toISOString());
+    await utimes(join(folder, 'zznewest.meta.json'), newest, newest);
+    await saveAt('copied', new Date(base).toISOString(), new Date(base + 30 * hour).toISOString());
+    const fresh = createSessionStore({ dir: t.sessionsDir, projectRoot: t.project });
+    expect((await fresh.latest())?.id).toBe('zznewest');
+    const mode = async (id: string) => (await stat(join(folder, `${id}.meta.json`))).mode & 0o777;
+    // Only the indexes whose files could hold something newer were read.
+    expect(await mode('s00059')).toBe(0o644);
+    expect(await mode('s00000')).toBe(0o644);
+    // list() still reads (and tightens) every one.
+    await fresh.list();
+    expect(await mode('s00000')).toBe(0o600);
+    await fresh.close();
+  });
+
+  it('latest() takes the next newest when the newest cannot be loaded, and ties go by id', async () => {
+    const folder = projectDirFor(t.sessionsDir, realpathSync(t.project));
+    const at = new Date(Date.now() - 3_600_000).toISOString();
+    await saveAt('bbb222', at, at);
+    await saveAt('aaa111', at, at);
+    await saveAt('older1', new Date(Date.now() - 7_200_000).toISOString(), new Date(Date.now() - 7_200_000).toISOString());
+    expect((await createSessionStore({ dir: t.sessionsDir, projectRoot: t.project }).latest())?.id).toBe('aaa111');
+    const { truncate } = await import('node:fs/promises');
+    await truncate(join(folder, 'aaa111.1.jsonl'), 5);
+    await truncate(join(folder, 'bbb222.1.jsonl'), 5);
+    const notices: string[] = [];
+    const fresh = createSessionStore({ dir: t.sessionsDir, projectRoot: t.project, onNotice: (l) => notices.push(l) });
+    expect((await fresh.latest())?.id).toBe('older1');
+    expect(notices.join('\n')).toMatch(/skipped .*aaa111\.1\.jsonl[\s\S]*bbb222\.1\.jsonl/);
+    await fresh.close();
   });
 
   it('is scoped to the real path of the project', async () => {

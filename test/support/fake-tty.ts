@@ -3,6 +3,7 @@
  * into, and an output that keeps what was written and lets a test wait for what it expects.
  */
 import { EventEmitter } from 'node:events';
+import { PassThrough } from 'node:stream';
 
 /** Enough of a TTY stdin for Ink; raw mode is recorded, not applied. */
 export class FakeStdin extends EventEmitter {
@@ -37,6 +38,32 @@ export class FakeStdin extends EventEmitter {
     return this;
   }
   /** The type runTui and Ink expect. */
+  get stream(): NodeJS.ReadStream {
+    return this as unknown as NodeJS.ReadStream;
+  }
+}
+
+/**
+ * A TTY stdin that is a real stream (paused mode, read(), unshift(), an encoding), as a
+ * terminal's is: for the early input, which hands unread bytes back to the stream for Ink.
+ */
+export class StreamStdin extends PassThrough {
+  readonly isTTY = true;
+  readonly rawModes: boolean[] = [];
+  setRawMode(mode: boolean): this {
+    this.rawModes.push(mode);
+    return this;
+  }
+  ref(): this {
+    return this;
+  }
+  unref(): this {
+    return this;
+  }
+  /** Bytes as a terminal sends them (a string is its UTF-8). */
+  type(data: string | Buffer): void {
+    this.write(typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
+  }
   get stream(): NodeJS.ReadStream {
     return this as unknown as NodeJS.ReadStream;
   }
