@@ -7,7 +7,8 @@
  */
 import type { CodeGraph, GraphEdge, GraphEdgeKind, ProjectSymbol } from './graph-types.js';
 import { createNameResolver, type IndexedFile, type NameResolver } from './resolve-names.js';
-import type { ProjectFacts, SymbolInfo } from './types.js';
+import { mentions, shapeChange, type ShapeChange } from './graph-shape.js';
+import type { FileIndex, ProjectFacts, SymbolInfo } from './types.js';
 
 export const EDGE_KINDS: readonly GraphEdgeKind[] = ['calls', 'references', 'extends', 'implements', 'imports', 'possible'];
 const EDGE_KIND_INDEX = new Map(EDGE_KINDS.map((k, i) => [k, i]));
@@ -192,10 +193,18 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
  * (edited, added or deleted) since. With no previous parts every file is resolved.
  */
 export function updateFileGraphs(prev: ReadonlyMap<string, FileGraph>, files: ReadonlyMap<string, IndexedFile>,
-  changed: ReadonlySet<string>, facts: ProjectFacts): Map<string, FileGraph> {
+  changed: ReadonlySet<string>, facts: ProjectFacts, before: ReadonlyMap<string, FileIndex> = new Map()): Map<string, FileGraph> {
   const fresh = (f: string): boolean => changed.has(f) || !prev.has(f);
   const lists = new Map<string, readonly SymbolInfo[]>();
   for (const f of files.keys()) lists.set(f, fresh(f) ? sortedSymbols(files.get(f)!.index.symbols) : prev.get(f)!.symbols);
+  /** Changed files whose outward shape held but for some names (`before`: the index each one's part was made from). */
+  const shaped = new Map<string, ShapeChange>();
+  for (const f of changed) {
+    const was = before.get(f);
+    const now = files.get(f);
+    const change = was && now && prev.has(f) ? shapeChange(was, now.index, sortedSymbols(was.symbols), lists.get(f)!) : undefined;
+    if (change) shaped.set(f, change);
+  }
   const tables = symbolTables(lists);
   const names = new Map<string, Set<string>>();
   const reads = new Map<string, Set<string>>();
@@ -212,6 +221,11 @@ export function updateFileGraphs(prev: ReadonlyMap<string, FileGraph>, files: Re
   const touched = new Set<string>();
   const declared = new Set<string>();
   for (const f of changed) {
+    const change = shaped.get(f);
+    if (change) {
+      for (const n of change.names) declared.add(n);
+      continue;
+    }
     touched.add(f);
     for (const s of prev.get(f)?.symbols ?? []) declared.add(s.name);
     for (const s of lists.get(f) ?? []) declared.add(s.name);
@@ -226,12 +240,27 @@ export function updateFileGraphs(prev: ReadonlyMap<string, FileGraph>, files: Re
     }
   }
   const affected = (f: string, part: FileGraph): boolean =>
-    part.deps.some((d) => touched.has(d)) || part.names.some((n) => declared.has(n));
+    part.deps.some((d) => touched.has(d) || (shaped.has(d) && mentions(files.get(f)!.index, shaped.get(d)!.names)))
+    || part.names.some((n) => declared.has(n));
   const next = new Map<string, FileGraph>();
   for (const f of [...files.keys()].sort()) {
     const part = prev.get(f);
-    if (part && !touched.has(f) && !affected(f, part)) next.set(f, part);
-    else next.set(f, resolveOne(f, files, tables, resolver, (file) => [...(names.get(file) ?? [])], (file) => [...(reads.get(file) ?? [])]));
+    const kept = part && !touched.has(f) && !shaped.has(f) && !affected(f, part) ? moveEdges(part, shaped) : undefined;
+    next.set(f, kept ?? resolveOne(f, files, tables, resolver, (file) => [...(names.get(file) ?? [])], (file) => [...(reads.get(file) ?? [])]));
   }
   return next;
+}
+
+/** A kept part with its edges into reshaped files moved to their symbols' new indexes; undefined when one's target went away. */
+function moveEdges(part: FileGraph, shaped: ReadonlyMap<string, ShapeChange>): FileGraph | undefined {
+  if (shaped.size === 0 || !part.targets.some((t) => shaped.has(t))) return part;
+  const edges = [...part.edges];
+  for (let e = 0; e < part.targets.length; e++) {
+    const change = shaped.get(part.targets[e]!);
+    if (!change) continue;
+    const to = change.moved[edges[e * 4 + 1]!];
+    if (to === undefined || to < 0) return undefined;
+    edges[e * 4 + 1] = to;
+  }
+  return { ...part, edges };
 }

@@ -7,7 +7,7 @@ import { assembleGraph, updateFileGraphs, type FileGraph } from './file-graph.js
 import type { CodeGraph } from './graph-types.js';
 import { loadGraphStore, saveGraphStore, type Stamp, type StoredGraph } from './graph-store.js';
 import type { IndexedFile } from './resolve-names.js';
-import type { ProjectFacts } from './types.js';
+import type { FileIndex, ProjectFacts } from './types.js';
 
 export interface GraphStateOptions {
   readonly root: string;
@@ -20,8 +20,8 @@ export interface GraphStateOptions {
 }
 
 export interface GraphState {
-  /** The file's index changed (edited, added, deleted). */
-  changed(rel: string): void;
+  /** The file's index changed (edited, added, deleted); `before`: the index it had. */
+  changed(rel: string, before?: () => FileIndex): void;
   /** True when the next graph needs file indexes (something changed, or nothing was stored). */
   needsIndexes(): boolean;
   graph(): CodeGraph;
@@ -41,6 +41,8 @@ export function createGraphState(opts: GraphStateOptions): GraphState {
   /** The parts, once something had to be resolved. */
   let parts: Map<string, FileGraph> | undefined;
   const pending = new Set<string>();
+  /** The index each changed file's part was made from (a file changed more than once: its first). */
+  const before = new Map<string, FileIndex>();
   let graph: CodeGraph | undefined;
   let unsaved = false;
 
@@ -70,15 +72,24 @@ export function createGraphState(opts: GraphStateOptions): GraphState {
         // Stored data we cannot read back: resolve everything.
       }
     }
-    parts = updateFileGraphs(prev, opts.files(), pending, opts.facts);
+    parts = updateFileGraphs(prev, opts.files(), pending, opts.facts, before);
     stored = undefined;
     pending.clear();
+    before.clear();
     unsaved = true;
     return assembleGraph(parts);
   };
 
   return {
-    changed(rel) {
+    changed(rel, was) {
+      // A part made from that index: one resolved here, or a stored one whose stamp matched (else it is pending already).
+      if (was && loaded && (parts || stored) && !pending.has(rel)) {
+        try {
+          before.set(rel, was());
+        } catch {
+          // An old index we cannot read back: the file is treated as changed throughout.
+        }
+      }
       pending.add(rel);
       graph = undefined;
     },

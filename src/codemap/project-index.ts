@@ -137,7 +137,7 @@ export async function openProjectIndex(opts: ProjectIndexOptions): Promise<Proje
   let bodySettled = false;
   /** A graph made while the body was damaged (files left out); never stored. */
   let partial: CodeGraph | undefined;
-  const changed = (rel?: string): void => {
+  const changed = (rel?: string, before?: CacheEntry): void => {
     dirty = true;
     partial = undefined;
     print = undefined;
@@ -146,7 +146,7 @@ export async function openProjectIndex(opts: ProjectIndexOptions): Promise<Proje
     if (rel === undefined) indexed = undefined;
     else if (e) indexed?.set(rel, indexedFile(rel, e));
     else indexed?.delete(rel);
-    if (rel !== undefined) graphs.changed(rel);
+    if (rel !== undefined) graphs.changed(rel, before && (() => before.index()));
   };
   /** Synchronous check of the cache body, for a graph asked for before prepare(). */
   const bodyUsable = (): boolean => {
@@ -251,13 +251,14 @@ export async function openProjectIndex(opts: ProjectIndexOptions): Promise<Proje
         return;
       }
       const outcome = opts.reindex ? await opts.reindex({ rel, abs }) : await indexPath(plugin, rel, abs, opts.timeoutMs);
-      const entry = entryFor(outcome, st, pluginKey(plugin), entries.get(rel));
+      const was = entries.get(rel);
+      const entry = entryFor(outcome, st, pluginKey(plugin), was);
       if (!entry) {
         if (!outcome.ok) opts.warn(outcome.error);
         return;
       }
       entries.set(rel, entry);
-      changed(rel);
+      changed(rel, was);
     },
   };
 }

@@ -13,20 +13,10 @@ import { createTsProgram, type TsProgram } from './ts-program.js';
 import { declarationPath, declaredName, findDeclarations, lineOf, namePosition, nodeAt, searchedName, usageKind } from './ts-locate.js';
 import { createReferenceCache, type Found } from './ts-reference-cache.js';
 import { createReach, inherits } from './ts-reach.js';
+import { findReferencedSymbols } from './ts-find-references.js';
 import { createScope } from './ts-scope.js';
 
 type Ts = typeof TS;
-
-/**
- * The language service's findReferences over a list of files (the service itself always passes all
- * of the program's): internal to the compiler, but what `LanguageService.findReferences` calls.
- */
-interface InternalTs {
-  readonly FindAllReferences: {
-    findReferencedSymbols(program: TS.Program, token: TS.CancellationToken, files: readonly TS.SourceFile[],
-      sf: TS.SourceFile, pos: number): TS.ReferencedSymbol[] | undefined;
-  };
-}
 
 const NOTHING: Found = { hits: new Map(), chain: new Set(), aliases: new Set() };
 
@@ -84,7 +74,7 @@ export function createTsChecker(ts: Ts, root: string, yieldNow: () => boolean = 
     },
   };
   const findIn = (prog: TS.Program, files: readonly TS.SourceFile[], sf: TS.SourceFile, pos: number): TS.ReferencedSymbol[] | undefined =>
-    (ts as unknown as InternalTs).FindAllReferences.findReferencedSymbols(prog, token, files, sf, pos);
+    findReferencedSymbols(ts, prog, token, files, sf, pos);
   let lastSearched = 0;
   const kept = createReferenceCache(ts, (fileName) => program.rel(fileName) !== undefined);
   const generated = new Map<string, boolean>();
@@ -106,7 +96,9 @@ export function createTsChecker(ts: Ts, root: string, yieldNow: () => boolean = 
     const found = scope.users(name, file, defaultExported, inProgram);
     // A namespace is also reached without an import: JSX's, through the runtime the compiler imports for JSX.
     const seeing = inherits(ts, at.decls[0]!) || ts.isModuleDeclaration(at.decls[0]!) ? undefined : reach.reaching(file);
-    return seeing ? found.filter((rel) => seeing.has(rel)) : found;
+    // A file no editor's program holds with the declaration's cannot answer (see within).
+    const together = reach.together();
+    return found.filter((rel) => (!seeing || seeing.has(rel)) && together(file, rel));
   };
   /**
    * Answers per program: the service hands back the same Program while no file changed (versions
@@ -183,7 +175,12 @@ export function createTsChecker(ts: Ts, root: string, yieldNow: () => boolean = 
     lastSearched = plan.all ? at.prog.getSourceFiles().filter((f) => program.rel(f.fileName) !== undefined).length : plan.files.length;
     return kept.store(key, at.prog, program.files, plan, found);
   };
-  const hitsOf = (found: Found): CheckerHit[] => [...found.hits.values()].flat();
+  /** The hits an editor's program holding `file` (the declaration's) would give: see Reach.together. */
+  const within = (file: string, hits: readonly CheckerHit[]): CheckerHit[] => {
+    const together = reach.together();
+    return hits.filter((h) => together(file, h.file));
+  };
+  const hitsOf = (t: CheckerTarget, found: Found): CheckerHit[] => within(t.file, [...found.hits.values()].flat());
 
   /**
    * Past the memory budget, the program keeps only what the question just answered needs: files
@@ -208,19 +205,20 @@ export function createTsChecker(ts: Ts, root: string, yieldNow: () => boolean = 
     const more = [...first.aliases].filter((a) => a !== t.name).flatMap((a) => users(at, a, false, inProgram));
     if (!program.include(more)) {
       if (!warming) trim(t, at, first.aliases);
-      return { found: true, hits: hitsOf(first) };
+      return { found: true, hits: hitsOf(t, first) };
     }
     const again = locate(t);
     if (!again) return { found: false, hits: [] };
     const second = remembered(again.prog, keyOf('references', t), () => search(again));
     if (!warming) trim(t, again, second.aliases);
-    return { found: true, hits: hitsOf(second) };
+    return { found: true, hits: hitsOf(t, second) };
   };
 
   const dependencies = (t: CheckerTarget): TargetResult => {
     const at = locate(t);
     if (!at) return { found: false, hits: [] };
-    return remembered(at.prog, keyOf('dependencies', t), () => dependenciesIn(at));
+    const found = remembered(at.prog, keyOf('dependencies', t), () => dependenciesIn(at));
+    return { found: found.found, hits: within(t.file, found.hits) };
   };
 
   const dependenciesIn = (at: Located): TargetResult => {

@@ -31,6 +31,11 @@ export interface ProjectConfigs {
   optionsFor(absFile: string): TS.CompilerOptions;
   /** Every config file read (a change to one of them means reading them again). */
   readonly configFiles: readonly string[];
+  /**
+   * The root files (absolute) of each program an editor opens for this project, one per config
+   * that lists files; the files none of them holds are an inferred program of their own.
+   */
+  readonly projects: readonly { readonly files: ReadonlySet<string>; readonly options: TS.CompilerOptions }[];
 }
 
 /** What a project without any config (plain JS, or loose TS) is checked with. */
@@ -116,9 +121,10 @@ export function readProjectConfigs(ts: Ts, root: string, absFiles: readonly stri
     counts.set(own, (counts.get(own) ?? 0) + 1);
   }
   const used = [...counts.keys()];
+  const projects = [...parsed.values()].filter((c) => c !== undefined && c.members.length === 0 && c.files.size > 0).map((c) => ({ files: c!.files, options: c!.options }));
   if (used.length === 0) {
     const options = inferredOptions(ts);
-    return { options, optionsFor: () => options, configFiles: [...parsed.keys()] };
+    return { options, optionsFor: () => options, configFiles: [...parsed.keys()], projects };
   }
   const main = used.reduce((a, b) => (counts.get(b)! > counts.get(a)! ? b : a));
   const libs = new Set(used.flatMap((c) => libsOf(ts, c.options)));
@@ -135,5 +141,6 @@ export function readProjectConfigs(ts: Ts, root: string, absFiles: readonly stri
     options,
     optionsFor: (absFile) => owner.get(absFile)?.options ?? nearest(dirname(absFile))?.options ?? options,
     configFiles: [...parsed.keys()],
+    projects,
   };
 }

@@ -10,7 +10,7 @@
 import { statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type * as TS from 'typescript';
-import { readProjectConfigs, type ProjectConfigs } from './ts-configs.js';
+import { inferredOptions, readProjectConfigs, type ProjectConfigs } from './ts-configs.js';
 
 type Ts = typeof TS;
 
@@ -25,10 +25,13 @@ export interface TsProgram {
   /** The program's roots. */
   readonly roots: ReadonlySet<string>;
   service(): TS.LanguageService;
-  /** The project file an import in `fromRel` resolves to, as the program resolves it (undefined: none, or outside the project). */
-  resolveImport(spec: string, fromRel: string): string | undefined;
+  /**
+   * The project file an import in `fromRel` resolves to, as the program resolves it (undefined: none,
+   * or outside the project); with `within`, as the program of that config (ConfigProject.options) does.
+   */
+  resolveImport(spec: string, fromRel: string, within?: Within): string | undefined;
   /** The module JSX in `rel` imports its factory from, implicitly (`jsxImportSource`), if the options say one. */
-  jsxRuntime(rel: string): string | undefined;
+  jsxRuntime(rel: string, options?: TS.CompilerOptions): string | undefined;
   abs(rel: string): string;
   /** Project-relative path of a program file, undefined for files outside the project set. */
   rel(fileName: string): string | undefined;
@@ -36,6 +39,22 @@ export interface TsProgram {
   version(fileName: string): string;
   /** A new question: files are looked at again (an edit since the last one is seen). */
   newQuestion(): void;
+  /** The project files each config lists (as ProjectConfigs.projects), with its options; the same array while the configs hold. */
+  configProjects(): readonly ConfigProject[];
+  /** The options of the program an editor infers for the files no config holds. */
+  readonly inferredOptions: TS.CompilerOptions;
+}
+
+export interface ConfigProject {
+  readonly files: readonly string[];
+  readonly options: TS.CompilerOptions;
+}
+
+/** An import resolved as one config's program resolves it: with its options, in the mode the statement asks. */
+export interface Within {
+  readonly options: TS.CompilerOptions;
+  /** `require()` and `import()` say their mode; a static import takes the importing file's format. */
+  readonly call?: 'require' | 'import';
 }
 
 /** Options every checker program gets, whatever the project asks: nothing is emitted or reported. */
@@ -100,7 +119,16 @@ export function createTsProgram(ts: Ts, root: string, cancelled: () => boolean =
   let caches = new Map<TS.CompilerOptions, TS.ModuleResolutionCache>();
   /** Each config's options as the checker uses them. */
   const normalized = new Map<TS.CompilerOptions, TS.CompilerOptions>();
-  const abs = (rel: string): string => join(root, rel);
+  /** Asked for every file several times a question: joined once. */
+  const absolute = new Map<string, string>();
+  const abs = (rel: string): string => {
+    let a = absolute.get(rel);
+    if (a === undefined) {
+      if (absolute.size > 100_000) absolute.clear();
+      absolute.set(rel, (a = join(root, rel)));
+    }
+    return a;
+  };
   const prefix = resolve(root) + '/';
   const rel = (fileName: string): string | undefined => {
     const r = fileName.startsWith(prefix) ? fileName.slice(prefix.length) : undefined;
@@ -183,8 +211,9 @@ export function createTsProgram(ts: Ts, root: string, cancelled: () => boolean =
     },
   };
   /** The options `containingFile`'s imports resolve with, and their cache. */
-  const resolutionFor = (containingFile: string): { own: TS.CompilerOptions; cache: TS.ModuleResolutionCache } => {
-    const own = forQueriesCached(ensureConfigs().optionsFor(containingFile));
+  const resolutionFor = (containingFile: string): { own: TS.CompilerOptions; cache: TS.ModuleResolutionCache } =>
+    resolutionWith(forQueriesCached(ensureConfigs().optionsFor(containingFile)));
+  const resolutionWith = (own: TS.CompilerOptions): { own: TS.CompilerOptions; cache: TS.ModuleResolutionCache } => {
     let cache = caches.get(own);
     if (!cache) caches.set(own, (cache = ts.createModuleResolutionCache(root, canonical, own)));
     return { own, cache };
@@ -195,6 +224,7 @@ export function createTsProgram(ts: Ts, root: string, cancelled: () => boolean =
     return n;
   };
   const service = ts.createLanguageService(host, splitRegistry(ts, root, (fileName) => rel(fileName) !== undefined));
+  let projectsOf: { configs: ProjectConfigs; files: ReadonlySet<string>; list: ConfigProject[] } | undefined;
   const rename = (): void => {
     names = [...roots].sort().map(abs);
   };
@@ -225,14 +255,16 @@ export function createTsProgram(ts: Ts, root: string, cancelled: () => boolean =
       rename();
     },
     service: () => service,
-    resolveImport(spec, fromRel) {
+    resolveImport(spec, fromRel, within) {
       const from = abs(fromRel);
-      const { own, cache } = resolutionFor(from);
-      const hit = ts.resolveModuleName(spec, from, own, moduleHost, cache).resolvedModule?.resolvedFileName;
+      const { own, cache } = within ? resolutionWith(forQueriesCached(within.options)) : resolutionFor(from);
+      const mode = !within ? undefined : within.call === 'require' ? ts.ModuleKind.CommonJS : within.call === 'import' ? ts.ModuleKind.ESNext
+        : ts.getImpliedNodeFormatForFile(from, cache.getPackageJsonInfoCache(), moduleHost, own);
+      const hit = ts.resolveModuleName(spec, from, own, moduleHost, cache, undefined, mode).resolvedModule?.resolvedFileName;
       return hit === undefined ? undefined : rel(hit);
     },
-    jsxRuntime(fromRel) {
-      const own = resolutionFor(abs(fromRel)).own;
+    jsxRuntime(fromRel, given) {
+      const own = given ? forQueriesCached(given) : resolutionFor(abs(fromRel)).own;
       const automatic = own.jsx === ts.JsxEmit.ReactJSX || own.jsx === ts.JsxEmit.ReactJSXDev;
       return own.jsxImportSource ?? (automatic ? 'react' : undefined);
     },
@@ -240,5 +272,14 @@ export function createTsProgram(ts: Ts, root: string, cancelled: () => boolean =
     rel,
     version,
     newQuestion: () => versions.clear(),
+    configProjects() {
+      const c = ensureConfigs();
+      if (projectsOf?.configs !== c || projectsOf.files !== files) {
+        const list = c.projects.map((p) => ({ files: [...p.files].map((f) => rel(f)).filter((r) => r !== undefined), options: p.options }));
+        projectsOf = { configs: c, files, list: list.filter((p) => p.files.length > 0) };
+      }
+      return projectsOf.list;
+    },
+    inferredOptions: { ...inferredOptions(ts), allowJs: true },
   };
 }

@@ -8,11 +8,11 @@
  */
 import { dirname, posix } from 'node:path';
 import type * as TS from 'typescript';
-import type { TsProgram } from './ts-program.js';
+import type { ConfigProject, TsProgram } from './ts-program.js';
 import type { Scope } from './ts-scope.js';
 
-/** Module specifiers: `from '…'`, `import '…'`, `import('…')`, `require('…')`, `/// <reference path="…"/>`. */
-const SPECIFIER = /\bfrom\s*['"]([^'"\n]+)['"]|(?:^|[^\w$.])import\s*['"]([^'"\n]+)['"]|\b(?:require|import)\s*\(\s*['"]([^'"\n]+)['"]|<reference\s+path\s*=\s*['"]([^'"\n]+)['"]/g;
+/** Module specifiers: `from '…'`, `import '…'`, `require('…')`, `import('…')`, `/// <reference path="…"/>`. */
+const SPECIFIER = /\bfrom\s*['"]([^'"\n]+)['"]|(?:^|[^\w$.])import\s*['"]([^'"\n]+)['"]|\brequire\s*\(\s*['"]([^'"\n]+)['"]|\bimport\s*\(\s*['"]([^'"\n]+)['"]|<reference\s+path\s*=\s*['"]([^'"\n]+)['"]/g;
 
 /**
  * Whether the language service relates `decl` to declarations of other modules than its own: a
@@ -28,38 +28,119 @@ export function inherits(ts: typeof TS, decl: TS.Node): boolean {
   return false;
 }
 
-interface Imports { readonly version: string; readonly to: readonly string[] }
+/** What a file's text imports: module specifiers (with the call that asks for a CommonJS or ESM one) and referenced paths. */
+interface Specifiers {
+  readonly version: string;
+  readonly modules: readonly { readonly spec: string; readonly call?: 'require' | 'import' }[];
+  readonly paths: readonly string[];
+  readonly pragma: string | undefined;
+  /** The project files they resolve to, per set of options (the file's own: undefined). */
+  readonly to: Map<TS.CompilerOptions | undefined, readonly string[]>;
+}
 
 export interface Reach {
   /** The project files that import `rel`, directly or not (and `rel` itself); undefined when every file can see it (a global file does). */
   reaching(rel: string): ReadonlySet<string> | undefined;
+  /**
+   * Whether two project files are in one program an editor opens: one per config that lists files
+   * (its files and what they import), one inferred for the files none holds. The checker's one
+   * program holds them all, so without this a global declared for one config's files (a runtime's
+   * `declare namespace`) would bind the same name in a file no config of it sees, and a class
+   * would be related to its interface's uses in a config that never holds the class.
+   */
+  together(): (a: string, b: string) => boolean;
 }
 
+interface Programs {
+  readonly files: ReadonlySet<string>;
+  readonly projects: readonly ConfigProject[];
+  readonly imports: readonly Specifiers[];
+  readonly test: (a: string, b: string) => boolean;
+}
+
+const ANY = (): boolean => true;
+
 export function createReach(program: TsProgram, scope: Scope): Reach {
-  const cache = new Map<string, Imports>();
-  const importsOf = (rel: string): readonly string[] => {
+  const cache = new Map<string, Specifiers>();
+  const specifiersOf = (rel: string): Specifiers => {
     const version = program.version(program.abs(rel));
     const hit = cache.get(rel);
-    if (hit?.version === version) return hit.to;
-    const to = new Set<string>();
+    if (hit?.version === version) return hit;
     const text = scope.text(rel) ?? '';
+    const modules: { spec: string; call?: 'require' | 'import' }[] = [];
+    const paths: string[] = [];
+    for (const m of text.matchAll(SPECIFIER)) {
+      if (m[5] !== undefined) paths.push(posix.normalize(posix.join(dirname(rel), m[5])));
+      else if (m[3] !== undefined) modules.push({ spec: m[3], call: 'require' });
+      else if (m[4] !== undefined) modules.push({ spec: m[4], call: 'import' });
+      else modules.push({ spec: (m[1] ?? m[2])! });
+    }
     // JSX imports its runtime without writing it: from the options' jsxImportSource, or a pragma.
-    const pragma = /@jsxImportSource\s+(\S+)/.exec(text)?.[1];
-    const runtime = pragma ?? (/\.[jt]sx$/.test(rel) ? program.jsxRuntime(rel) : undefined);
+    const entry: Specifiers = { version, modules, paths, pragma: /@jsxImportSource\s+(\S+)/.exec(text)?.[1], to: new Map() };
+    cache.set(rel, entry);
+    return entry;
+  };
+  /** The project files `rel` imports: as its own config resolves them, or as the program with `options` does. */
+  const importsOf = (rel: string, options?: TS.CompilerOptions): readonly string[] => {
+    const s = specifiersOf(rel);
+    const hit = s.to.get(options);
+    if (hit) return hit;
+    const to = new Set<string>();
+    const runtime = s.pragma ?? (/\.[jt]sx$/.test(rel) ? program.jsxRuntime(rel, options) : undefined);
     for (const suffix of runtime === undefined ? [] : ['/jsx-runtime', '/jsx-dev-runtime']) {
-      const target = program.resolveImport(runtime + suffix, rel);
+      const target = program.resolveImport(runtime + suffix, rel, options && { options });
       if (target !== undefined) to.add(target);
     }
-    for (const m of text.matchAll(SPECIFIER)) {
-      const ref = m[4];
-      const target = ref !== undefined ? posix.normalize(posix.join(dirname(rel), ref)) : program.resolveImport(m[1] ?? m[2] ?? m[3]!, rel);
-      if (target !== undefined && program.files.has(target)) to.add(target);
+    for (const m of s.modules) {
+      const target = program.resolveImport(m.spec, rel, options && { options, call: m.call });
+      if (target !== undefined) to.add(target);
     }
-    const entry = { version, to: [...to] };
-    cache.set(rel, entry);
-    return entry.to;
+    for (const p of s.paths) if (program.files.has(p)) to.add(p);
+    const list = [...to];
+    s.to.set(options, list);
+    return list;
+  };
+  let programs: Programs | undefined;
+  /** What a program of `roots` holds: they and what they import, resolved with its options. */
+  const closure = (roots: Iterable<string>, options: TS.CompilerOptions): Set<string> => {
+    const seen = new Set(roots);
+    const queue = [...seen];
+    while (queue.length > 0) {
+      for (const to of importsOf(queue.pop()!, options)) {
+        if (seen.has(to)) continue;
+        seen.add(to);
+        queue.push(to);
+      }
+    }
+    return seen;
   };
   return {
+    together() {
+      const projects = program.configProjects();
+      const files = program.files;
+      // What each file imports is the same object while no file changed: the programs are too.
+      const imports = [...files].map(specifiersOf);
+      if (programs?.files === files && programs.projects === projects && imports.every((to, i) => to === programs!.imports[i])) return programs.test;
+      const groups = projects.map((p) => closure(p.files, p.options));
+      const held = new Set(groups.flatMap((g) => [...g]));
+      const rest = [...files].filter((f) => !held.has(f));
+      if (rest.length > 0) groups.push(closure(rest, program.inferredOptions));
+      const of = new Map<string, number[]>();
+      groups.forEach((g, i) => {
+        for (const f of g) {
+          const list = of.get(f);
+          if (list) list.push(i);
+          else of.set(f, [i]);
+        }
+      });
+      const test = groups.length <= 1 ? ANY : (a: string, b: string): boolean => {
+        const ga = of.get(a);
+        const gb = of.get(b);
+        return a === b || !ga || !gb || ga.some((g) => gb.includes(g));
+      };
+      programs = { files, projects, imports, test };
+      return test;
+    },
     reaching(rel) {
       const global = new Set(scope.alwaysIn());
       if (global.has(rel)) return undefined;

@@ -91,25 +91,37 @@ export function createReferenceCache(ts: Ts, isProject: (fileName: string) => bo
     return s;
   };
 
+  /**
+   * What each project file imports, kept with its SourceFile: a file no edit touched is the same
+   * object in the next program, and resolves as before while the options and the file list hold
+   * (looking every resolution up again cost more than the search after a one-file edit).
+   */
+  const imported = new WeakMap<TS.SourceFile, { readonly options: TS.CompilerOptions; readonly files: ReadonlySet<string>; readonly to: readonly string[] }>();
   /** Who imports each project file (its module specifiers as the program resolved them, and `/// <reference path>`). */
-  const importersIn = (prog: TS.Program): Map<string, Set<string>> => {
+  const importersIn = (prog: TS.Program, projectFiles: ReadonlySet<string>): Map<string, Set<string>> => {
     let map = importers.get(prog);
     if (map) return map;
     map = new Map();
-    const add = (to: string, from: string): void => {
-      let set = map!.get(to);
-      if (!set) map!.set(to, (set = new Set()));
-      set.add(from);
-    };
+    const options = prog.getCompilerOptions();
     for (const sf of prog.getSourceFiles()) {
       if (!isProject(sf.fileName)) continue;
-      // `imports` (every module specifier of the file: imports, exports, require, import types) and the
-      // lookup of its resolution are internal to the compiler, and what its own builder walks.
-      for (const lit of (sf as { imports?: readonly TS.StringLiteralLike[] }).imports ?? []) {
-        const to = (prog as unknown as Resolutions).getResolvedModuleFromModuleSpecifier(lit, sf)?.resolvedModule?.resolvedFileName;
-        if (to) add(to, sf.fileName);
+      let known = imported.get(sf);
+      if (known?.options !== options || known.files !== projectFiles) {
+        const to: string[] = [];
+        // `imports` (every module specifier of the file: imports, exports, require, import types) and the
+        // lookup of its resolution are internal to the compiler, and what its own builder walks.
+        for (const lit of (sf as { imports?: readonly TS.StringLiteralLike[] }).imports ?? []) {
+          const target = (prog as unknown as Resolutions).getResolvedModuleFromModuleSpecifier(lit, sf)?.resolvedModule?.resolvedFileName;
+          if (target) to.push(target);
+        }
+        for (const ref of sf.referencedFiles) to.push(resolve(dirname(sf.fileName), ref.fileName));
+        imported.set(sf, (known = { options, files: projectFiles, to }));
       }
-      for (const ref of sf.referencedFiles) add(resolve(dirname(sf.fileName), ref.fileName), sf.fileName);
+      for (const to of known.to) {
+        let set = map.get(to);
+        if (!set) map.set(to, (set = new Set()));
+        set.add(sf.fileName);
+      }
     }
     importers.set(prog, map);
     return map;
@@ -135,7 +147,7 @@ export function createReferenceCache(ts: Ts, isProject: (fileName: string) => bo
       const sources = prog.getSourceFiles().filter((sf) => isProject(sf.fileName));
       /** Marks every file that imports `fileName`, directly or not; false when a global file does (then any file can see it). */
       const everyImporter = (fileName: string): boolean => {
-        const by = importersIn(prog);
+        const by = importersIn(prog, projectFiles);
         const queue = [fileName];
         while (queue.length > 0) {
           for (const from of by.get(queue.pop()!) ?? []) {
@@ -161,7 +173,7 @@ export function createReferenceCache(ts: Ts, isProject: (fileName: string) => bo
           if (change.everywhere || !everyImporter(sf.fileName)) return { all: true };
         } else if (change.kind === 'names') {
           // Only a direct importer that writes a changed name, or takes the whole module, sees the change (and passes it on).
-          for (const from of importersIn(prog).get(sf.fileName) ?? []) {
+          for (const from of importersIn(prog, projectFiles).get(sf.fileName) ?? []) {
             const importer = prog.getSourceFile(from);
             if (!importer || stale.has(from) || !(writesAny(importer.text, change.names) || takesWhole(ts, prog, importer, sf.fileName))) continue;
             if (isGlobal(importer)) return { all: true };

@@ -70,6 +70,23 @@ describe('the checker on a monorepo with several tsconfigs', () => {
     expect(await refs({ name: 'Options' })).toContain('packages/web/src/options.ts:1');
   });
 
+  it('counts a use only where one tsconfig\'s program (or the inferred one) holds both it and the declaration', async () => {
+    // A global declared for core's files is not what a file outside every config names by that name.
+    const host = await refs({ name: 'Host' });
+    expect(host).toContain('packages/core/src/settings.ts:2 setting [references]');
+    expect(host).not.toContain('deploy/check.ts');
+    expect(await refs({ name: 'Host.env' })).not.toContain('deploy/check.ts');
+    const deps = await map.tools().find((t) => t.name === 'get_dependencies')!.run({ name: 'check', depth: 1 }, toolContext(config));
+    expect(deps.content).not.toContain('host.d.ts');
+    // A class is related to its interface's uses only in a program that holds both: web's never holds core's router.
+    const add = await refs({ name: 'LinearRouter.add' });
+    expect(add).toContain('packages/core/src/linear-router.ts:14 defaultRouter [calls]');
+    expect(add).not.toContain('packages/web/src/routes.ts');
+    const viaInterface = await refs({ name: 'Router.add' });
+    expect(viaInterface).toContain('packages/web/src/routes.ts:5 mount [calls]');
+    expect(viaInterface).toContain('packages/core/src/linear-router.ts:14 defaultRouter [calls]');
+  });
+
   it('sees an alias added by an edit at the next question', async () => {
     await tp.write('packages/web/src/alias.ts', "import { KeyStore as Renamed } from '@core';\n\nexport const seen = new Renamed().get('seen');\n");
     await map.fileChanged(join(tp.project, 'packages/web/src/alias.ts'));

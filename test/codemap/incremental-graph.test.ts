@@ -2,10 +2,11 @@
  * The graph kept up to date file by file (edits in a session, changes between sessions through the
  * stored parts) must be exactly the graph a full build makes from the same files.
  */
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildGraph } from '../../src/codemap/build-graph.js';
+import { assembleGraph, updateFileGraphs } from '../../src/codemap/file-graph.js';
 import { builtinPlugins } from '../../src/codemap/builtin-plugins.js';
 import type { CodeGraph } from '../../src/codemap/graph-types.js';
 import { createPluginSet } from '../../src/codemap/plugin-set.js';
@@ -56,6 +57,17 @@ describe('the graph updated per file', () => {
     let g = await change(index, 'src/config.ts', '// moved\nexport function first(): void {}\n\nexport interface Config {\n  readonly verbose: boolean;\n  readonly name: string;\n}\n\n'
       + 'export function parseConfig(text: string): Config {\n  return { verbose: text.includes(\'-v\'), name: text };\n}\n');
     expect(edgeList(g)).toContain('src/index.ts:9 main calls src/config.ts#parseConfig');
+    // A body rewritten and a member added in front in a file others extend: their edges follow the moved indexes.
+    g = await change(index, 'src/base.ts', 'export abstract class BaseApp {\n  start(): number {\n    return 1;\n  }\n\n  abstract run(): void;\n}\n\n'
+      + 'export interface Runnable {\n  run(): void;\n}\n');
+    expect(edgeList(g)).toContain('src/index.ts:14 App extends src/base.ts#BaseApp');
+    g = await change(index, 'src/index.ts', (await readFile(join(tp.project, 'src/index.ts'), 'utf8')).replace('this.helper(new Date());', 'this.helper(new Date());\n    this.start();'));
+    expect(edgeList(g)).toContain('src/index.ts:19 App.run calls src/base.ts#BaseApp.start');
+    // The member a caller uses goes away, then comes back under another type: the caller is resolved again.
+    g = await change(index, 'src/base.ts', 'export abstract class BaseApp {\n  abstract run(): void;\n}\n\nexport interface Runnable {\n  run(): void;\n}\n');
+    expect(edgeList(g).filter((e) => e.includes('start'))).toEqual([]);
+    g = await change(index, 'src/base.ts', 'export abstract class BaseApp {\n  abstract run(): void;\n\n  start(): string {\n    return \'\';\n  }\n}\n\nexport interface Runnable {\n  run(): void;\n}\n');
+    expect(edgeList(g)).toContain('src/index.ts:19 App.run calls src/base.ts#BaseApp.start');
     // A script calling a global that no file declares yet; then one that declares it; then a second one.
     g = await change(index, 'src/caller.js', 'function callsIt() {\n  return helperScript();\n}\n');
     expect(edgeList(g).filter((e) => e.includes('helperScript'))).toEqual([]);
@@ -76,6 +88,25 @@ describe('the graph updated per file', () => {
     // The importer itself changes what it imports.
     g = await change(index, 'src/index.ts', "import { helper } from './a/util.js';\n\nexport function main(): string {\n  return helper();\n}\n");
     expect(edgeList(g)).toContain('src/index.ts:4 main calls src/a/util.ts#helper');
+  });
+
+  it('keeps the parts of files an edit reaches only through names it kept, with their edges moved', async () => {
+    const index = await openIndex();
+    const facts = await readProjectFacts(tp.project, ['go.mod']);
+    const parts = updateFileGraphs(new Map(), index.files(), new Set(), facts);
+    const before = new Map([['src/config.ts', index.files().get('src/config.ts')!.index]]);
+    const original = await readFile(join(tp.project, 'src/config.ts'), 'utf8');
+    await tp.write('src/config.ts', `export function first(): void {}\n\n${original}`);
+    await index.refresh('src/config.ts');
+    const next = updateFileGraphs(parts, index.files(), new Set(['src/config.ts']), facts, before);
+    // index.ts imports config.ts but never writes `first`: not resolved again (its lookups are the same arrays).
+    expect(next.get('src/index.ts')!.deps).toBe(parts.get('src/index.ts')!.deps);
+    expect(next.get('src/index.ts')!.edges).not.toEqual(parts.get('src/index.ts')!.edges);
+    expect(assembleGraph(next)).toEqual(await fullBuild(index));
+    // Without the index it had, the same edit resolves every importer again.
+    const blind = updateFileGraphs(parts, index.files(), new Set(['src/config.ts']), facts);
+    expect(blind.get('src/index.ts')!.deps).not.toBe(parts.get('src/index.ts')!.deps);
+    expect(assembleGraph(blind)).toEqual(assembleGraph(next));
   });
 
   it('equals a full build in the next session, from the stored parts and the files changed since', async () => {

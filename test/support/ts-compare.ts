@@ -199,7 +199,11 @@ export async function compareWithLanguageService(root: string, map: CodeMap, con
           const extra = [...gotDeps].filter((x) => !want.has(x));
           const got = new Set([...sure.matchAll(/^ {2}(\S+?):(\d+) /gm)].map((m) => `${m[1]}:${m[2]}`));
           const refMissed = [...truthRefs.get(s.id)!].filter((x) => !got.has(x));
-          if (missed.length || extra.length || refMissed.length) misses.push(`${s.kind} ${s.qualified} ${s.file}:${s.startLine}: deps missed ${missed.slice(0, 6).join(', ')} extra ${extra.slice(0, 6).join(', ')}; refs missed ${refMissed.slice(0, 5).join(', ')}`);
+          const refExtra = [...got].filter((x) => !truthRefs.get(s.id)!.has(x));
+          if (missed.length || extra.length || refMissed.length || refExtra.length) {
+            misses.push(`${s.kind} ${s.qualified} ${s.file}:${s.startLine}: deps missed ${missed.slice(0, 6).join(', ')} extra ${extra.slice(0, 6).join(', ')}; `
+              + `refs missed ${refMissed.slice(0, 5).join(', ')} extra ${refExtra.slice(0, 5).join(', ')}`);
+          }
         }
       }
       for (const k of ['refs', 'deps'] as const) {
