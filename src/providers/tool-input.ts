@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { clip } from './errors.js';
 import { parseNearJson } from './near-json.js';
+import { reclaimBefore } from '../io/reclaim-memory.js';
 
 /**
  * For servers that send a tool call without an id: the tool result still needs one to point at.
@@ -24,6 +25,8 @@ export interface ParsedToolInput {
 export function parseToolInput(text: string): ParsedToolInput {
   if (text.trim().length === 0) return { input: {} };
   let value: unknown;
+  // The pieces the text was joined from are garbage now; parsing makes a second copy of it.
+  reclaimBefore(text.length);
   try {
     value = JSON.parse(text);
   } catch (err) {
