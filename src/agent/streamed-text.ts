@@ -5,8 +5,7 @@
  * every CHUNK_CHARS characters, so a block costs about its own size; the reducer stays pure (the
  * parts are a cache beside each block object, rebuilt from the text when missing).
  */
-
-const CHUNK_CHARS = 32 * 1024;
+import { CHUNK_CHARS } from '../providers/text-buffer.js';
 
 interface Parts {
   /** Flat chunks, joined as a rope (a handful of nodes per megabyte). */

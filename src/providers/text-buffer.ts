@@ -7,7 +7,7 @@
  */
 
 /** Pieces are joined once this many characters wait (a few tens of KB: cheap to copy, few chunks). */
-const CHUNK_CHARS = 32 * 1024;
+export const CHUNK_CHARS = 32 * 1024;
 
 export class TextBuffer {
   private chunks: string[] = [];
