@@ -9,11 +9,15 @@ import { encodeOutcome, indexPath, type FileOutcome } from './index-file.js';
 import type { PluginSet } from './plugin-set.js';
 import type { IndexResult } from './run-indexing.js';
 import { lowerThreadPriority } from './thread-priority.js';
+import { typescriptPlugin } from './ts-plugin.js';
+import { warmUpTypeScriptIndexer } from './ts-warm-up.js';
 import type { PoolInput, WorkerMessage, WorkerRequest } from './worker-protocol.js';
 
 export function servePool(plugins: PluginSet, pool: PoolInput, timeoutMs: number): void {
   if (pool.niceness) lowerThreadPriority(pool.niceness);
   const started = new Int32Array(pool.started);
+  // Before the first batch arrives: the parser's feedback complete before V8 optimizes it (ts-warm-up.ts).
+  if (plugins.forFile('x.ts') === typescriptPlugin) warmUpTypeScriptIndexer();
   let queue = Promise.resolve();
   parentPort!.on('message', (m: WorkerRequest) => {
     if (m?.type !== 'index') return;
