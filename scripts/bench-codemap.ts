@@ -118,6 +118,8 @@ async function main(): Promise<void> {
     const base: OpenCodeMapOptions = {
       projectRoot: config.projectRoot, cacheDir: join(work, 'cache', 'map'), config,
       worker: hasWorker ? { url: new URL(`file://${distWorker}`) } : 'off',
+      // As a session has it: the first cold index below writes V8's code cache of the compiler, the others load it.
+      codeCacheDir: join(work, 'cache', 'v8-code-cache'),
     };
     // A file the edits below change; there from the start, so the first tool call finds it.
     const target = join(config.projectRoot, 'typescript_reindex_probe.ts');

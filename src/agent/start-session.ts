@@ -39,7 +39,7 @@ export function realSessionDeps(hooks: SessionHooks = {}): SessionDeps {
     // off) never load the indexer and its plugins.
     // The cache folder is the session's (from its env), one per project as codeMapCacheDirFor names it.
     openCodeMap: async ({ projectRoot, cacheDir, config: c, onProgress }) => {
-      const { CHECKER_BUDGET_MS, openCodeMap, workspaceHash } = await import('../codemap/code-map.js');
+      const { CHECKER_BUDGET_MS, CODE_CACHE_FOLDER, openCodeMap, workspaceHash } = await import('../codemap/code-map.js');
       return openCodeMap({
         projectRoot, cacheDir: join(cacheDir, workspaceHash(projectRoot)), config: c, ...(onProgress ? { onProgress } : {}),
         // A session still open after a few seconds will likely ask who uses what: get the checker's compiler ready.
@@ -48,6 +48,7 @@ export function realSessionDeps(hooks: SessionHooks = {}): SessionDeps {
         checkerBudgetMs: CHECKER_BUDGET_MS,
         // The index is built while the user types and turns run: its parse workers step back for them.
         backgroundIndexing: true,
+        codeCacheDir: join(cacheDir, CODE_CACHE_FOLDER),
       });
     },
     // The symbol tools' names and schemas, for a session that starts before the index is ready;

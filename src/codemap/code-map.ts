@@ -52,6 +52,11 @@ export interface OpenCodeMapOptions {
    * and benchmarks, where the index is what the user waits for.
    */
   readonly backgroundIndexing?: boolean;
+  /**
+   * Where parse workers keep V8's code cache of the TypeScript compiler, shared by every project
+   * (a worker's load of the compiler: ~0.4 s → under 0.1 s). None when absent.
+   */
+  readonly codeCacheDir?: string;
   /** At most this many files are indexed. @default 25000 */
   readonly maxFiles?: number;
   /** How long a plugin may take on one file before it is skipped. @default 10000 */
@@ -74,6 +79,9 @@ export interface OpenCodeMapOptions {
 
 /** What a session waits for the checker (a cold one on a large project takes longer: the tool answers partially meanwhile). */
 export const CHECKER_BUDGET_MS = 1500;
+
+/** The code cache's folder inside the code map's cache folder (beside the projects' folders, named by hash). */
+export const CODE_CACHE_FOLDER = 'v8-code-cache';
 
 /** Files larger than this are not indexed (they are data or generated). */
 const MAX_INDEXED_FILE_BYTES = 512 * 1024;
@@ -106,7 +114,7 @@ export async function openCodeMap(opts: OpenCodeMapOptions): Promise<CodeMap> {
   const mapsLoading = openMapCache(opts.cacheDir, opts.projectRoot);
   const timeoutMs = opts.pluginTimeoutMs ?? 10_000;
   const editor = createEditIndexer(opts.worker ?? 'auto', plugins, timeoutMs);
-  const batches = chooseRunner(opts.worker ?? 'auto', { background: opts.backgroundIndexing === true });
+  const batches = chooseRunner(opts.worker ?? 'auto', { background: opts.backgroundIndexing === true, ...(opts.codeCacheDir ? { codeCacheDir: opts.codeCacheDir } : {}) });
   const index = await openProjectIndex({
     root: opts.projectRoot,
     cacheDir: opts.cacheDir,

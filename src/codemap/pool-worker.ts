@@ -8,6 +8,7 @@ import { parentPort } from 'node:worker_threads';
 import { encodeOutcome, indexPath, type FileOutcome } from './index-file.js';
 import type { PluginSet } from './plugin-set.js';
 import type { IndexResult } from './run-indexing.js';
+import { saveCodeCache, useCodeCache } from './load-typescript.js';
 import { lowerThreadPriority } from './thread-priority.js';
 import { typescriptPlugin } from './ts-plugin.js';
 import { warmUpTypeScriptIndexer } from './ts-warm-up.js';
@@ -16,8 +17,13 @@ import type { PoolInput, WorkerMessage, WorkerRequest } from './worker-protocol.
 export function servePool(plugins: PluginSet, pool: PoolInput, timeoutMs: number): void {
   if (pool.niceness) lowerThreadPriority(pool.niceness);
   const started = new Int32Array(pool.started);
+  if (pool.codeCacheDir) useCodeCache(pool.codeCacheDir);
   // Before the first batch arrives: the parser's feedback complete before V8 optimizes it (ts-warm-up.ts).
-  if (plugins.forFile('x.ts') === typescriptPlugin) warmUpTypeScriptIndexer();
+  if (plugins.forFile('x.ts') === typescriptPlugin) {
+    warmUpTypeScriptIndexer();
+    // The parser's functions are compiled by now: the code cache written holds them, not just the top level.
+    saveCodeCache();
+  }
   let queue = Promise.resolve();
   parentPort!.on('message', (m: WorkerRequest) => {
     if (m?.type !== 'index') return;

@@ -1,6 +1,8 @@
 /** `lwyrm --map`: the project's code map on stdout, no model and no API key involved. */
 import type { Config } from '../config/types.js';
-import { codeMapCacheDirFor, defaultMapBudget, openCodeMap } from './code-map.js';
+import { join } from 'node:path';
+import { appPaths } from '../config/paths.js';
+import { CODE_CACHE_FOLDER, codeMapCacheDirFor, defaultMapBudget, openCodeMap } from './code-map.js';
 
 const DEFAULT_WINDOW = 128_000;
 
@@ -12,6 +14,7 @@ export async function printCodeMap(config: Config): Promise<string> {
     projectRoot: config.projectRoot,
     cacheDir: codeMapCacheDirFor(config.projectRoot),
     config,
+    codeCacheDir: join(appPaths().codeMapCacheDir, CODE_CACHE_FOLDER),
     onWarning: (message) => process.stderr.write(`lwyrm: ${message}\n`),
   });
   try {

@@ -9,6 +9,8 @@ export interface PoolInput {
   readonly started: SharedArrayBuffer;
   /** Lower this thread's OS priority by this much (Linux), so the main thread and the user's work go first. */
   readonly niceness?: number;
+  /** Load the TypeScript compiler through V8's code cache in this folder (code-cache.ts). */
+  readonly codeCacheDir?: string;
 }
 
 export interface WorkerInput {
