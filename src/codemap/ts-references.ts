@@ -98,6 +98,93 @@ function lookup(frame: Frame | undefined, name: string): string | undefined {
   return undefined;
 }
 
+/** The state of the walk under way (collectEdges is never re-entered): module-level, so one visitor function serves every walk. */
+interface EdgeWalk {
+  readonly ts: Ts;
+  readonly sf: TS.SourceFile;
+  readonly found: Found[];
+  frame: Frame | undefined;
+  /** The scopes whose bodies hold the node being visited. */
+  reach: readonly Map<string, string>[];
+  /** The body of the innermost function being walked, and its scope: the body's children bind there. */
+  body: TS.Node | undefined;
+  bodyScope: readonly Map<string, string>[];
+}
+
+let walk: EdgeWalk | undefined;
+
+function lineOf(w: EdgeWalk, n: TS.Node): number {
+  return w.sf.getLineAndCharacterOfPosition(n.getStart(w.sf)).line + 1;
+}
+
+function bind(ts: Ts, n: TS.Node, scopes: readonly Map<string, string>[]): void {
+  if (ts.isVariableDeclaration(n)) {
+    const type = annotatedType(ts, n.type) ?? valueType(ts, n.initializer) ?? '?';
+    for (const types of scopes) bindName(ts, types, n.name, type);
+  } else if (ts.isCatchClause(n) && n.variableDeclaration) {
+    for (const types of scopes) bindName(ts, types, n.variableDeclaration.name, '?');
+  } else if ((ts.isFunctionDeclaration(n) || ts.isClassDeclaration(n)) && n.name) {
+    for (const types of scopes) types.set(n.name.text, '?');
+  }
+}
+
+/**
+ * One visitor for every walk, not a closure per walk: the compiler's forEachChild then always
+ * calls the same function, which V8 optimizes once instead of again for each new closure it meets.
+ */
+function visitEdges(n: TS.Node): void {
+  const w = walk!;
+  const ts = w.ts;
+  const own = w.reach;
+  if (own.length > 0) bind(ts, n, own);
+  const extra = n === w.body ? w.bodyScope : NO_SCOPES;
+  if (ts.isFunctionLike(n)) {
+    const types = new Map<string, string>();
+    for (const p of n.parameters) bindName(ts, types, p.name, annotatedType(ts, p.type) ?? '?');
+    const outerFrame = w.frame;
+    const outerBody = w.body;
+    const outerScope = w.bodyScope;
+    w.frame = { types, up: w.frame };
+    w.body = (n as TS.FunctionLikeDeclaration).body;
+    w.bodyScope = [types];
+    // The walks of the functions around stop here; only an enclosing body's own walk goes on.
+    w.reach = extra;
+    ts.forEachChild(n, visitEdges);
+    w.frame = outerFrame;
+    w.body = outerBody;
+    w.bodyScope = outerScope;
+    w.reach = own;
+    return;
+  }
+  const found = w.found;
+  if (ts.isCallExpression(n) || ts.isNewExpression(n)) {
+    const name = dottedName(ts, n.expression);
+    if (name !== undefined && name !== 'this' && name !== 'require') {
+      const dot = name.indexOf('.');
+      found.push({ to: name, kind: 'calls', line: lineOf(w, n), head: dot < 0 ? name : name.slice(0, dot), frame: w.frame, call: true });
+    }
+  } else if (ts.isIdentifier(n) && isValueUse(ts, n)) {
+    // A function or class passed as a value (`app.use(handler)`, `[A, B]`): a use of it.
+    found.push({ to: n.text, kind: 'references', line: lineOf(w, n), head: n.text, frame: w.frame });
+  } else if (ts.isTypeReferenceNode(n)) {
+    const name = dottedName(ts, n.typeName);
+    if (name !== undefined) found.push({ to: name, kind: 'references', line: lineOf(w, n) });
+  } else if (ts.isExpressionWithTypeArguments(n)) {
+    const name = dottedName(ts, n.expression);
+    if (name !== undefined) found.push({ to: name, kind: 'references', line: lineOf(w, n) });
+  } else if (ts.isJsxOpeningElement(n) || ts.isJsxSelfClosingElement(n)) {
+    const name = dottedName(ts, n.tagName);
+    // Lower-case tags are intrinsic elements (div, span), not components.
+    if (name !== undefined && /^[A-Z]|\./.test(name)) found.push({ to: name, kind: 'calls', line: lineOf(w, n) });
+  } else if (ts.isTypeQueryNode(n)) {
+    const name = dottedName(ts, n.exprName);
+    if (name !== undefined) found.push({ to: name, kind: 'references', line: lineOf(w, n) });
+  }
+  w.reach = extra.length === 0 ? own : own.length === 0 ? extra : [...own, ...extra];
+  ts.forEachChild(n, visitEdges);
+  w.reach = own;
+}
+
 /**
  * Walks `node` and records every edge it holds, attributed to the symbol named `from`.
  *
@@ -109,74 +196,14 @@ function lookup(frame: Frame | undefined, name: string): string | undefined {
  * in the enclosing function's reach (`() => () => { const x }` binds x in both).
  */
 export function collectEdges(ts: Ts, sf: TS.SourceFile, node: TS.Node, from: string, sink: EdgeSink): void {
-  const lineOf = (n: TS.Node): number => sf.getLineAndCharacterOfPosition(n.getStart(sf)).line + 1;
   const found: Found[] = [];
-  let frame: Frame | undefined;
-  /** The scopes whose bodies hold the node being visited. */
-  let reach = NO_SCOPES;
-  /** The body of the innermost function being walked, and its scope: the body's children bind there. */
-  let body: TS.Node | undefined;
-  let bodyScope = NO_SCOPES;
-  const bind = (n: TS.Node, scopes: readonly Map<string, string>[]): void => {
-    if (ts.isVariableDeclaration(n)) {
-      const type = annotatedType(ts, n.type) ?? valueType(ts, n.initializer) ?? '?';
-      for (const types of scopes) bindName(ts, types, n.name, type);
-    } else if (ts.isCatchClause(n) && n.variableDeclaration) {
-      for (const types of scopes) bindName(ts, types, n.variableDeclaration.name, '?');
-    } else if ((ts.isFunctionDeclaration(n) || ts.isClassDeclaration(n)) && n.name) {
-      for (const types of scopes) types.set(n.name.text, '?');
-    }
-  };
-  const visit = (n: TS.Node): void => {
-    const own = reach;
-    if (own.length > 0) bind(n, own);
-    const extra = n === body ? bodyScope : NO_SCOPES;
-    if (ts.isFunctionLike(n)) {
-      const types = new Map<string, string>();
-      for (const p of n.parameters) bindName(ts, types, p.name, annotatedType(ts, p.type) ?? '?');
-      const outerFrame = frame;
-      const outerBody = body;
-      const outerScope = bodyScope;
-      frame = { types, up: frame };
-      body = (n as TS.FunctionLikeDeclaration).body;
-      bodyScope = [types];
-      // The walks of the functions around stop here; only an enclosing body's own walk goes on.
-      reach = extra;
-      ts.forEachChild(n, visit);
-      frame = outerFrame;
-      body = outerBody;
-      bodyScope = outerScope;
-      reach = own;
-      return;
-    }
-    if (ts.isCallExpression(n) || ts.isNewExpression(n)) {
-      const name = dottedName(ts, n.expression);
-      if (name !== undefined && name !== 'this' && name !== 'require') {
-        const dot = name.indexOf('.');
-        found.push({ to: name, kind: 'calls', line: lineOf(n), head: dot < 0 ? name : name.slice(0, dot), frame, call: true });
-      }
-    } else if (ts.isIdentifier(n) && isValueUse(ts, n)) {
-      // A function or class passed as a value (`app.use(handler)`, `[A, B]`): a use of it.
-      found.push({ to: n.text, kind: 'references', line: lineOf(n), head: n.text, frame });
-    } else if (ts.isTypeReferenceNode(n)) {
-      const name = dottedName(ts, n.typeName);
-      if (name !== undefined) found.push({ to: name, kind: 'references', line: lineOf(n) });
-    } else if (ts.isExpressionWithTypeArguments(n)) {
-      const name = dottedName(ts, n.expression);
-      if (name !== undefined) found.push({ to: name, kind: 'references', line: lineOf(n) });
-    } else if (ts.isJsxOpeningElement(n) || ts.isJsxSelfClosingElement(n)) {
-      const name = dottedName(ts, n.tagName);
-      // Lower-case tags are intrinsic elements (div, span), not components.
-      if (name !== undefined && /^[A-Z]|\./.test(name)) found.push({ to: name, kind: 'calls', line: lineOf(n) });
-    } else if (ts.isTypeQueryNode(n)) {
-      const name = dottedName(ts, n.exprName);
-      if (name !== undefined) found.push({ to: name, kind: 'references', line: lineOf(n) });
-    }
-    reach = extra.length === 0 ? own : own.length === 0 ? extra : [...own, ...extra];
-    ts.forEachChild(n, visit);
-    reach = own;
-  };
-  visit(node);
+  const outer = walk;
+  walk = { ts, sf, found, frame: undefined, reach: NO_SCOPES, body: undefined, bodyScope: NO_SCOPES };
+  try {
+    visitEdges(node);
+  } finally {
+    walk = outer;
+  }
   for (const f of found) {
     if (f.head === undefined) sink.add(from, f.to, f.kind, f.line);
     else if (f.call) {
