@@ -6,8 +6,25 @@ type Ts = typeof TS;
 const SHORT_DECLARATION_LINES = 8;
 const MAX_INITIALIZER_CHARS = 80;
 
+/** What `\s` matches (ECMAScript WhiteSpace and LineTerminator), by char code. */
+function isSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a)
+    || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
+/**
+ * The source between `start` and `end` without trailing spaces, `{` and `=`. A loop from the end,
+ * not `/[\s{=]+$/`: that pattern is tried at every space of the text, per declaration, per file.
+ */
 function text(sf: TS.SourceFile, start: number, end: number): string {
-  return sf.text.slice(start, end).replace(/[\s{=]+$/, '').trimEnd();
+  const src = sf.text;
+  let last = Math.min(end, src.length);
+  while (last > start) {
+    const c = src.charCodeAt(last - 1);
+    if (c === 123 || c === 61 || isSpace(c)) last--;
+    else break;
+  }
+  return src.slice(start, Math.max(start, last));
 }
 
 /** The declaration's text from its first token up to `pos` (where its body starts). */
