@@ -28,15 +28,16 @@ export function saveCodeCache(): void {
 export function loadTypeScript(): typeof TS {
   if (!loaded) {
     const dir = vendoredDir('typescript');
-    if (dir && codeCacheDir) {
+    const require = createRequire(import.meta.url);
+    if (codeCacheDir) {
       try {
-        cached = requireWithCodeCache(dir + VENDORED.typescript, codeCacheDir);
+        cached = requireWithCodeCache(dir ? dir + VENDORED.typescript : require.resolve('typescript'), codeCacheDir);
         loaded = cached.exports as typeof TS;
       } catch {
         cached = undefined; // an unreadable file: the plain require below says why
       }
     }
-    loaded ??= createRequire(import.meta.url)(dir ? dir + VENDORED.typescript : 'typescript') as typeof TS;
+    loaded ??= require(dir ? dir + VENDORED.typescript : 'typescript') as typeof TS;
   }
   return loaded;
 }

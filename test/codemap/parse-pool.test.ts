@@ -1,5 +1,5 @@
 import { readdirSync } from 'node:fs';
-import { copyFile, mkdir, readFile, readdir, utimes, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, readdir, stat, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -17,8 +17,8 @@ let tp: TempProject;
 let config: Config;
 const open: CodeMap[] = [];
 
-async function openMap(worker: WorkerChoice, cacheDir = tp.cacheDir): Promise<CodeMap> {
-  const map = await openCodeMap({ projectRoot: tp.project, cacheDir, config, worker });
+async function openMap(worker: WorkerChoice, cacheDir = tp.cacheDir, codeCacheDir?: string): Promise<CodeMap> {
+  const map = await openCodeMap({ projectRoot: tp.project, cacheDir, config, worker, ...(codeCacheDir ? { codeCacheDir } : {}) });
   open.push(map);
   return map;
 }
@@ -71,6 +71,31 @@ describe('the parse pool', () => {
     const b = await cacheFiles(pooled);
     expect([...b.keys()]).toEqual([...a.keys()]);
     for (const [name, bytes] of a) expect(b.get(name)!.equals(bytes), name).toBe(true);
+  });
+
+  it('loads the compiler through V8\'s code cache: written by the first pool, taken unchanged by the next, same bytes out', { timeout: 120_000 }, async () => {
+    const codeCache = join(tp.root, 'v8-code-cache');
+    const alone = join(tp.root, 'cache-alone');
+    await openMap('off', alone);
+    await closeAll();
+    await openMap({ url: bootstrap, workers: 2 }, join(tp.root, 'cache-first'), codeCache);
+    await closeAll();
+    const written = await readdir(codeCache);
+    expect(written).toHaveLength(1);
+    expect(written[0]).toMatch(/^typescript-[0-9a-f]{24}\.v8cache$/);
+    const before = await stat(join(codeCache, written[0]!));
+    expect(before.size).toBeGreaterThan(100_000);
+    const again = await openMap({ url: bootstrap, workers: 2 }, join(tp.root, 'cache-again'), codeCache);
+    expect(again.warnings).toEqual([]);
+    await closeAll();
+    // V8 took it (a rejected cache is written again): the same file, untouched.
+    expect(await readdir(codeCache)).toEqual(written);
+    const after = await stat(join(codeCache, written[0]!));
+    expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
+    for (const dir of ['cache-first', 'cache-again']) {
+      const got = await cacheFiles(join(tp.root, dir));
+      for (const [name, bytes] of await cacheFiles(alone)) expect(got.get(name)?.equals(bytes), `${dir}/${name}`).toBe(true);
+    }
   });
 
   it('reads touched files, parses none whose bytes are the same, and parses the one that changed', { timeout: 120_000 }, async () => {
