@@ -55,9 +55,11 @@ export function dottedName(ts: Ts, node: TS.Node): string | undefined {
   return undefined;
 }
 
-/** An identifier standing alone as an argument, array element, property value or return value. */
-function isValueUse(ts: Ts, n: TS.Identifier): boolean {
-  const p = n.parent;
+/**
+ * An identifier standing alone as an argument, array element, property value or return value.
+ * `p` is the node the walk came from: the index parses without parent links (they cost a pass).
+ */
+function isValueUse(ts: Ts, n: TS.Identifier, p: TS.Node | undefined): boolean {
   if (!p) return false;
   if (ts.isCallExpression(p) || ts.isNewExpression(p)) return p.arguments?.includes(n) ?? false;
   return ts.isArrayLiteralExpression(p) || (ts.isPropertyAssignment(p) && p.initializer === n) || ts.isShorthandPropertyAssignment(p)
@@ -109,6 +111,8 @@ interface EdgeWalk {
   /** The body of the innermost function being walked, and its scope: the body's children bind there. */
   body: TS.Node | undefined;
   bodyScope: readonly Map<string, string>[];
+  /** The node whose children are being visited (the source file is parsed without parent links). */
+  parent: TS.Node | undefined;
 }
 
 let walk: EdgeWalk | undefined;
@@ -149,7 +153,10 @@ function visitEdges(n: TS.Node): void {
     w.bodyScope = [types];
     // The walks of the functions around stop here; only an enclosing body's own walk goes on.
     w.reach = extra;
+    const outerParent = w.parent;
+    w.parent = n;
     ts.forEachChild(n, visitEdges);
+    w.parent = outerParent;
     w.frame = outerFrame;
     w.body = outerBody;
     w.bodyScope = outerScope;
@@ -163,7 +170,7 @@ function visitEdges(n: TS.Node): void {
       const dot = name.indexOf('.');
       found.push({ to: name, kind: 'calls', line: lineOf(w, n), head: dot < 0 ? name : name.slice(0, dot), frame: w.frame, call: true });
     }
-  } else if (ts.isIdentifier(n) && isValueUse(ts, n)) {
+  } else if (ts.isIdentifier(n) && isValueUse(ts, n, w.parent)) {
     // A function or class passed as a value (`app.use(handler)`, `[A, B]`): a use of it.
     found.push({ to: n.text, kind: 'references', line: lineOf(w, n), head: n.text, frame: w.frame });
   } else if (ts.isTypeReferenceNode(n)) {
@@ -181,7 +188,10 @@ function visitEdges(n: TS.Node): void {
     if (name !== undefined) found.push({ to: name, kind: 'references', line: lineOf(w, n) });
   }
   w.reach = extra.length === 0 ? own : own.length === 0 ? extra : [...own, ...extra];
+  const outerParent = w.parent;
+  w.parent = n;
   ts.forEachChild(n, visitEdges);
+  w.parent = outerParent;
   w.reach = own;
 }
 
@@ -198,7 +208,7 @@ function visitEdges(n: TS.Node): void {
 export function collectEdges(ts: Ts, sf: TS.SourceFile, node: TS.Node, from: string, sink: EdgeSink): void {
   const found: Found[] = [];
   const outer = walk;
-  walk = { ts, sf, found, frame: undefined, reach: NO_SCOPES, body: undefined, bodyScope: NO_SCOPES };
+  walk = { ts, sf, found, frame: undefined, reach: NO_SCOPES, body: undefined, bodyScope: NO_SCOPES, parent: undefined };
   try {
     visitEdges(node);
   } finally {
