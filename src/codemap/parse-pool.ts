@@ -21,6 +21,8 @@ export interface PoolOptions extends RunOptions {
   readonly external: readonly string[];
   /** Lowers the workers' OS priority (Linux): see thread-priority.ts. */
   readonly niceness?: number;
+  /** The workers step aside while a prompt's request is pending (src/io/request-gate.ts). */
+  readonly requestPending?: SharedArrayBuffer;
 }
 
 export interface PoolOutcome {
@@ -130,7 +132,7 @@ export function runPool(jobs: readonly IndexJob[], opts: PoolOptions): Promise<P
       const started = new SharedArrayBuffer(4);
       const input: WorkerInput = {
         jobs: [], external: opts.external, timeoutMs: opts.timeoutMs,
-        pool: { started, ...(opts.niceness ? { niceness: opts.niceness } : {}) },
+        pool: { started, ...(opts.niceness ? { niceness: opts.niceness } : {}), ...(opts.requestPending ? { requestPending: opts.requestPending } : {}) },
       };
       let worker: Worker;
       try {

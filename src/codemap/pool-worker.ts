@@ -9,17 +9,22 @@ import { encodeOutcome, indexPath, type FileOutcome } from './index-file.js';
 import type { PluginSet } from './plugin-set.js';
 import type { IndexResult } from './run-indexing.js';
 import { lowerThreadPriority } from './thread-priority.js';
+import { waitWhileRequestPending } from '../io/request-gate.js';
 import type { PoolInput, WorkerMessage, WorkerRequest } from './worker-protocol.js';
 
 export function servePool(plugins: PluginSet, pool: PoolInput, timeoutMs: number): void {
   if (pool.niceness) lowerThreadPriority(pool.niceness);
   const started = new Int32Array(pool.started);
+  const pending = pool.requestPending ? new Int32Array(pool.requestPending) : undefined;
   let queue = Promise.resolve();
   parentPort!.on('message', (m: WorkerRequest) => {
     if (m?.type !== 'index') return;
     queue = queue.then(async () => {
       const results: IndexResult[] = [];
       for (const job of m.jobs) {
+        // A prompt's request on its way goes first (the wait is capped, and precedes the
+        // counter, so the watchdog never mistakes it for a stuck file).
+        if (pending) waitWhileRequestPending(pending);
         Atomics.add(started, 0, 1);
         const plugin = plugins.forFile(job.rel);
         const outcome: FileOutcome = plugin

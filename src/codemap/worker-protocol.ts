@@ -9,6 +9,8 @@ export interface PoolInput {
   readonly started: SharedArrayBuffer;
   /** Lower this thread's OS priority by this much (Linux), so the main thread and the user's work go first. */
   readonly niceness?: number;
+  /** One Int32, 1 while a prompt's request is pending (src/io/request-gate.ts): the worker waits before its next file. */
+  readonly requestPending?: SharedArrayBuffer;
 }
 
 export interface WorkerInput {
