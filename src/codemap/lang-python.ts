@@ -201,17 +201,25 @@ function importStatement(c: Collector, node: Node, from = ''): void {
   const module = field(node, 'module_name');
   if (!module) return;
   const names: Record<string, string> = {};
+  /** Where each name is written: an import list in parentheses spans lines, and each name is a use on its own. */
+  const written: [string, Node][] = [];
   for (const n of node.childrenForFieldName('name')) {
     if (!n) continue;
     if (n.type === 'aliased_import') {
       const orig = field(n, 'name')?.text;
       const alias = field(n, 'alias')?.text;
-      if (orig && alias) names[alias] = orig;
-    } else names[n.text] = n.text;
+      if (orig && alias) {
+        names[alias] = orig;
+        written.push([alias, n]);
+      }
+    } else {
+      names[n.text] = n.text;
+      written.push([n.text, n]);
+    }
   }
   // A name imported into a module is an attribute of it: other modules can import it from there.
   c.imports.push({ source: module.text, names, reexport: true });
-  for (const local of Object.keys(names)) c.edge(from, local, 'imports', node);
+  for (const [local, at] of written) c.edge(from, local, 'imports', at);
 }
 
 function extract(root: Node): ReturnType<Collector['result']> {
@@ -255,5 +263,5 @@ export function resolvePythonImport(fromFile: string, source: string, ctx: Impor
 }
 
 export const pythonPlugin = treeSitterPlugin({
-  name: 'python', version: '5', grammar: 'python', extensions: ['.py', '.pyi'], extract, resolveImport: resolvePythonImport,
+  name: 'python', version: '6', grammar: 'python', extensions: ['.py', '.pyi'], extract, resolveImport: resolvePythonImport,
 });

@@ -144,13 +144,13 @@ function items(c: Collector, list: readonly Node[], container: string | undefine
       if (body) items(c, named(body), container ? `${container}.${name}` : name, false);
     } else if (st.type === 'use_declaration') {
       const arg = field(st, 'argument');
-      if (arg) useTree(c, arg, '', st);
+      if (arg) useTree(c, arg, '');
     }
   }
 }
 
 /** `use a::b::{C, d as e}` → imports of C and e from `a::b`. */
-function useTree(c: Collector, node: Node, prefix: string, decl: Node): void {
+function useTree(c: Collector, node: Node, prefix: string): void {
   const join = (a: string, b: string): string => (a ? `${a}::${b}` : b);
   if (node.type === 'scoped_identifier' || node.type === 'identifier') {
     const full = join(prefix, node.text.replace(/\s/g, ''));
@@ -158,7 +158,7 @@ function useTree(c: Collector, node: Node, prefix: string, decl: Node): void {
     const last = parts.pop()!;
     if (last === 'self') return;
     c.imports.push({ source: parts.join('::'), names: { [last]: last } });
-    c.edge('', last, 'imports', decl);
+    c.edge('', last, 'imports', node);
   } else if (node.type === 'use_as_clause') {
     const p = field(node, 'path');
     const alias = field(node, 'alias')?.text;
@@ -169,9 +169,9 @@ function useTree(c: Collector, node: Node, prefix: string, decl: Node): void {
   } else if (node.type === 'scoped_use_list') {
     const p = field(node, 'path');
     const next = p ? join(prefix, p.text.replace(/\s/g, '')) : prefix;
-    for (const item of named(field(node, 'list'))) useTree(c, item, next, decl);
+    for (const item of named(field(node, 'list'))) useTree(c, item, next);
   } else if (node.type === 'use_list') {
-    for (const item of named(node)) useTree(c, item, prefix, decl);
+    for (const item of named(node)) useTree(c, item, prefix);
   }
 }
 
@@ -202,4 +202,4 @@ export function resolveRustImport(fromFile: string, source: string, ctx: ImportR
   return hit ? [hit] : [];
 }
 
-export const rustPlugin = treeSitterPlugin({ name: 'rust', version: '2', grammar: 'rust', extensions: ['.rs'], extract, resolveImport: resolveRustImport });
+export const rustPlugin = treeSitterPlugin({ name: 'rust', version: '3', grammar: 'rust', extensions: ['.rs'], extract, resolveImport: resolveRustImport });

@@ -44,6 +44,39 @@ describe('Python', () => {
   });
 });
 
+describe('Python imports', () => {
+  it('puts each name of a parenthesised import list on its own line, as a checker does', async () => {
+    const tp = await tempProject();
+    cleanups.push(() => tp.cleanup());
+    await tp.write('pkg/__init__.py', '');
+    await tp.write('pkg/util.py', 'def first(x):\n    return x\n\n\ndef second(x):\n    return x\n');
+    await tp.write('pkg/app.py', 'from .util import (\n    first,\n    second as other,\n)\n\n\ndef run():\n    return other(first(1))\n');
+    const config = await tp.config();
+    const map = await openCodeMap({ projectRoot: tp.project, cacheDir: tp.cacheDir, config, worker: 'off' });
+    cleanups.push(() => map.close());
+    const ctx = { map, config };
+    const first = await tool(ctx, 'find_references', { name: 'first' });
+    expect(first).toContain('pkg/app.py:2 (top level) [imports]');
+    expect(first).toContain('pkg/app.py:8 run [calls]');
+    expect(first).not.toContain('pkg/app.py:1 ');
+    expect(await tool(ctx, 'find_references', { name: 'second' })).toContain('pkg/app.py:3 (top level) [imports]');
+  });
+
+  it('does the same for a Rust use list over several lines', async () => {
+    const tp = await tempProject();
+    cleanups.push(() => tp.cleanup());
+    await tp.write('Cargo.toml', '[package]\nname = "demo"\nversion = "0.1.0"\n');
+    await tp.write('src/util.rs', 'pub fn first() -> u8 {\n    1\n}\n\npub fn second() -> u8 {\n    2\n}\n');
+    await tp.write('src/main.rs', 'mod util;\nuse crate::util::{\n    first,\n    second,\n};\n\nfn main() {\n    println!("{}", first() + second());\n}\n');
+    const config = await tp.config();
+    const map = await openCodeMap({ projectRoot: tp.project, cacheDir: tp.cacheDir, config, worker: 'off' });
+    cleanups.push(() => map.close());
+    const second = await tool({ map, config }, 'find_references', { name: 'second' });
+    expect(second).toContain('src/main.rs:4 (top level) [imports]');
+    expect(second).not.toContain('src/main.rs:2 ');
+  });
+});
+
 describe('Go', () => {
   it('maps types, functions and methods by receiver, and resolves package imports through go.mod', async () => {
     const ctx = await openFixture('go-project');
