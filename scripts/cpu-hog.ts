@@ -27,6 +27,13 @@ import { fileURLToPath } from 'node:url';
 export interface CpuHogOptions {
   /** Busy processes to start; default 5 (load ~5 on top of whatever else runs). */
   readonly processes?: number;
+  /**
+   * In a session of their own (setsid), as a build started in another terminal is. Where the
+   * kernel groups CPU time by session (Linux's autogroup, sched_autogroup_enabled), the spinners
+   * then share one group's CPU time, and the bench's own parts (the tmux client it types with,
+   * the fake provider that times the request) do not compete with them inside its session.
+   */
+  readonly apart?: boolean;
 }
 
 export interface CpuHog {
@@ -48,13 +55,27 @@ for (;;) {
 }
 `;
 
+// Starts the spinners in its own session (it is spawned detached) and goes when its parent does.
+const LAUNCHER = `
+const { spawn } = require('node:child_process');
+const [count, parent, spinner] = [Number(process.argv[1]), Number(process.argv[2]), process.argv[3]];
+let up = 0;
+for (let i = 0; i < count; i++) {
+  const c = spawn(process.execPath, ['-e', spinner, String(process.pid)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  c.stdout.once('data', () => { if (++up === count) process.stdout.write('spinning\\n'); });
+}
+setInterval(() => { if (process.ppid !== parent) process.exit(0); }, 200);
+`;
+
 export async function startCpuHog(options: CpuHogOptions = {}): Promise<CpuHog> {
   const count = options.processes ?? 5;
   if (!Number.isInteger(count) || count < 1) throw new Error(`cpu-hog: processes must be a positive integer, got ${String(count)}`);
   const children: ChildProcess[] = [];
   const started: Promise<void>[] = [];
-  for (let i = 0; i < count; i++) {
-    const child = spawn(process.execPath, ['-e', SPINNER, String(process.pid)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  for (let i = 0; i < (options.apart ? 1 : count); i++) {
+    const child = options.apart
+      ? spawn(process.execPath, ['-e', LAUNCHER, String(count), String(process.pid), SPINNER], { stdio: ['ignore', 'pipe', 'inherit'], detached: true })
+      : spawn(process.execPath, ['-e', SPINNER, String(process.pid)], { stdio: ['ignore', 'pipe', 'inherit'] });
     children.push(child);
     started.push(
       new Promise((resolveStart, rejectStart) => {
@@ -66,7 +87,17 @@ export async function startCpuHog(options: CpuHogOptions = {}): Promise<CpuHog> 
   }
   // A parent that exits without stop() still takes its spinners down.
   const killAll = (): void => {
-    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+    for (const c of children) {
+      if (c.exitCode !== null || c.signalCode !== null) continue;
+      // Apart: the launcher leads the spinners' process group.
+      if (options.apart && c.pid !== undefined) {
+        try {
+          process.kill(-c.pid, 'SIGKILL');
+        } catch {
+          // Gone already.
+        }
+      } else c.kill('SIGKILL');
+    }
   };
   process.once('exit', killAll);
   try {
@@ -85,7 +116,7 @@ export async function startCpuHog(options: CpuHogOptions = {}): Promise<CpuHog> 
             new Promise<void>((done) => {
               if (c.exitCode !== null || c.signalCode !== null) return done();
               c.once('exit', () => done());
-              c.kill('SIGKILL');
+              killAll();
             }),
         ),
       ).then(() => {
@@ -93,7 +124,7 @@ export async function startCpuHog(options: CpuHogOptions = {}): Promise<CpuHog> 
       });
       return stopped;
     },
-    describe: () => `${count} busy processes, ${loadLine()}`,
+    describe: () => `${count} busy processes${options.apart ? ' in a session of their own' : ''}, ${loadLine()}`,
   };
 }
 

@@ -37,6 +37,12 @@ export interface SessionFiles {
    * session has sat idle a while). Once per run; later calls return the same sweep.
    */
   sweep(notice: (text: string) => void): Promise<void>;
+  /**
+   * Readies the first save of a conversation not on disk yet while the input is idle (its
+   * folders and lock), so the save before its first request only writes. Never fails: a lock
+   * that cannot be taken now is tried again, and reported, by that save.
+   */
+  prepareSave(): Promise<void>;
   /** Moves to another conversation (see the file comment); returns its offload store. */
   switchTo(id: string, resumed: boolean): Promise<DisposableOffloadStore>;
   /** Saves the conversation in use; `recordOf` gets the refs of its offloaded results. */
@@ -103,6 +109,10 @@ export async function openSessionFiles(opts: {
   // Whether the conversation in use is on disk: its offloads stay when we leave it.
   let saved = record !== undefined;
   let swept: Promise<void> | undefined;
+  const prepareSave = async (): Promise<void> => {
+    if (!store || !saves || saved) return;
+    await store.prepare(current).catch(ignoreError(`prepare the first save of session ${current}`, log));
+  };
   const leave = async (): Promise<void> => {
     await offload?.dispose(saved && saves).catch(ignoreError(`tidy the offloads of session ${current}`, log));
   };
@@ -135,6 +145,7 @@ export async function openSessionFiles(opts: {
       })();
       return swept;
     },
+    prepareSave,
     async switchTo(id, resumed) {
       if (store && saves && resumed) await store.lock(id);
       const old = current;
@@ -144,6 +155,8 @@ export async function openSessionFiles(opts: {
       saved = resumed;
       await rewind.switchSession(id);
       offload = createOffloadStore({ dir: paths.offloadDir, sessionId: id, redact });
+      // A new conversation (/clear) is typed into next: its first save is readied meanwhile.
+      if (!resumed) void prepareSave();
       return offload;
     },
     async save(recordOf, opts) {

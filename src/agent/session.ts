@@ -69,6 +69,8 @@ export interface Session {
   publishContext(): void;
   /** Saves the conversation now (`durable: false`: see SessionStore.save). */
   persist(opts?: { readonly durable?: boolean }): Promise<void>;
+  /** Readies a new conversation's first save while nothing waits for it (see SessionFiles.prepareSave). */
+  prepareSave(): Promise<void>;
   /** Saves answer text `turn` streamed since the last save (only the new text is written); no turn: drops it. */
   persistStreamed(turn: SessionData['unfinishedTurn'], text: string | readonly string[]): Promise<void>;
   close(): Promise<void>;
@@ -297,6 +299,7 @@ export function createSession(start: SessionStart, parts: SessionParts, files: S
     publishContext: () => gauge(),
     persist: (opts) => files.save((refs) => recordOf(rt, refs), opts),
     persistStreamed: (turn, text) => files.saveStreamed(turn, text),
+    prepareSave: () => files.prepareSave(),
     close: () => files.close(),
   };
   return session;

@@ -12,7 +12,8 @@ import type { CliOptions } from './options.js';
 export type GrammarParsers = typeof createParser;
 
 export interface StartSessionModule {
-  startSession(cli: CliOptions, config: Config, hooks?: { approver?: Approver }): Promise<Engine>;
+  /** The engine, and its session's files to ready while the input is idle (src/agent/session-files.ts). */
+  startSession(cli: CliOptions, config: Config, hooks?: { approver?: Approver }): Promise<Engine & { readonly session: { prepareSave(): Promise<void> } }>;
   /** Compiles the HTTP client's parser over loopback while the input is idle (src/providers/warm-http.ts). */
   warmHttpClient(): Promise<void>;
 }

@@ -187,7 +187,14 @@ async function runWith(given: CliOptions, io: MainIo, stopEarly: (() => void) | 
       const started = await startSession(options, config);
       // The first prompt's request should not pay for the HTTP client's first use: warm it while
       // the input is idle (a prompt given on the command line is sent at once and warms it itself).
-      if (options.prompt === undefined) setTimeout(() => void warmHttpClient(), HTTP_WARM_UP_MS).unref();
+      // The same for the session's files: a new session's folders and lock, so the save before
+      // its first request only writes.
+      if (options.prompt === undefined) {
+        setTimeout(() => {
+          void warmHttpClient();
+          void started.session.prepareSave();
+        }, HTTP_WARM_UP_MS).unref();
+      }
       return started;
     });
     return await runTui(engine, {

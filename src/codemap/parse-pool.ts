@@ -23,6 +23,8 @@ export interface PoolOptions extends RunOptions {
   readonly niceness?: number;
   /** Where the workers keep V8's code cache of the TypeScript compiler (code-cache.ts); none when absent. */
   readonly codeCacheDir?: string;
+  /** The workers step aside while a prompt's request is pending (src/io/request-gate.ts). */
+  readonly requestPending?: SharedArrayBuffer;
 }
 
 export interface PoolOutcome {
@@ -132,7 +134,8 @@ export function runPool(jobs: readonly IndexJob[], opts: PoolOptions): Promise<P
       const started = new SharedArrayBuffer(4);
       const input: WorkerInput = {
         jobs: [], external: opts.external, timeoutMs: opts.timeoutMs,
-        pool: { started, ...(opts.niceness ? { niceness: opts.niceness } : {}), ...(opts.codeCacheDir ? { codeCacheDir: opts.codeCacheDir } : {}) },
+        pool: { started, ...(opts.niceness ? { niceness: opts.niceness } : {}), ...(opts.codeCacheDir ? { codeCacheDir: opts.codeCacheDir } : {}),
+          ...(opts.requestPending ? { requestPending: opts.requestPending } : {}) },
       };
       let worker: Worker;
       try {

@@ -12,6 +12,7 @@ import { saveCodeCache, useCodeCache } from './load-typescript.js';
 import { lowerThreadPriority } from './thread-priority.js';
 import { typescriptPlugin } from './ts-plugin.js';
 import { warmUpTypeScriptIndexer } from './ts-warm-up.js';
+import { waitWhileRequestPending } from '../io/request-gate.js';
 import type { PoolInput, WorkerMessage, WorkerRequest } from './worker-protocol.js';
 
 export function servePool(plugins: PluginSet, pool: PoolInput, timeoutMs: number): void {
@@ -24,12 +25,16 @@ export function servePool(plugins: PluginSet, pool: PoolInput, timeoutMs: number
     // The parser's functions are compiled by now: the code cache written holds them, not just the top level.
     saveCodeCache();
   }
+  const pending = pool.requestPending ? new Int32Array(pool.requestPending) : undefined;
   let queue = Promise.resolve();
   parentPort!.on('message', (m: WorkerRequest) => {
     if (m?.type !== 'index') return;
     queue = queue.then(async () => {
       const results: IndexResult[] = [];
       for (const job of m.jobs) {
+        // A prompt's request on its way goes first (the wait is capped, and precedes the
+        // counter, so the watchdog never mistakes it for a stuck file).
+        if (pending) waitWhileRequestPending(pending);
         Atomics.add(started, 0, 1);
         const plugin = plugins.forFile(job.rel);
         const outcome: FileOutcome = plugin

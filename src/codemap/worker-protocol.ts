@@ -11,6 +11,8 @@ export interface PoolInput {
   readonly niceness?: number;
   /** Load the TypeScript compiler through V8's code cache in this folder (code-cache.ts). */
   readonly codeCacheDir?: string;
+  /** One Int32, 1 while a prompt's request is pending (src/io/request-gate.ts): the worker waits before its next file. */
+  readonly requestPending?: SharedArrayBuffer;
 }
 
 export interface WorkerInput {

@@ -9,6 +9,7 @@ import { runPool } from './parse-pool.js';
 import type { PluginSet } from './plugin-set.js';
 import { indexInThread, type IndexJob, type IndexResult, type RunOptions } from './run-indexing.js';
 import { PER_THREAD_PRIORITY } from './thread-priority.js';
+import { requestPendingFlag } from '../io/request-gate.js';
 
 export { HANG_SLACK_MS, STARTUP_MS } from './parse-pool.js';
 
@@ -57,7 +58,8 @@ export function chooseRunner(choice: WorkerChoice, opts: RunnerOptions = {}): Ru
     const { results, left } = await runPool(jobs, {
       ...run, url, execArgv: choice === 'auto' ? [] : choice.execArgv ?? [], external: plugins.external,
       workers: forced ?? poolSize(jobs.length, opts.background === true),
-      ...(opts.background ? { niceness: BACKGROUND_NICENESS } : {}),
+      // Behind a session, the pool also waits while a prompt's request is on its way.
+      ...(opts.background ? { niceness: BACKGROUND_NICENESS, requestPending: requestPendingFlag() } : {}),
       ...(opts.codeCacheDir ? { codeCacheDir: opts.codeCacheDir } : {}),
     });
     if (left.length === 0) return results as IndexResult[];

@@ -14,6 +14,24 @@
 /** The longest a redraw waits for a request. */
 export const REDRAW_CAP_MS = 250;
 
+/**
+ * One Int32, 1 while a request is pending: background threads (the code map's parse workers)
+ * read it between files and wait, so on a busy machine the request does not share the cores with
+ * them, nor with the collector and compiler threads their work sets going. Made on first use.
+ */
+let pauseFlag: Int32Array | undefined;
+
+/** The shared flag for a worker to wait on (see waitWhileRequestPending). */
+export function requestPendingFlag(): SharedArrayBuffer {
+  pauseFlag ??= new Int32Array(new SharedArrayBuffer(4));
+  return pauseFlag.buffer as SharedArrayBuffer;
+}
+
+/** In a worker: returns once no request is pending (or after the redraw cap, whichever is first). */
+export function waitWhileRequestPending(flag: Int32Array): void {
+  if (Atomics.load(flag, 0) === 1) Atomics.wait(flag, 0, 1, REDRAW_CAP_MS);
+}
+
 let waiting: (() => void)[] | undefined;
 let cap: ReturnType<typeof setTimeout> | undefined;
 let opening = false;
@@ -23,6 +41,7 @@ export function holdForRequest(): void {
   if (waiting) return;
   waiting = [];
   opening = false;
+  if (pauseFlag) Atomics.store(pauseFlag, 0, 1);
   cap = setTimeout(open, REDRAW_CAP_MS);
   cap.unref();
 }
@@ -37,6 +56,10 @@ export function requestDispatched(): void {
 function open(): void {
   clearTimeout(cap);
   cap = undefined;
+  if (pauseFlag) {
+    Atomics.store(pauseFlag, 0, 0);
+    Atomics.notify(pauseFlag, 0);
+  }
   const run = waiting ?? [];
   waiting = undefined;
   opening = false;

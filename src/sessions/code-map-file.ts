@@ -20,10 +20,13 @@ const digest = (data: string | Buffer): string => createHash('sha256').update(da
  */
 export const MAX_CODE_MAP_FILE_BYTES = 8 * 1024 * 1024;
 
-/** `serialize` turns the file's JSON value into its text (the store redacts secrets there). */
-export async function writeCodeMapFile(path: string, text: string, serialize: (value: unknown) => string): Promise<CodeMapPointer> {
+/**
+ * `serialize` turns the file's JSON value into its text (the store redacts secrets there). Not
+ * `durable`: no fsync (the caller syncs it before a durable index names it for good).
+ */
+export async function writeCodeMapFile(path: string, text: string, serialize: (value: unknown) => string, durable = true): Promise<CodeMapPointer> {
   const data = `${serialize({ text })}\n`;
-  await writeFileAtomic(path, data);
+  await writeFileAtomic(path, data, { durable, sweep: durable });
   return { sha256: digest(data) };
 }
 

@@ -68,7 +68,7 @@ export async function readSession(projectDir: string, projectRoot: string, id: s
   const codeMapText = meta.codeMap ? readCodeMapFile(join(projectDir, codeMapName(id)), meta.codeMap) : undefined;
   // Assigning to the existing key keeps the record's key order, so it re-serializes byte for byte.
   const record = { ...meta.record, messages, ...(codeMapText !== undefined ? { codeMapText } : {}) } as SessionRecord;
-  const codeMap = codeMapText !== undefined && meta.codeMap ? { text: codeMapText, pointer: meta.codeMap } : undefined;
+  const codeMap = codeMapText !== undefined && meta.codeMap ? { text: codeMapText, pointer: meta.codeMap, synced: true } : undefined;
   // The committed copy is ours: the caller may push onto the record's array.
   return { record, committed: { gen, bytes, messages: messages.slice(), digests: lines.map(digestOf), ...(codeMap ? { codeMap } : {}) }, repaired };
 }

@@ -38,6 +38,8 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
   const committed = new Map<string, Committed>();
   const streamed = new Map<string, StreamedWriter>();
   const held = new Set<string>();
+  /** Held sessions known to have no index on disk yet (prepare): their first save skips the check. */
+  const unsaved = new Set<string>();
   const path = (name: string): string => join(projectDir, name);
 
   // Writes of this store run one at a time: two saves of one session must not interleave.
@@ -74,6 +76,7 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
   const unlock = async (id: string): Promise<void> => {
     checkId(id);
     held.delete(id);
+    unsaved.delete(id);
     committed.delete(id);
     streamed.delete(id);
     await releaseLock(path(lockName(id)));
@@ -163,7 +166,8 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
       let previous = fresh ? undefined : committed.get(id);
       let diskGen: number | undefined;
       const metaPath = path(metaName(id));
-      if (previous === undefined && (await exists(metaPath))) {
+      // A session prepare() found without an index, held by us since: nobody can have written one.
+      if (previous === undefined && !unsaved.has(id) && (await exists(metaPath))) {
         // Never overwrite what we cannot read: a corrupt or newer index stays as it is.
         const meta = await readMeta(metaPath, id, projectRoot).catch((error: unknown) => {
           throw new SessionFileError(metaPath, `${describeError(error, metaPath).replace(`${metaPath}: `, '')}; not saving over it`);
@@ -174,6 +178,15 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
         if (known && known.gen === diskGen && known.bytes === meta.history.bytes) previous = known;
       }
       committed.set(id, await writeSession({ projectDir, projectRoot, matcher: currentMatcher(), notice }, record, previous, diskGen, opts?.durable));
+      unsaved.delete(id);
+    });
+
+  const prepareSave = (id: string): Promise<void> =>
+    serial(async () => {
+      checkId(id);
+      if (committed.has(id)) return;
+      await lock(id);
+      if (!(await exists(path(metaName(id))))) unsaved.add(id);
     });
 
   const appendStreamed = (id: string, turn: StreamedTurn, text: string | readonly string[]): Promise<void> =>
@@ -205,6 +218,7 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
     await rm(path(lockName(id)), { force: true });
     committed.delete(id);
     held.delete(id);
+    unsaved.delete(id);
   };
 
   const remove = (id: string): Promise<void> =>
@@ -236,7 +250,7 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
     }
   };
 
-  return { projectRoot, newId, save, appendStreamed, clearStreamed, list, load, latest, delete: remove, sweep, lock, unlock, close };
+  return { projectRoot, newId, save, prepare: prepareSave, appendStreamed, clearStreamed, list, load, latest, delete: remove, sweep, lock, unlock, close };
 }
 
 /**

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Message } from '../providers/types.js';
-import { writeFileAtomic } from '../io/atomic-write.js';
+import { syncWritten, writeFileAtomic } from '../io/atomic-write.js';
 import { writeCodeMapFile, type CodeMapPointer } from './code-map-file.js';
 import { appendHistory, writeHistory, type HistoryLine } from './history-file.js';
 import { holdsChars, jsonPieces } from '../io/json-pieces.js';
@@ -30,7 +30,7 @@ export interface Committed {
    */
   readonly digests: readonly string[];
   /** The code map text on disk and the index's pointer to its file. */
-  readonly codeMap?: { readonly text: string; readonly pointer: CodeMapPointer };
+  readonly codeMap?: { readonly text: string; readonly pointer: CodeMapPointer; readonly synced: boolean };
 }
 
 export interface WriteContext {
@@ -70,30 +70,40 @@ export async function writeSession(
   });
 
   let gen: number;
-  let bytes: number;
-  // A new generation replaces the old one, which is removed below: that save is durable whatever
-  // was asked, or a power cut could leave an index naming a file whose bytes never reached disk.
+  let history: () => Promise<number>;
+  // A new generation that replaces an old one (removed below) is durable whatever was asked, or a
+  // power cut could leave an index naming a file whose bytes never reached disk in place of one
+  // that had. A new session's first generation replaces nothing: it is written as asked, as an
+  // append is, and its next durable save syncs the file.
   let durableNow = durable;
   if (previous !== undefined && extendsPrefix(previous.digests, digests)) {
     gen = previous.gen;
     const added = lines.slice(previous.digests.length).map((line, i) => line ?? lineOf(messages[previous.digests.length + i]!));
-    bytes = await appendHistory(join(ctx.projectDir, historyName(record.id, gen)), previous.bytes, added, durable);
+    history = () => appendHistory(join(ctx.projectDir, historyName(record.id, gen)), previous.bytes, added, durable);
   } else {
     gen = Math.max(previous?.gen ?? 0, diskGen ?? 0) + 1;
-    durableNow = true;
-    bytes = await writeHistory(join(ctx.projectDir, historyName(record.id, gen)), lines.map((line, i) => line ?? lineOf(messages[i]!)), durableNow);
+    if (previous !== undefined || diskGen !== undefined) durableNow = true;
+    const whole = lines.map((line, i) => line ?? lineOf(messages[i]!));
+    history = () => writeHistory(join(ctx.projectDir, historyName(record.id, gen)), whole, durableNow);
   }
 
-  // The map file first, so the index never names one that is not there. It changes only when the
-  // prompt's map did (a summary, /model), not per turn.
+  // The map file beside the history, both before the index, so the index never names one that is
+  // not there. It changes only when the prompt's map did (a summary, /model), not per turn; one
+  // written without its fsync (a first save before a request) is synced by the next durable save.
   let codeMap: Committed['codeMap'];
   const text = record.codeMapText;
-  if (text !== undefined) {
-    const pointer = previous?.codeMap?.text === text ? previous.codeMap.pointer : await writeCodeMapFile(join(ctx.projectDir, codeMapName(record.id)), text, serialize);
-    codeMap = { text, pointer };
-  }
+  const mapPath = join(ctx.projectDir, codeMapName(record.id));
+  const mapWrite = async (): Promise<void> => {
+    if (text === undefined) return;
+    const kept = previous?.codeMap?.text === text ? previous.codeMap : undefined;
+    if (kept && (kept.synced || !durableNow)) codeMap = kept;
+    else if (kept) codeMap = (await syncWritten([mapPath]), { ...kept, synced: true });
+    else codeMap = { text, pointer: await writeCodeMapFile(mapPath, text, serialize, durableNow), synced: durableNow };
+  };
+  const [bytes] = await Promise.all([history(), mapWrite()]);
   const meta = buildMeta(ctx.projectRoot, record, { gen, bytes, count: messages.length }, codeMap?.pointer);
-  await writeFileAtomic(join(ctx.projectDir, metaName(record.id)), serialize(meta) + '\n', { durable: durableNow });
+  // Leftover temps are swept by durable saves: the one before a request does nothing it need not.
+  await writeFileAtomic(join(ctx.projectDir, metaName(record.id)), serialize(meta) + '\n', { durable: durableNow, sweep: durableNow });
 
   for (const old of new Set([previous?.gen, diskGen])) {
     if (old !== undefined && old !== gen) await rm(join(ctx.projectDir, historyName(record.id, old)), { force: true });

@@ -8,7 +8,7 @@
 import { lstat, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { idFromCodeMapName, isLeftoverTemp, lockName, metaName, parseHistoryName } from './layout.js';
-import { acquireLock, releaseLock } from './lock.js';
+import { acquireLock, liveOtherOwner, releaseLock } from './lock.js';
 import { readMeta } from './meta-file.js';
 import { scanProject } from './session-reader.js';
 import type { SweepResult } from './types.js';
@@ -16,6 +16,7 @@ import { absent } from '../diagnostics/ignore-error.js';
 
 const DAY_MS = 86_400_000;
 const LEFTOVER_AGE_MS = 3_600_000;
+const LOCK_SUFFIX = lockName('');
 
 export interface SweepContext {
   readonly projectDir: string;
@@ -67,7 +68,31 @@ export async function sweepProject(ctx: SweepContext): Promise<SweepResult> {
       // Gone already.
     }
   }
+  await sweepOrphanedLocks(ctx, scan.names, new Set([...live.keys(), ...scan.bad.keys()]), now);
   return { removed, problems: [...scan.bad.values()].sort() };
+}
+
+/**
+ * A session's lock is taken before its first save (SessionStore.prepare), so a process killed
+ * before it saved anything leaves a lock with no index beside it. Such a lock goes once it is an
+ * hour old and its owner is gone; a lock beside an index, or one we cannot read, stays (an index
+ * is the session's, and the takeover in lock.ts handles a dead owner's lock when it is resumed).
+ */
+async function sweepOrphanedLocks(ctx: SweepContext, names: readonly string[], indexed: ReadonlySet<string>, now: number): Promise<void> {
+  for (const name of names) {
+    if (!name.endsWith(LOCK_SUFFIX)) continue;
+    const id = name.slice(0, -LOCK_SUFFIX.length);
+    if (indexed.has(id) || ctx.held.has(id) || id === ctx.keepId) continue;
+    const path = join(ctx.projectDir, name);
+    try {
+      const info = await lstat(path);
+      if (!info.isFile() || now - info.mtimeMs <= LEFTOVER_AGE_MS) continue;
+      if (await liveOtherOwner(path)) continue;
+      await rm(path, { force: true });
+    } catch {
+      // Gone already, or not ours to read: left as it is.
+    }
+  }
 }
 
 /**

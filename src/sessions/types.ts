@@ -97,6 +97,13 @@ export interface SessionStore {
    */
   save(record: SessionRecord, opts?: { readonly durable?: boolean }): Promise<void>;
   /**
+   * Readies a session's first save while nothing waits for it: the folders, the session's lock,
+   * and whether its index exists yet, so that save only writes its files. The lock is held from
+   * now on (close() or unlock() releases it; a sweep removes one a killed process left without
+   * an index). Throws SessionLockedError as lock() does.
+   */
+  prepare(id: string): Promise<void>;
+  /**
    * Appends answer text streamed in the running turn (the record's unfinishedTurn names it) to a
    * file beside the index, so saving it costs the new text only; load() puts it back into the
    * record's unfinishedTurn.streamed.
