@@ -7,7 +7,7 @@ import { fileLines, quietlyReadable, SYMBOL_ARGS, symbolTool, type SymbolSource 
 
 /** References shown with their line's text; past that, by place only (still every one, up to MAX_LISTED). */
 const MAX_REFERENCES = 200;
-const MAX_LISTED = 2000;
+const MAX_LISTED = 10_000;
 const MAX_POSSIBLE = 60;
 
 async function listing(source: SymbolSource, ctx: ToolContext, graph: CodeGraph, refs: readonly Reference[], max: number, listed: number): Promise<string[]> {

@@ -15,6 +15,7 @@ import { createReferenceCache, type Found } from './ts-reference-cache.js';
 import { createReach, inherits } from './ts-reach.js';
 import { findReferencedSymbols } from './ts-find-references.js';
 import { createScope } from './ts-scope.js';
+import { declarationsMeant, isDeclaredName } from './ts-meaning.js';
 
 type Ts = typeof TS;
 
@@ -228,12 +229,14 @@ export function createTsChecker(ts: Ts, root: string, yieldNow: () => boolean = 
     const hits: CheckerHit[] = [];
     const seen = new Set<string>();
     const note = (id: TS.Node): void => {
+      // A declaration's own name is no use of it, nor of what merges with it (`type X = typeof X`).
+      if (isDeclaredName(ts, id)) return;
       let sym = ts.isShorthandPropertyAssignment(id.parent) && id.parent.name === id
         ? checker.getShorthandAssignmentValueSymbol(id.parent) : checker.getSymbolAtLocation(id);
       if (!sym) return;
       if (sym.flags & ts.SymbolFlags.Alias) sym = checker.getAliasedSymbol(sym);
       const kind = usageKind(ts, id);
-      for (const decl of sym.declarations ?? []) {
+      for (const decl of declarationsMeant(ts, id, sym.declarations ?? [])) {
         // `module.exports = function build() {}`: the module's value is declared by the function.
         const d = ts.isBinaryExpression(decl) && (ts.isFunctionExpression(decl.right) || ts.isClassExpression(decl.right))
           && decl.right.name && declaredName(ts, decl) === undefined ? decl.right : decl;

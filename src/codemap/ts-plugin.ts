@@ -6,7 +6,7 @@ import type { FileIndex, LanguagePlugin } from './types.js';
 
 export const typescriptPlugin: LanguagePlugin = {
   name: 'typescript',
-  version: '4',
+  version: '5',
   extensions: ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'],
   indexFile(path: string, source: string): FileIndex | Promise<FileIndex> {
     return indexTypeScriptSource(loadTypeScript(), path, source);

@@ -55,9 +55,11 @@ export function dottedName(ts: Ts, node: TS.Node): string | undefined {
   return undefined;
 }
 
-/** An identifier standing alone as an argument, array element, property value or return value. */
-function isValueUse(ts: Ts, n: TS.Identifier): boolean {
-  const p = n.parent;
+/**
+ * An identifier standing alone as an argument, array element, property value or return value.
+ * `p` is the node the walk came from: the index parses without parent links (they cost a pass).
+ */
+function isValueUse(ts: Ts, n: TS.Identifier, p: TS.Node | undefined): boolean {
   if (!p) return false;
   if (ts.isCallExpression(p) || ts.isNewExpression(p)) return p.arguments?.includes(n) ?? false;
   return ts.isArrayLiteralExpression(p) || (ts.isPropertyAssignment(p) && p.initializer === n) || ts.isShorthandPropertyAssignment(p)
@@ -117,6 +119,8 @@ export function collectEdges(ts: Ts, sf: TS.SourceFile, node: TS.Node, from: str
   /** The body of the innermost function being walked, and its scope: the body's children bind there. */
   let body: TS.Node | undefined;
   let bodyScope = NO_SCOPES;
+  /** The node whose children are being visited (the source file is parsed without parent links). */
+  let parent: TS.Node | undefined;
   const bind = (n: TS.Node, scopes: readonly Map<string, string>[]): void => {
     if (ts.isVariableDeclaration(n)) {
       const type = annotatedType(ts, n.type) ?? valueType(ts, n.initializer) ?? '?';
@@ -142,7 +146,10 @@ export function collectEdges(ts: Ts, sf: TS.SourceFile, node: TS.Node, from: str
       bodyScope = [types];
       // The walks of the functions around stop here; only an enclosing body's own walk goes on.
       reach = extra;
+      const outerParent = parent;
+      parent = n;
       ts.forEachChild(n, visit);
+      parent = outerParent;
       frame = outerFrame;
       body = outerBody;
       bodyScope = outerScope;
@@ -155,7 +162,7 @@ export function collectEdges(ts: Ts, sf: TS.SourceFile, node: TS.Node, from: str
         const dot = name.indexOf('.');
         found.push({ to: name, kind: 'calls', line: lineOf(n), head: dot < 0 ? name : name.slice(0, dot), frame, call: true });
       }
-    } else if (ts.isIdentifier(n) && isValueUse(ts, n)) {
+    } else if (ts.isIdentifier(n) && isValueUse(ts, n, parent)) {
       // A function or class passed as a value (`app.use(handler)`, `[A, B]`): a use of it.
       found.push({ to: n.text, kind: 'references', line: lineOf(n), head: n.text, frame });
     } else if (ts.isTypeReferenceNode(n)) {
@@ -173,7 +180,10 @@ export function collectEdges(ts: Ts, sf: TS.SourceFile, node: TS.Node, from: str
       if (name !== undefined) found.push({ to: name, kind: 'references', line: lineOf(n) });
     }
     reach = extra.length === 0 ? own : own.length === 0 ? extra : [...own, ...extra];
+    const outerParent = parent;
+    parent = n;
     ts.forEachChild(n, visit);
+    parent = outerParent;
     reach = own;
   };
   visit(node);

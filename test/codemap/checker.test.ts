@@ -70,6 +70,18 @@ describe('the checker-backed symbol tools', () => {
     expect(map.mapText(8000)).toContain('src/app/base.ts\n  6: class Hono');
   });
 
+  it('tells a constant from the type of the same name it merges with, as the language service does', async () => {
+    const depLines = async (name: string): Promise<string[]> =>
+      (await run('get_dependencies', { name, file: 'src/codes.ts', depth: 1 })).content.split('\n').filter((l) => /^[├└]─/.test(l));
+    // `keyof STATUS` is the type; `STATUS[code]` the constant, which is no dependency (a value not called).
+    expect((await depLines('statusOf')).filter((l) => l.includes('STATUS'))).toEqual([expect.stringContaining('src/codes.ts:3 type STATUS')]);
+    // The return type names the type KIND; the values passed are the constant, never the type twice.
+    expect((await depLines('tag')).filter((l) => l.includes('KIND'))).toEqual([expect.stringContaining('src/codes.ts:6 type KIND')]);
+    expect((await depLines('isTagged')).filter((l) => l.includes('KIND'))).toEqual([]);
+    // A declaration's own name is no use: the constant does not depend on the type it merges with.
+    expect(await depLines('KIND')).toEqual([]);
+  });
+
   it('lets every candidate of an ambiguous name be picked by the arguments the error lists', async () => {
     const amb = await run('find_references', { name: 'add' });
     expect(amb.ok).toBe(false);

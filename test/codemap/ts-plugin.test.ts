@@ -92,6 +92,23 @@ describe('the TypeScript plugin', () => {
     ]));
   });
 
+  it('records functions and classes used as values, and not a local or parameter of the same name', async () => {
+    const source = `import { handler, Model, check } from './lib.js';
+export function wire(app: App, check: Check) {
+  const local = 1;
+  app.use(handler);
+  app.use(check);
+  const all = [Model, local];
+  const table = { run: handler, Model };
+  if (x instanceof Model) return handler;
+}
+`;
+    const edges = (await index(source)).edges.filter((e) => e.from === 'wire' && e.kind === 'references').map((e) => `${e.to}:${e.line}`);
+    expect(edges).toEqual(expect.arrayContaining(['handler:4', 'Model:6', 'handler:7', 'Model:7', 'Model:8', 'handler:8']));
+    // The parameter \`check\` shadows the imported one; a local is never a project symbol.
+    expect(edges.filter((e) => e.startsWith('check:') || e.startsWith('local:'))).toEqual([]);
+  });
+
   it('reads ES imports, re-exports and CommonJS requires', async () => {
     const idx = await index();
     expect(idx.imports).toEqual(expect.arrayContaining([
