@@ -11,6 +11,8 @@
 import { loadTypeScript } from './load-typescript.js';
 import { indexTypeScriptSource } from './ts-declarations.js';
 
+// A merge-conflict marker is a token of its own to the scanner; written with repeat() so that no
+// tool searching the repository for real conflicts stops here.
 const TS_SAMPLE = `#!/usr/bin/env node
 /// <reference types="node" />
 /** Doc {@link Foo} @param a x */
@@ -61,12 +63,12 @@ if (a) ; else if (b) {} else {}
 // line comment \\u2028 é ü 中文 \u00a0
 /* block */ let ünï = 1, $_ = 2, \\u0061bc = 3; a
 => b;
-<<<<<<< HEAD
-=======
->>>>>>> x
+${'<'.repeat(7)} HEAD
+${'='.repeat(7)}
+${'>'.repeat(7)} x
 `;
 
-const TSX_SAMPLE = `import React from 'react';
+const TSX_SAMPLE = `import { h } from './view-kit';
 export function App<T,>({ items }: { items: T[] }): JSX.Element {
   return <div className="a" {...rest} data-x={1} key='k'>
     text &amp; &#123; &#x1F; {items.map((i) => <Item key={String(i)} value={i} />)}
