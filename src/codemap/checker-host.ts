@@ -5,6 +5,7 @@
  */
 import { setFlagsFromString } from 'node:v8';
 import type { CheckerAnswer, CheckerRequest } from './checker-protocol.js';
+import { lowerInliningBudget } from './jit-budget.js';
 import { loadTypeScript } from './load-typescript.js';
 import { createTsChecker, type TsChecker } from './ts-checker.js';
 
@@ -57,6 +58,7 @@ export async function answerCheckerRequest(request: CheckerRequest, id = 0): Pro
     let checker = checkers.get(request.root);
     if (!checker) {
       tightenHeapGrowth();
+      lowerInliningBudget();
       if (checkers.size >= MAX_PROJECTS) checkers.clear();
       checker = createTsChecker(api, request.root, () => waiting !== undefined && Atomics.load(waiting, 0) !== 0,
         () => waiting !== undefined && current !== 0 && Atomics.load(waiting, 1) === current);

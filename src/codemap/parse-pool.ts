@@ -10,6 +10,7 @@
  * not replaced; once none is left, the files still to do are handed back (indexed in this thread).
  */
 import { Worker } from 'node:worker_threads';
+import { lowerInliningBudget } from './jit-budget.js';
 import type { IndexJob, IndexResult, RunOptions } from './run-indexing.js';
 import type { WorkerInput, WorkerMessage, WorkerRequest } from './worker-protocol.js';
 
@@ -176,6 +177,8 @@ export function runPool(jobs: readonly IndexJob[], opts: PoolOptions): Promise<P
     }, Math.max(25, Math.min(500, hangMs / 8)));
 
     if (jobs.length === 0) return finish();
+    // Before the workers start: their compilers are optimized under it from the first file.
+    lowerInliningBudget();
     for (let i = 0; i < Math.min(workers, Math.ceil(jobs.length / batchSize)); i++) spawn();
     settle();
   });

@@ -113,6 +113,7 @@ interface EdgeWalk {
   bodyScope: readonly Map<string, string>[];
   /** The node whose children are being visited (the source file is parsed without parent links). */
   parent: TS.Node | undefined;
+  readonly tables: KindTables;
 }
 
 let walk: EdgeWalk | undefined;
@@ -121,14 +122,56 @@ function lineOf(w: EdgeWalk, n: TS.Node): number {
   return w.sf.getLineAndCharacterOfPosition(n.getStart(w.sf)).line + 1;
 }
 
-function bind(ts: Ts, n: TS.Node, scopes: readonly Map<string, string>[]): void {
-  if (ts.isVariableDeclaration(n)) {
-    const type = annotatedType(ts, n.type) ?? valueType(ts, n.initializer) ?? '?';
-    for (const types of scopes) bindName(ts, types, n.name, type);
-  } else if (ts.isCatchClause(n) && n.variableDeclaration) {
-    for (const types of scopes) bindName(ts, types, n.variableDeclaration.name, '?');
-  } else if ((ts.isFunctionDeclaration(n) || ts.isClassDeclaration(n)) && n.name) {
-    for (const types of scopes) types.set(n.name.text, '?');
+/** What the walk does at a node, by its kind (one table lookup instead of a chain of kind tests per node). */
+const enum Role { None, Function, Call, Identifier, TypeReference, Heritage, JsxTag, TypeQuery }
+/** What a node binds in the scopes that reach it, by its kind. */
+const enum Binds { None, Variable, Catch, NamedDeclaration }
+
+interface KindTables {
+  readonly role: Uint8Array;
+  readonly binds: Uint8Array;
+}
+
+let tables: KindTables | undefined;
+let tablesOf: Ts | undefined;
+
+/**
+ * Built from the compiler's own kind tests, asked of a bare `{ kind }` for every kind (each of them
+ * looks at nothing else), so the tables follow whatever compiler is loaded.
+ */
+function kindTables(ts: Ts): KindTables {
+  if (tables && tablesOf === ts) return tables;
+  const count = ts.SyntaxKind.Count;
+  const role = new Uint8Array(count);
+  const binds = new Uint8Array(count);
+  for (let kind = 0; kind < count; kind++) {
+    const n = { kind } as TS.Node;
+    role[kind] = ts.isFunctionLike(n) ? Role.Function
+      : ts.isCallExpression(n) || ts.isNewExpression(n) ? Role.Call
+        : ts.isIdentifier(n) ? Role.Identifier
+          : ts.isTypeReferenceNode(n) ? Role.TypeReference
+            : ts.isExpressionWithTypeArguments(n) ? Role.Heritage
+              : ts.isJsxOpeningElement(n) || ts.isJsxSelfClosingElement(n) ? Role.JsxTag
+                : ts.isTypeQueryNode(n) ? Role.TypeQuery : Role.None;
+    binds[kind] = ts.isVariableDeclaration(n) ? Binds.Variable
+      : ts.isCatchClause(n) ? Binds.Catch
+        : ts.isFunctionDeclaration(n) || ts.isClassDeclaration(n) ? Binds.NamedDeclaration : Binds.None;
+  }
+  tablesOf = ts;
+  return (tables = { role, binds });
+}
+
+function bind(ts: Ts, n: TS.Node, how: Binds, scopes: readonly Map<string, string>[]): void {
+  if (how === Binds.Variable) {
+    const d = n as TS.VariableDeclaration;
+    const type = annotatedType(ts, d.type) ?? valueType(ts, d.initializer) ?? '?';
+    for (const types of scopes) bindName(ts, types, d.name, type);
+  } else if (how === Binds.Catch) {
+    const decl = (n as TS.CatchClause).variableDeclaration;
+    if (decl) for (const types of scopes) bindName(ts, types, decl.name, '?');
+  } else {
+    const name = (n as TS.FunctionDeclaration | TS.ClassDeclaration).name;
+    if (name) for (const types of scopes) types.set(name.text, '?');
   }
 }
 
@@ -140,11 +183,17 @@ function visitEdges(n: TS.Node): void {
   const w = walk!;
   const ts = w.ts;
   const own = w.reach;
-  if (own.length > 0) bind(ts, n, own);
+  const kind = n.kind;
+  if (own.length > 0) {
+    const how = w.tables.binds[kind]!;
+    if (how !== Binds.None) bind(ts, n, how, own);
+  }
   const extra = n === w.body ? w.bodyScope : NO_SCOPES;
-  if (ts.isFunctionLike(n)) {
+  const role: Role = w.tables.role[kind]!;
+  if (role === Role.Function) {
+    const fn = n as TS.SignatureDeclaration;
     const types = new Map<string, string>();
-    for (const p of n.parameters) bindName(ts, types, p.name, annotatedType(ts, p.type) ?? '?');
+    for (const p of fn.parameters) bindName(ts, types, p.name, annotatedType(ts, p.type) ?? '?');
     const outerFrame = w.frame;
     const outerBody = w.body;
     const outerScope = w.bodyScope;
@@ -163,36 +212,42 @@ function visitEdges(n: TS.Node): void {
     w.reach = own;
     return;
   }
-  const found = w.found;
-  if (ts.isCallExpression(n) || ts.isNewExpression(n)) {
-    const name = dottedName(ts, n.expression);
-    if (name !== undefined && name !== 'this' && name !== 'require') {
-      const dot = name.indexOf('.');
-      found.push({ to: name, kind: 'calls', line: lineOf(w, n), head: dot < 0 ? name : name.slice(0, dot), frame: w.frame, call: true });
-    }
-  } else if (ts.isIdentifier(n) && isValueUse(ts, n, w.parent)) {
-    // A function or class passed as a value (`app.use(handler)`, `[A, B]`): a use of it.
-    found.push({ to: n.text, kind: 'references', line: lineOf(w, n), head: n.text, frame: w.frame });
-  } else if (ts.isTypeReferenceNode(n)) {
-    const name = dottedName(ts, n.typeName);
-    if (name !== undefined) found.push({ to: name, kind: 'references', line: lineOf(w, n) });
-  } else if (ts.isExpressionWithTypeArguments(n)) {
-    const name = dottedName(ts, n.expression);
-    if (name !== undefined) found.push({ to: name, kind: 'references', line: lineOf(w, n) });
-  } else if (ts.isJsxOpeningElement(n) || ts.isJsxSelfClosingElement(n)) {
-    const name = dottedName(ts, n.tagName);
-    // Lower-case tags are intrinsic elements (div, span), not components.
-    if (name !== undefined && /^[A-Z]|\./.test(name)) found.push({ to: name, kind: 'calls', line: lineOf(w, n) });
-  } else if (ts.isTypeQueryNode(n)) {
-    const name = dottedName(ts, n.exprName);
-    if (name !== undefined) found.push({ to: name, kind: 'references', line: lineOf(w, n) });
-  }
+  if (role !== Role.None) record(w, n, role);
   w.reach = extra.length === 0 ? own : own.length === 0 ? extra : [...own, ...extra];
   const outerParent = w.parent;
   w.parent = n;
   ts.forEachChild(n, visitEdges);
   w.parent = outerParent;
   w.reach = own;
+}
+
+/** The edge a call, a value use, a type reference, a heritage clause, a JSX tag or a `typeof` makes, if any. */
+function record(w: EdgeWalk, n: TS.Node, role: Role): void {
+  const { ts, found } = w;
+  if (role === Role.Call) {
+    const name = dottedName(ts, (n as TS.CallExpression | TS.NewExpression).expression);
+    if (name !== undefined && name !== 'this' && name !== 'require') {
+      const dot = name.indexOf('.');
+      found.push({ to: name, kind: 'calls', line: lineOf(w, n), head: dot < 0 ? name : name.slice(0, dot), frame: w.frame, call: true });
+    }
+  } else if (role === Role.Identifier) {
+    // A function or class passed as a value (`app.use(handler)`, `[A, B]`): a use of it.
+    const id = n as TS.Identifier;
+    if (isValueUse(ts, id, w.parent)) found.push({ to: id.text, kind: 'references', line: lineOf(w, n), head: id.text, frame: w.frame });
+  } else if (role === Role.TypeReference) {
+    const name = dottedName(ts, (n as TS.TypeReferenceNode).typeName);
+    if (name !== undefined) found.push({ to: name, kind: 'references', line: lineOf(w, n) });
+  } else if (role === Role.Heritage) {
+    const name = dottedName(ts, (n as TS.ExpressionWithTypeArguments).expression);
+    if (name !== undefined) found.push({ to: name, kind: 'references', line: lineOf(w, n) });
+  } else if (role === Role.JsxTag) {
+    const name = dottedName(ts, (n as TS.JsxOpeningElement | TS.JsxSelfClosingElement).tagName);
+    // Lower-case tags are intrinsic elements (div, span), not components.
+    if (name !== undefined && /^[A-Z]|\./.test(name)) found.push({ to: name, kind: 'calls', line: lineOf(w, n) });
+  } else if (role === Role.TypeQuery) {
+    const name = dottedName(ts, (n as TS.TypeQueryNode).exprName);
+    if (name !== undefined) found.push({ to: name, kind: 'references', line: lineOf(w, n) });
+  }
 }
 
 /**
@@ -208,7 +263,7 @@ function visitEdges(n: TS.Node): void {
 export function collectEdges(ts: Ts, sf: TS.SourceFile, node: TS.Node, from: string, sink: EdgeSink): void {
   const found: Found[] = [];
   const outer = walk;
-  walk = { ts, sf, found, frame: undefined, reach: NO_SCOPES, body: undefined, bodyScope: NO_SCOPES, parent: undefined };
+  walk = { ts, sf, found, frame: undefined, reach: NO_SCOPES, body: undefined, bodyScope: NO_SCOPES, parent: undefined, tables: kindTables(ts) };
   try {
     visitEdges(node);
   } finally {
