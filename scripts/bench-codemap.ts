@@ -390,6 +390,8 @@ async function checkerFigures(root: string, symbol?: string): Promise<void> {
     const map = await openCodeMap({
       projectRoot: root, cacheDir: join(work, 'map'), config, worker: hasWorker ? { url: new URL(`file://${distWorker}`) } : 'off',
       ...(budget !== undefined ? { checkerBudgetMs: budget } : {}),
+      // As a session has it: the cold index writes V8's code cache of the compiler, the checker's worker loads it.
+      codeCacheDir: join(work, 'cache', 'v8-code-cache'),
       // As a session warms the checker up (compiler, libs, global files), at once rather than after its 3 s.
       ...(warm ? { warmCheckerAfterMs: 0 } : {}),
     });

@@ -113,7 +113,7 @@ export async function openCodeMap(opts: OpenCodeMapOptions): Promise<CodeMap> {
   const plugins = await loadPlugins(opts.config, opts.projectRoot, warn);
   const mapsLoading = openMapCache(opts.cacheDir, opts.projectRoot);
   const timeoutMs = opts.pluginTimeoutMs ?? 10_000;
-  const editor = createEditIndexer(opts.worker ?? 'auto', plugins, timeoutMs);
+  const editor = createEditIndexer(opts.worker ?? 'auto', plugins, timeoutMs, opts.codeCacheDir);
   const batches = chooseRunner(opts.worker ?? 'auto', { background: opts.backgroundIndexing === true, ...(opts.codeCacheDir ? { codeCacheDir: opts.codeCacheDir } : {}) });
   const index = await openProjectIndex({
     root: opts.projectRoot,

@@ -54,7 +54,8 @@ async function oneByOne(index: (job: IndexJob) => Promise<FileOutcome>, jobs: re
   return results;
 }
 
-export function createEditIndexer(choice: WorkerChoice, plugins: PluginSet, timeoutMs: number): EditIndexer {
+/** `codeCacheDir`: where the worker finds V8's code cache of the TypeScript compiler (code-cache.ts), as the parse pool's workers do. */
+export function createEditIndexer(choice: WorkerChoice, plugins: PluginSet, timeoutMs: number, codeCacheDir?: string): EditIndexer {
   const url = choice === 'off' ? undefined : choice === 'auto' ? bundledWorker() : choice.url;
   const execArgv = choice === 'off' || choice === 'auto' ? [] : [...(choice.execArgv ?? [])];
   const here = (job: IndexJob): Promise<FileOutcome> => {
@@ -101,7 +102,10 @@ export function createEditIndexer(choice: WorkerChoice, plugins: PluginSet, time
   };
   const ensureWorker = (): Worker => {
     if (!worker) {
-      const input: WorkerInput = { jobs: [], external: plugins.external, timeoutMs, serve: true, waiting: waiting.buffer as SharedArrayBuffer };
+      const input: WorkerInput = {
+        jobs: [], external: plugins.external, timeoutMs, serve: true, waiting: waiting.buffer as SharedArrayBuffer,
+        ...(codeCacheDir ? { codeCacheDir } : {}),
+      };
       worker = new Worker(url, { workerData: input, execArgv });
       worker.unref();
       generation++;

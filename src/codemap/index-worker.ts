@@ -4,6 +4,7 @@ import { builtinPlugins } from './builtin-plugins.js';
 import { answerCheckerRequest, clearWaiting, useWaitingFlag } from './checker-host.js';
 import { indexPath } from './index-file.js';
 import { importPlugin } from './load-plugins.js';
+import { saveCodeCache, useCodeCache } from './load-typescript.js';
 import { createPluginSet } from './plugin-set.js';
 import { servePool } from './pool-worker.js';
 import type { IndexJob } from './run-indexing.js';
@@ -22,6 +23,9 @@ async function main(): Promise<void> {
   }
   const set = createPluginSet(plugins);
   if (input.pool) return servePool(set, input.pool, input.timeoutMs);
+  // The checker's first question and the first edit start by loading the compiler: from the code cache, ~0.3 s sooner.
+  if (input.codeCacheDir) useCodeCache(input.codeCacheDir);
+  let asked = false;
   const run = async (jobs: readonly IndexJob[]): Promise<void> => {
     for (const job of jobs) {
       post({ type: 'start', rel: job.rel });
@@ -32,6 +36,9 @@ async function main(): Promise<void> {
       post({ type: 'done', rel: job.rel, outcome });
     }
     post({ type: 'finished' });
+    // Written only when there was none (or V8 refused it), after parsing, as a pool worker writes it; never
+    // after the checker's work, which would make every parse worker's load read the checker's functions too.
+    if (!asked) saveCodeCache();
   };
   await run(input.jobs);
   if (!input.serve) return;
@@ -43,6 +50,7 @@ async function main(): Promise<void> {
     else if (m?.type === 'query') {
       queue = queue.then(async () => {
         if (m.request.op !== 'warm') clearWaiting();
+        asked = true;
         post({ type: 'answer', id: m.id, answer: await answerCheckerRequest(m.request, m.id) });
       });
     }

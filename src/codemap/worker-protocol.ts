@@ -24,6 +24,8 @@ export interface WorkerInput {
   readonly serve?: boolean;
   /** One Int32: the main thread sets it when it sends a request, so a warm-up under way gives way. */
   readonly waiting?: SharedArrayBuffer;
+  /** A serving worker loads the TypeScript compiler through V8's code cache in this folder (code-cache.ts). */
+  readonly codeCacheDir?: string;
   /** A parse-pool worker: each `index` request is answered with one `batch` message. */
   readonly pool?: PoolInput;
 }
