@@ -18,7 +18,7 @@ import { openProjectIndex, toProjectPath, type OpenStats } from './project-index
 import { scoreSymbols } from './rank.js';
 import { readSymbolTool } from './read-symbol-tool.js';
 import { GIVEN_UP, NEEDS_FILES } from './ts-checker.js';
-import { chooseRunner, WORKER_MIN_JOBS, type WorkerChoice } from './worker-runner.js';
+import { chooseRunner, PRESTART_FILES, WORKER_MIN_JOBS, type WorkerChoice } from './worker-runner.js';
 import { absent, ignoreError } from '../diagnostics/ignore-error.js';
 
 export interface CodeMap {
@@ -126,6 +126,7 @@ export async function openCodeMap(opts: OpenCodeMapOptions): Promise<CodeMap> {
     warn,
     // A few changed files since the last session go to the edit worker, which loads the compiler
     // off this thread and stays up for the edits to come; many go to the parse pool.
+    prestart: { files: PRESTART_FILES, start: () => batches.prestart(plugins, timeoutMs) },
     runJobs: (jobs, set, run) => (editor.usesWorker() && jobs.length < WORKER_MIN_JOBS
       ? editor.indexAll(jobs, run.onProgress)
       : batches(jobs, set, run)),

@@ -58,7 +58,77 @@ interface Slot {
   alive: boolean;
 }
 
-export function runPool(jobs: readonly IndexJob[], opts: PoolOptions): Promise<PoolOutcome> {
+/** What starting a pool worker needs (the files come later, in requests). */
+export type WorkerSetup = Pick<PoolOptions, 'url' | 'execArgv' | 'external' | 'timeoutMs' | 'niceness' | 'codeCacheDir' | 'requestPending'>;
+
+interface StartedWorker {
+  readonly worker: Worker;
+  readonly started: SharedArrayBuffer;
+}
+
+function startWorker(opts: WorkerSetup): StartedWorker | undefined {
+  const started = new SharedArrayBuffer(4);
+  const input: WorkerInput = {
+    jobs: [], external: opts.external, timeoutMs: opts.timeoutMs,
+    pool: { started, ...(opts.niceness ? { niceness: opts.niceness } : {}), ...(opts.codeCacheDir ? { codeCacheDir: opts.codeCacheDir } : {}),
+      ...(opts.requestPending ? { requestPending: opts.requestPending } : {}) },
+  };
+  try {
+    return { worker: new Worker(opts.url, { workerData: input, execArgv: [...opts.execArgv] }), started };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Pool workers started before their files are known: a worker's first half second goes to loading
+ * the compiler and its warm-up, which can overlap the walk of the project. A later runPool takes
+ * them (`take`); what it does not take, `release` ends. Until taken they never keep the process up.
+ */
+export interface Standby {
+  take(): StartedWorker | undefined;
+  /** Ends the workers not taken. */
+  release(): void;
+  /** How many were taken so far. */
+  taken(): number;
+}
+
+export function startStandby(opts: WorkerSetup, count: number): Standby {
+  const ready: { w: StartedWorker; dead: boolean; adopt: () => void }[] = [];
+  // Before the first batch, as for the pool's own workers: their compilers are optimized under it.
+  lowerInliningBudget();
+  for (let i = 0; i < count; i++) {
+    const w = startWorker(opts);
+    if (!w) break;
+    const gone = (): void => { entry.dead = true; };
+    const fatal = (m: WorkerMessage): void => { if (m.type === 'fatal') gone(); };
+    const entry = {
+      w, dead: false,
+      adopt: () => w.worker.off('error', gone).off('exit', gone).off('message', fatal).ref(),
+    };
+    w.worker.unref();
+    w.worker.on('error', gone).on('exit', gone).on('message', fatal);
+    ready.push(entry);
+  }
+  let taken = 0;
+  return {
+    take() {
+      for (let e = ready.shift(); e; e = ready.shift()) {
+        if (e.dead) continue;
+        e.adopt();
+        taken++;
+        return e.w;
+      }
+      return undefined;
+    },
+    release() {
+      for (const e of ready.splice(0)) void e.w.worker.terminate();
+    },
+    taken: () => taken,
+  };
+}
+
+export function runPool(jobs: readonly IndexJob[], opts: PoolOptions, standby?: Standby): Promise<PoolOutcome> {
   return new Promise((resolve) => {
     const results: (IndexResult | undefined)[] = new Array<IndexResult | undefined>(jobs.length);
     const queue: number[] = jobs.map((_, i) => i);
@@ -132,18 +202,9 @@ export function runPool(jobs: readonly IndexJob[], opts: PoolOptions): Promise<P
       settle();
     };
     const spawn = (): void => {
-      const started = new SharedArrayBuffer(4);
-      const input: WorkerInput = {
-        jobs: [], external: opts.external, timeoutMs: opts.timeoutMs,
-        pool: { started, ...(opts.niceness ? { niceness: opts.niceness } : {}), ...(opts.codeCacheDir ? { codeCacheDir: opts.codeCacheDir } : {}),
-          ...(opts.requestPending ? { requestPending: opts.requestPending } : {}) },
-      };
-      let worker: Worker;
-      try {
-        worker = new Worker(opts.url, { workerData: input, execArgv: [...opts.execArgv] });
-      } catch {
-        return; // cannot start one here (odd bundling, a sandbox): the files are handed back
-      }
+      const w = standby?.take() ?? startWorker(opts);
+      if (!w) return; // cannot start one here (odd bundling, a sandbox): the files are handed back
+      const { worker, started } = w;
       const s: Slot = { worker, started: new Int32Array(started), sent: [], batches: [], received: 0, seen: 0, since: performance.now(), alive: true };
       slots.add(s);
       worker.on('message', (m: WorkerMessage) => {
@@ -176,10 +237,15 @@ export function runPool(jobs: readonly IndexJob[], opts: PoolOptions): Promise<P
       }
     }, Math.max(25, Math.min(500, hangMs / 8)));
 
-    if (jobs.length === 0) return finish();
+    if (jobs.length === 0) {
+      standby?.release();
+      return finish();
+    }
     // Before the workers start: their compilers are optimized under it from the first file.
     lowerInliningBudget();
     for (let i = 0; i < Math.min(workers, Math.ceil(jobs.length / batchSize)); i++) spawn();
+    // More were started ahead than these files need: their memory goes now, not at the end.
+    standby?.release();
     settle();
   });
 }

@@ -26,6 +26,11 @@ export interface ProjectIndexOptions {
   readonly warn: (message: string) => void;
   /** Re-indexes one file for refresh() (a serving worker); default: in this thread. */
   readonly reindex?: (job: IndexJob) => Promise<FileOutcome>;
+  /**
+   * Called once, during the walk, when a cold index of at least `prestartFiles` files is coming (the
+   * cache holds nothing, and the walk has found that many): the runner can start its workers then.
+   */
+  readonly prestart?: { readonly files: number; readonly start: () => void };
   /** Runs the batch of files that need parsing (in a worker or in this thread). */
   readonly runJobs: (jobs: readonly IndexJob[], plugins: PluginSet, opts: RunOptions) => Promise<IndexResult[]>;
 }
@@ -82,9 +87,21 @@ export function toProjectPath(root: string, path: string): string | undefined {
 
 export async function openProjectIndex(opts: ProjectIndexOptions): Promise<ProjectIndex> {
   const { root, cacheDir, plugins } = opts;
+  // A cold index on its way starts the parse workers while the walk goes on.
+  let cold: boolean | undefined;
+  let found = 0;
+  let prestarted = false;
+  const prestart = (): void => {
+    if (prestarted || !cold || !opts.prestart || found < opts.prestart.files) return;
+    prestarted = true;
+    opts.prestart.start();
+  };
   const [walk, cache, facts] = await Promise.all([
-    walkProject(root, { extensions: plugins.extensions(), maxFileBytes: opts.maxFileBytes, maxFiles: opts.maxFiles }),
-    loadCache(cacheDir, root),
+    walkProject(root, {
+      extensions: plugins.extensions(), maxFileBytes: opts.maxFileBytes, maxFiles: opts.maxFiles,
+      ...(opts.prestart ? { onProgress: (n: number) => { found = n; prestart(); } } : {}),
+    }),
+    loadCache(cacheDir, root).then((c) => { cold = c.entries.size === 0; prestart(); return c; }),
     readProjectFacts(root, ['go.mod']),
   ]);
   if (cache.warning) opts.warn(cache.warning);

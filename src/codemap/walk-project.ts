@@ -18,6 +18,8 @@ export interface WalkOptions {
   readonly maxFileBytes: number;
   /** Stop after this many files (a session started in ~ must not index the whole disk). */
   readonly maxFiles?: number;
+  /** Told the number of files found so far after each directory. */
+  readonly onProgress?: (files: number) => void;
 }
 
 export interface WalkResult {
@@ -127,6 +129,7 @@ export async function walkProject(root: string, opts: WalkOptions): Promise<Walk
         if (st?.isFile() && st.size <= opts.maxFileBytes) out.push({ rel: childRel, abs: childAbs, size: st.size, mtimeMs: st.mtimeMs });
       }
     }
+    opts.onProgress?.(out.length);
     await pause(entries.length);
     subdirs.sort((a, b) => (a.rel < b.rel ? 1 : a.rel > b.rel ? -1 : 0));
     for (const d of subdirs) stack.push(d);

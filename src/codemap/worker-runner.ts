@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { runPool } from './parse-pool.js';
+import { runPool, startStandby, type Standby, type WorkerSetup } from './parse-pool.js';
 import type { PluginSet } from './plugin-set.js';
 import { indexInThread, type IndexJob, type IndexResult, type RunOptions } from './run-indexing.js';
 import { PER_THREAD_PRIORITY } from './thread-priority.js';
@@ -35,7 +35,17 @@ const MAX_WORKERS = 4;
 /** The background pool's nice value: the main thread (screen, requests) and the user's other work go first. */
 export const BACKGROUND_NICENESS = 10;
 
-type Runner = (jobs: readonly IndexJob[], plugins: PluginSet, opts: RunOptions) => Promise<IndexResult[]>;
+/** A cold index of at least this many files starts its pool's workers while the walk goes on (Runner.prestart). */
+export const PRESTART_FILES = MAX_WORKERS * FILES_PER_WORKER;
+
+export interface Runner {
+  (jobs: readonly IndexJob[], plugins: PluginSet, opts: RunOptions): Promise<IndexResult[]>;
+  /**
+   * At least PRESTART_FILES files are coming to be parsed: the pool's workers start now and load the
+   * compiler while the walk goes on; the next call takes them (and ends any it does not need).
+   */
+  prestart(plugins: PluginSet, timeoutMs: number): void;
+}
 
 /** Next to the bundle (dist/codemap-worker.js); absent when running from source, then indexing stays in-thread. */
 export function bundledWorker(): URL | undefined {
@@ -50,26 +60,40 @@ export function poolSize(jobs: number, background: boolean, cores = availablePar
 }
 
 export function chooseRunner(choice: WorkerChoice, opts: RunnerOptions = {}): Runner {
-  return async (jobs, plugins, run) => {
-    if (choice === 'off' || jobs.length < WORKER_MIN_JOBS) return indexInThread(jobs, plugins, run);
-    const url = choice === 'auto' ? bundledWorker() : choice.url;
-    if (!url) return indexInThread(jobs, plugins, run);
-    const forced = choice === 'auto' ? undefined : choice.workers;
+  const url = choice === 'off' ? undefined : choice === 'auto' ? bundledWorker() : choice.url;
+  const forced = choice === 'off' || choice === 'auto' ? undefined : choice.workers;
+  const setup = (plugins: PluginSet, timeoutMs: number): WorkerSetup & { url: URL } => ({
+    url: url!, execArgv: choice === 'off' || choice === 'auto' ? [] : choice.execArgv ?? [], external: plugins.external, timeoutMs,
+    // Behind a session, the pool also waits while a prompt's request is on its way.
+    ...(opts.background ? { niceness: BACKGROUND_NICENESS, requestPending: requestPendingFlag() } : {}),
+    ...(opts.codeCacheDir ? { codeCacheDir: opts.codeCacheDir } : {}),
+  });
+  let standby: Standby | undefined;
+  const run = async (jobs: readonly IndexJob[], plugins: PluginSet, runOpts: RunOptions): Promise<IndexResult[]> => {
+    const ahead = standby;
+    standby = undefined;
+    if (!url || jobs.length < WORKER_MIN_JOBS) {
+      ahead?.release();
+      return indexInThread(jobs, plugins, runOpts);
+    }
     const { results, left } = await runPool(jobs, {
-      ...run, url, execArgv: choice === 'auto' ? [] : choice.execArgv ?? [], external: plugins.external,
+      ...runOpts, ...setup(plugins, runOpts.timeoutMs),
       workers: forced ?? poolSize(jobs.length, opts.background === true),
-      // Behind a session, the pool also waits while a prompt's request is on its way.
-      ...(opts.background ? { niceness: BACKGROUND_NICENESS, requestPending: requestPendingFlag() } : {}),
-      ...(opts.codeCacheDir ? { codeCacheDir: opts.codeCacheDir } : {}),
-    });
+    }, ahead);
     if (left.length === 0) return results as IndexResult[];
     // No worker would start (odd bundling, a sandbox): the same results, in this thread.
     const before = jobs.length - left.length;
     const here = await indexInThread(left.map((pos) => jobs[pos]!), plugins, {
-      timeoutMs: run.timeoutMs, ...(run.onProgress ? { onProgress: (done: number) => run.onProgress!(before + done, jobs.length) } : {}),
+      timeoutMs: runOpts.timeoutMs, ...(runOpts.onProgress ? { onProgress: (done: number) => runOpts.onProgress!(before + done, jobs.length) } : {}),
     });
     const all = [...results];
     left.forEach((pos, i) => { all[pos] = here[i]; });
     return all.filter((r): r is IndexResult => r !== undefined);
   };
+  return Object.assign(run, {
+    prestart(plugins: PluginSet, timeoutMs: number): void {
+      if (!url || standby) return;
+      standby = startStandby(setup(plugins, timeoutMs), forced ?? poolSize(PRESTART_FILES, opts.background === true));
+    },
+  });
 }
