@@ -59,11 +59,19 @@ export function dottedName(ts: Ts, node: TS.Node): string | undefined {
  * An identifier standing alone as an argument, array element, property value or return value.
  * `p` is the node the walk came from: the index parses without parent links (they cost a pass).
  */
-function isValueUse(ts: Ts, n: TS.Identifier, p: TS.Node | undefined): boolean {
+function isValueUse(ts: Ts, n: TS.Identifier, p: TS.Node | undefined, valueParents: Uint8Array): boolean {
   if (!p) return false;
-  if (ts.isCallExpression(p) || ts.isNewExpression(p)) return p.arguments?.includes(n) ?? false;
-  return ts.isArrayLiteralExpression(p) || (ts.isPropertyAssignment(p) && p.initializer === n) || ts.isShorthandPropertyAssignment(p)
-    || (ts.isReturnStatement(p) && p.expression === n) || (ts.isBinaryExpression(p) && p.operatorToken.kind === ts.SyntaxKind.InstanceOfKeyword && p.right === n);
+  switch (valueParents[p.kind] as ValueParent) {
+    case ValueParent.None: return false;
+    case ValueParent.Always: return true;
+    case ValueParent.Argument: return (p as TS.CallExpression | TS.NewExpression).arguments?.includes(n) ?? false;
+    case ValueParent.Initializer: return (p as TS.PropertyAssignment).initializer === n;
+    case ValueParent.Returned: return (p as TS.ReturnStatement).expression === n;
+    case ValueParent.Binary: {
+      const b = p as TS.BinaryExpression;
+      return b.operatorToken.kind === ts.SyntaxKind.InstanceOfKeyword && b.right === n;
+    }
+  }
 }
 
 /** The names bound in one function-like node (its parameters and locals) with the types the syntax gives them ('?' when it does not). */
@@ -126,10 +134,13 @@ function lineOf(w: EdgeWalk, n: TS.Node): number {
 const enum Role { None, Function, Call, Identifier, TypeReference, Heritage, JsxTag, TypeQuery }
 /** What a node binds in the scopes that reach it, by its kind. */
 const enum Binds { None, Variable, Catch, NamedDeclaration }
+/** Where, under a parent of this kind, an identifier stands as a value (isValueUse). */
+const enum ValueParent { None, Always, Argument, Initializer, Returned, Binary }
 
 interface KindTables {
   readonly role: Uint8Array;
   readonly binds: Uint8Array;
+  readonly valueParents: Uint8Array;
 }
 
 let tables: KindTables | undefined;
@@ -144,6 +155,7 @@ function kindTables(ts: Ts): KindTables {
   const count = ts.SyntaxKind.Count;
   const role = new Uint8Array(count);
   const binds = new Uint8Array(count);
+  const valueParents = new Uint8Array(count);
   for (let kind = 0; kind < count; kind++) {
     const n = { kind } as TS.Node;
     role[kind] = ts.isFunctionLike(n) ? Role.Function
@@ -156,9 +168,14 @@ function kindTables(ts: Ts): KindTables {
     binds[kind] = ts.isVariableDeclaration(n) ? Binds.Variable
       : ts.isCatchClause(n) ? Binds.Catch
         : ts.isFunctionDeclaration(n) || ts.isClassDeclaration(n) ? Binds.NamedDeclaration : Binds.None;
+    valueParents[kind] = ts.isCallExpression(n) || ts.isNewExpression(n) ? ValueParent.Argument
+      : ts.isArrayLiteralExpression(n) || ts.isShorthandPropertyAssignment(n) ? ValueParent.Always
+        : ts.isPropertyAssignment(n) ? ValueParent.Initializer
+          : ts.isReturnStatement(n) ? ValueParent.Returned
+            : ts.isBinaryExpression(n) ? ValueParent.Binary : ValueParent.None;
   }
   tablesOf = ts;
-  return (tables = { role, binds });
+  return (tables = { role, binds, valueParents });
 }
 
 function bind(ts: Ts, n: TS.Node, how: Binds, scopes: readonly Map<string, string>[]): void {
@@ -233,7 +250,7 @@ function record(w: EdgeWalk, n: TS.Node, role: Role): void {
   } else if (role === Role.Identifier) {
     // A function or class passed as a value (`app.use(handler)`, `[A, B]`): a use of it.
     const id = n as TS.Identifier;
-    if (isValueUse(ts, id, w.parent)) found.push({ to: id.text, kind: 'references', line: lineOf(w, n), head: id.text, frame: w.frame });
+    if (isValueUse(ts, id, w.parent, w.tables.valueParents)) found.push({ to: id.text, kind: 'references', line: lineOf(w, n), head: id.text, frame: w.frame });
   } else if (role === Role.TypeReference) {
     const name = dottedName(ts, (n as TS.TypeReferenceNode).typeName);
     if (name !== undefined) found.push({ to: name, kind: 'references', line: lineOf(w, n) });
