@@ -3,9 +3,8 @@
  * built on the first question for a project root, kept for the ones after (the language service
  * then re-parses only files that changed on disk).
  */
-import { setFlagsFromString } from 'node:v8';
 import type { CheckerAnswer, CheckerRequest } from './checker-protocol.js';
-import { lowerInliningBudget } from './jit-budget.js';
+import { lowerInliningBudget, tightenHeapGrowth } from './v8-flags.js';
 import { loadTypeScript } from './load-typescript.js';
 import { createTsChecker, type TsChecker } from './ts-checker.js';
 
@@ -27,27 +26,6 @@ export function useWaitingFlag(flag: Int32Array): void {
 export function clearWaiting(): void {
   if (waiting) Atomics.store(waiting, 0, 0);
 }
-/**
- * How far V8 lets a heap grow past what its last full collection left, in percent, once a checker
- * exists. V8's own factor follows how cheap its collections were, up to ×4: on the 5,000-file corpus
- * the checker's heap went from 154 MB live to 414 MB (286 MB live) without a full collection, and the
- * garbage made a third of the process's growth. At 30% it collects about twice as often while the
- * program grows (the process's peak over its start: 397 MB instead of 514–565; on Hono 353 instead of 507).
- */
-const CHECKER_HEAP_GROWING_PERCENT = 30;
-let heapTightened = false;
-
-/** The flag is process-wide (V8 reads it at each collection, in every thread): set once, with the first checker. */
-function tightenHeapGrowth(): void {
-  if (heapTightened) return;
-  heapTightened = true;
-  try {
-    setFlagsFromString(`--heap-growing-percent=${CHECKER_HEAP_GROWING_PERCENT}`);
-  } catch {
-    // A runtime that refuses the flag: the heap only grows as V8 decides, answers are the same.
-  }
-}
-
 /** One project per session; a second root (tests, benchmarks) replaces the first rather than adding memory. */
 const MAX_PROJECTS = 1;
 

@@ -10,7 +10,7 @@
  * not replaced; once none is left, the files still to do are handed back (indexed in this thread).
  */
 import { Worker } from 'node:worker_threads';
-import { lowerInliningBudget } from './jit-budget.js';
+import { lowerInliningBudget } from './v8-flags.js';
 import type { IndexJob, IndexResult, RunOptions } from './run-indexing.js';
 import type { WorkerInput, WorkerMessage, WorkerRequest } from './worker-protocol.js';
 

@@ -27,7 +27,7 @@ export interface ProjectIndexOptions {
   /** Re-indexes one file for refresh() (a serving worker); default: in this thread. */
   readonly reindex?: (job: IndexJob) => Promise<FileOutcome>;
   /**
-   * Called once, during the walk, when a cold index of at least `prestartFiles` files is coming (the
+   * Called once, during the walk, when a cold index of at least `prestart.files` files is coming (the
    * cache holds nothing, and the walk has found that many): the runner can start its workers then.
    */
   readonly prestart?: { readonly files: number; readonly start: () => void };

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { TYPESCRIPT_INLINING_BUDGET, lowerInliningBudget, userSetInliningBudget } from '../../src/codemap/jit-budget.js';
+import { TYPESCRIPT_INLINING_BUDGET, lowerInliningBudget, userSetFlag } from '../../src/codemap/v8-flags.js';
 
-describe('the inlining budget the code map sets', () => {
+const FLAG = 'max-inlined-bytecode-size-cumulative';
+const userSetInliningBudget = (argv: string[], nodeOptions: string): boolean => userSetFlag(FLAG, argv, nodeOptions);
+
+describe('the V8 flags the code map sets', () => {
   it('is left alone when the user chose one, on the command line or in NODE_OPTIONS', () => {
     expect(userSetInliningBudget(['--max-inlined-bytecode-size-cumulative=400'], '')).toBe(true);
     expect(userSetInliningBudget(['--max_inlined_bytecode_size_cumulative=400'], '')).toBe(true);
@@ -11,6 +14,8 @@ describe('the inlining budget the code map sets', () => {
   it('is set when nothing names it (other flags do not count)', () => {
     expect(userSetInliningBudget(['--max-inlined-bytecode-size=100', '--enable-source-maps'], '--max-old-space-size=4096')).toBe(false);
     expect(userSetInliningBudget([], '')).toBe(false);
+    expect(userSetFlag('heap-growing-percent', ['--heap_growing_percent=50'], '')).toBe(true);
+    expect(userSetFlag('heap-growing-percent', ['--max-old-space-size=4096'], '')).toBe(false);
   });
 
   it('is below V8 default and lowering it twice is harmless', () => {
