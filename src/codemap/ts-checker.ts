@@ -16,6 +16,7 @@ import { createReach, inherits } from './ts-reach.js';
 import { findReferencedSymbols } from './ts-find-references.js';
 import { createScope } from './ts-scope.js';
 import { declarationsMeant, isDeclaredName } from './ts-meaning.js';
+import { declaredMembers } from './ts-declared-members.js';
 
 type Ts = typeof TS;
 
@@ -225,6 +226,7 @@ export function createTsChecker(ts: Ts, root: string, yieldNow: () => boolean = 
   const dependenciesIn = (at: Located): TargetResult => {
     const { prog, decls } = at;
     const checker = prog.getTypeChecker();
+    const members = declaredMembers(ts, checker);
     const inside = (d: TS.Node): boolean => decls.some((o) => o.getSourceFile() === d.getSourceFile() && d.pos >= o.pos && d.end <= o.end);
     const hits: CheckerHit[] = [];
     const seen = new Set<string>();
@@ -232,7 +234,7 @@ export function createTsChecker(ts: Ts, root: string, yieldNow: () => boolean = 
       // A declaration's own name is no use of it, nor of what merges with it (`type X = typeof X`).
       if (isDeclaredName(ts, id)) return;
       let sym = ts.isShorthandPropertyAssignment(id.parent) && id.parent.name === id
-        ? checker.getShorthandAssignmentValueSymbol(id.parent) : checker.getSymbolAtLocation(id);
+        ? checker.getShorthandAssignmentValueSymbol(id.parent) : members(id) ?? checker.getSymbolAtLocation(id);
       if (!sym) return;
       if (sym.flags & ts.SymbolFlags.Alias) sym = checker.getAliasedSymbol(sym);
       const kind = usageKind(ts, id);

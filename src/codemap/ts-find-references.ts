@@ -7,6 +7,7 @@
  * `LanguageService.findReferences` calls); a definition keeps only its kind and name.
  */
 import type * as TS from 'typescript';
+import { withDeclaredMembers } from './ts-declared-members.js';
 
 type Ts = typeof TS;
 
@@ -42,9 +43,9 @@ export function findReferencedSymbols(ts: Ts, program: TS.Program, token: TS.Can
   const far = internal.FindAllReferences;
   const node = internal.getTouchingPropertyName(sf, position);
   const options = { use: USE_REFERENCES };
-  const groups = far.Core.getReferencedSymbolsForNode(position, node, program, files, token, options);
-  if (!groups?.length) return undefined;
   const checker = program.getTypeChecker();
+  const groups = withDeclaredMembers(ts, checker, () => far.Core.getReferencedSymbolsForNode(position, node, program, files, token, options));
+  if (!groups?.length) return undefined;
   const adjusted = far.Core.getAdjustedNode(node, options);
   // As the compiler decides which references are definitions (isDefinitionForReference).
   const isDefinitionSite = adjusted.kind === ts.SyntaxKind.DefaultKeyword || !!internal.getDeclarationFromName(adjusted)
