@@ -77,8 +77,13 @@ export interface OpenCodeMapOptions {
   readonly checkerBudgetMs?: number | (() => number);
 }
 
-/** What a session waits for the checker (a cold one on a large project takes longer: the tool answers partially meanwhile). */
-export const CHECKER_BUDGET_MS = 1500;
+/**
+ * What a session waits for the checker (a cold one on a large project takes longer: the tool answers
+ * partially meanwhile). Just under 2 s, the most a first answer should take: most cold questions on
+ * a project of a few hundred files are answered in full by then, where a partial answer would
+ * cost the model another call.
+ */
+export const CHECKER_BUDGET_MS = 1900;
 
 /** The code cache's folder inside the code map's cache folder (beside the projects' folders, named by hash). */
 export const CODE_CACHE_FOLDER = 'v8-code-cache';

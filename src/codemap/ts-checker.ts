@@ -35,6 +35,19 @@ function isGenerated(cache: Map<string, boolean>, abs: string): boolean {
   return hit;
 }
 
+/**
+ * A declaration whose uses are found by name, through scopes and imports alone: a function, class,
+ * variable, interface, type alias, enum or namespace of a file or namespace body. A global file can
+ * change what such a name means only by writing it (merging into an interface, say); a member,
+ * by contrast, is reached through a receiver that any global declaration can type.
+ */
+function resolvedByScope(ts: Ts, d: TS.Node): boolean {
+  const holder = ts.isVariableDeclaration(d) && ts.isVariableDeclarationList(d.parent) ? d.parent.parent : d;
+  const topLevel = ts.isSourceFile(holder.parent) || ts.isModuleBlock(holder.parent);
+  return topLevel && (ts.isFunctionDeclaration(d) || ts.isClassDeclaration(d) || ts.isVariableDeclaration(d) || ts.isInterfaceDeclaration(d)
+    || ts.isTypeAliasDeclaration(d) || ts.isEnumDeclaration(d) || (ts.isModuleDeclaration(d) && ts.isIdentifier(d.name)));
+}
+
 /** The checker's heap past which a program sheds the files only earlier questions needed. */
 const HEAP_BUDGET_BYTES = 320 * 1024 * 1024;
 
@@ -117,14 +130,39 @@ export function createTsChecker(ts: Ts, root: string, yieldNow: () => boolean = 
     return value;
   };
   const keyOf = (op: string, t: CheckerTarget): string => `${op}\0${t.file}\0${t.line}\0${t.endLine}\0${t.name}`;
-  /** The program with `t`'s file in it, and the target's declarations there. */
+  /**
+   * The program with `t`'s file in it, and the target's declarations there; with the global files
+   * (scripts, augmentations) its answer can depend on: all of them for a member, and for a name
+   * scopes resolve alone (resolvedByScope) those that write it.
+   */
   const locate = (t: CheckerTarget): Located | undefined => {
-    program.include([t.file, ...scope.alwaysIn()]);
-    const prog = program.service().getProgram();
-    const sf = prog?.getSourceFile(program.abs(t.file));
-    if (!prog || !sf) return undefined;
-    const decls = findDeclarations(ts, sf, t);
-    return decls.length > 0 ? { prog, sf, decls } : undefined;
+    const find = (): Located | undefined => {
+      const prog = program.service().getProgram();
+      const sf = prog?.getSourceFile(program.abs(t.file));
+      if (!prog || !sf) return undefined;
+      const decls = findDeclarations(ts, sf, t);
+      return decls.length > 0 ? { prog, sf, decls } : undefined;
+    };
+    const globals = scope.alwaysIn();
+    program.include([t.file, ...(byScope(t) ? globals.filter((rel) => writes(rel, t.name)) : globals)]);
+    return find();
+  };
+  /** Whether `t`'s declarations are all names scopes resolve, read from its file's text alone (before any program holds it). */
+  const scoped = new Map<string, { readonly version: string; readonly byScope: boolean }>();
+  const byScope = (t: CheckerTarget): boolean => {
+    const key = keyOf('', t);
+    const version = program.version(program.abs(t.file));
+    const hit = scoped.get(key);
+    if (hit?.version === version) return hit.byScope;
+    const text = scope.text(t.file);
+    const decls = text === undefined ? [] : findDeclarations(ts, ts.createSourceFile(t.file, text, ts.ScriptTarget.Latest, true), t);
+    const answer = decls.length > 0 && decls.every((d) => resolvedByScope(ts, d));
+    scoped.set(key, { version, byScope: answer });
+    return answer;
+  };
+  const writes = (rel: string, name: string): boolean => {
+    const text = scope.text(rel);
+    return text === undefined || text.includes(name);
   };
   /** Brings every file that can reference `t` into the program (the declarations are looked up again in it). */
   const widen = (t: CheckerTarget): Located | undefined => {

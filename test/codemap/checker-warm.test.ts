@@ -39,6 +39,19 @@ describe('the checker program', () => {
     expect(checker.programFiles()).toContain('src/service/user.ts');
   });
 
+  it('takes in every global file for a member, and for a name scopes resolve only the global files that write it', async () => {
+    const getPath = { file: 'src/util/url.ts', name: 'getPath', line: 2, endLine: 5 };
+    // A global script (no import or export) that names getPath; the fixture's other one, jsx.d.ts, never does.
+    await tp.write('src/path-global.d.ts', 'declare var pathOf: typeof import("./util/url.js").getPath;\n');
+    const checker = createTsChecker(ts, tp.project);
+    const asked = checker.answer({ op: 'references', root: tp.project, files: [...files, 'src/path-global.d.ts'], targets: [getPath] });
+    expect(asked.ok && asked.results[0]!.hits.map((h) => h.file)).toContain('src/path-global.d.ts');
+    expect(checker.programFiles()).not.toContain('src/jsx/jsx.d.ts');
+    // A member's receiver can be typed by any global declaration: they all come in.
+    checker.answer({ op: 'references', root: tp.project, targets: [storeGet] });
+    expect(checker.programFiles()).toContain('src/jsx/jsx.d.ts');
+  });
+
   it('stops a warm-up when a request waits, and answers a question in full anyway', () => {
     const checker = createTsChecker(ts, tp.project, () => true);
     const warm = checker.answer({ op: 'warm', root: tp.project, files, targets: [storeGet], replay: 'references' });
