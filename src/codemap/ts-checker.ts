@@ -37,11 +37,14 @@ function isGenerated(cache: Map<string, boolean>, abs: string): boolean {
 
 /**
  * A declaration whose uses are found by name, through scopes and imports alone: a function, class,
- * variable, interface, type alias, enum or namespace of a file or namespace body. A global file can
- * change what such a name means only by writing it (merging into an interface, say); a member,
- * by contrast, is reached through a receiver that any global declaration can type.
+ * variable, interface, type alias, enum or namespace of a file or namespace body, and a constructor
+ * of such a class. A global file can change what such a name means only by writing it (merging
+ * into an interface, say); a member, by contrast, is reached through a receiver that any global
+ * declaration can type.
  */
 function resolvedByScope(ts: Ts, d: TS.Node): boolean {
+  // `new X()` and `super()`: a constructor is reached through its class's name.
+  if (ts.isConstructorDeclaration(d)) return ts.isClassDeclaration(d.parent) && resolvedByScope(ts, d.parent);
   const holder = ts.isVariableDeclaration(d) && ts.isVariableDeclarationList(d.parent) ? d.parent.parent : d;
   const topLevel = ts.isSourceFile(holder.parent) || ts.isModuleBlock(holder.parent);
   return topLevel && (ts.isFunctionDeclaration(d) || ts.isClassDeclaration(d) || ts.isVariableDeclaration(d) || ts.isInterfaceDeclaration(d)
@@ -144,21 +147,31 @@ export function createTsChecker(ts: Ts, root: string, yieldNow: () => boolean = 
       return decls.length > 0 ? { prog, sf, decls } : undefined;
     };
     const globals = scope.alwaysIn();
-    program.include([t.file, ...(byScope(t) ? globals.filter((rel) => writes(rel, t.name)) : globals)]);
+    const word = scopedName(t);
+    program.include([t.file, ...(word === undefined ? globals : globals.filter((rel) => writes(rel, word)))]);
     return find();
   };
-  /** Whether `t`'s declarations are all names scopes resolve, read from its file's text alone (before any program holds it). */
-  const scoped = new Map<string, { readonly version: string; readonly byScope: boolean }>();
-  const byScope = (t: CheckerTarget): boolean => {
+  /**
+   * The name `t`'s uses are written with, when every declaration of it is one scopes resolve
+   * (a constructor's: its class's name); undefined otherwise, or when it is a default export (a
+   * file imports that under any name). Read from its file's text alone, before any program holds it.
+   */
+  const scoped = new Map<string, { readonly version: string; readonly word: string | undefined }>();
+  const scopedName = (t: CheckerTarget): string | undefined => {
     const key = keyOf('', t);
     const version = program.version(program.abs(t.file));
     const hit = scoped.get(key);
-    if (hit?.version === version) return hit.byScope;
+    if (hit?.version === version) return hit.word;
     const text = scope.text(t.file);
-    const decls = text === undefined ? [] : findDeclarations(ts, ts.createSourceFile(t.file, text, ts.ScriptTarget.Latest, true), t);
-    const answer = decls.length > 0 && decls.every((d) => resolvedByScope(ts, d));
-    scoped.set(key, { version, byScope: answer });
-    return answer;
+    const sf = text === undefined ? undefined : ts.createSourceFile(t.file, text, ts.ScriptTarget.Latest, true);
+    const decls = sf ? findDeclarations(ts, sf, t) : [];
+    let word: string | undefined;
+    if (sf && decls.length > 0 && decls.every((d) => resolvedByScope(ts, d))) {
+      const searched = searchedName(ts, sf, decls[0]!, t.name);
+      if (!searched.defaultExported) word = searched.name;
+    }
+    scoped.set(key, { version, word });
+    return word;
   };
   const writes = (rel: string, name: string): boolean => {
     const text = scope.text(rel);

@@ -47,6 +47,10 @@ describe('the checker program', () => {
     const asked = checker.answer({ op: 'references', root: tp.project, files: [...files, 'src/path-global.d.ts'], targets: [getPath] });
     expect(asked.ok && asked.results[0]!.hits.map((h) => h.file)).toContain('src/path-global.d.ts');
     expect(checker.programFiles()).not.toContain('src/jsx/jsx.d.ts');
+    // A constructor is reached through its class's name: `new UserService(…)` in main.ts.
+    const ctor = checker.answer({ op: 'references', root: tp.project, targets: [{ file: 'src/service/user.ts', name: 'constructor', line: 4, endLine: 4 }] });
+    expect(ctor.ok && ctor.results[0]!.hits.map((h) => h.file)).toContain('src/main.ts');
+    expect(checker.programFiles()).not.toContain('src/jsx/jsx.d.ts');
     // A member's receiver can be typed by any global declaration: they all come in.
     checker.answer({ op: 'references', root: tp.project, targets: [storeGet] });
     expect(checker.programFiles()).toContain('src/jsx/jsx.d.ts');
