@@ -383,7 +383,8 @@ async function coldQuestions(root: string, count: number): Promise<void> {
     const kinds = new Set(['function', 'method', 'class', 'property', 'variable', 'interface', 'type']);
     const own = map.symbols().filter((s) => /\.(ts|tsx|mts)$/.test(s.file) && !/(^|\/)(test|tests|__tests__)\/|\.(test|spec)\./.test(s.file) && kinds.has(s.kind));
     await map.close();
-    const picked = Array.from({ length: Math.min(count, own.length) }, (_, i) => own[Math.floor((i * own.length) / Math.min(count, own.length))]!);
+    const n = Math.min(count, own.length);
+    const picked = Array.from({ length: n }, (_, i) => own[Math.floor(((i + 0.5) * own.length) / n)]!);
     const times: number[] = [];
     for (const s of picked) {
       map = await open();
