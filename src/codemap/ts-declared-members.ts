@@ -173,9 +173,9 @@ export function declaredMembers(ts: Ts, checker: TS.TypeChecker): (node: TS.Node
   };
 
   /**
-   * The type a callback's parameter gets from where the callback is passed: the one type every
+   * The type a callback's parameter gets from where the callback is passed: the one class every
    * signature that can type it gives at that position (the checker's contextual signature, before
-   * inference). `null` means some signature could type it otherwise (the checker must decide).
+   * inference). Undefined when none does, or when one could type it otherwise (the checker decides).
    */
   const contextual = (param: TS.ParameterDeclaration): TS.Type | undefined => {
     const fn = param.parent;
