@@ -23,3 +23,26 @@ export async function until(what: string, check: () => boolean | Promise<boolean
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+/**
+ * Ends a test's tmux server and waits until it is gone. `kill-server` returns before the server
+ * has exited: a `new-session` on the same socket in the meantime reaches the dying server and
+ * fails with "server exited unexpectedly".
+ */
+export async function endServer(tmux: (...args: string[]) => string, timeoutMs = 5000): Promise<void> {
+  try {
+    tmux('kill-server');
+  } catch {
+    return;
+  }
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      tmux('list-sessions');
+    } catch (err) {
+      const said = String((err as { stderr?: unknown }).stderr ?? err);
+      if (/no server running|error connecting|No such file/i.test(said)) return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

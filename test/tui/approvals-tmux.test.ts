@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hasTmux, until as untilOn } from '../support/tmux.js';
+import { hasTmux, until as untilOn, endServer } from '../support/tmux.js';
 import { useBuild } from '../e2e/support/cli.js';
 import { startFakeProvider, type FakeProvider, type ScriptedReply } from '../support/fake-provider.js';
 import { makeSandbox, shellQuote, type Sandbox } from '../support/sandbox.js';
@@ -59,11 +59,7 @@ describe.skipIf(!hasTmux)('approvals in a real terminal (tmux)', () => {
   }
 
   afterEach(async () => {
-    try {
-      tmux('kill-server');
-    } catch {
-      // Already gone.
-    }
+    await endServer(tmux);
     await fake?.close();
     await sandbox?.cleanup();
     fake = undefined;

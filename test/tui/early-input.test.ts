@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hasTmux, until as untilOn } from '../support/tmux.js';
+import { hasTmux, until as untilOn, endServer } from '../support/tmux.js';
 import { useBuild } from '../e2e/support/cli.js';
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
 import { makeSandbox, shellQuote, type Sandbox } from '../support/sandbox.js';
@@ -36,11 +36,7 @@ describe.skipIf(!hasTmux)('keys typed before the view is loaded (tmux)', () => {
   let sandbox: Sandbox | undefined;
 
   afterEach(async () => {
-    try {
-      tmux('kill-server');
-    } catch {
-      // Already gone.
-    }
+    await endServer(tmux);
     await fake?.close();
     await sandbox?.cleanup();
     fake = sandbox = undefined;

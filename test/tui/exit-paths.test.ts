@@ -7,7 +7,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hasTmux, until as untilOn } from '../support/tmux.js';
+import { hasTmux, until as untilOn, endServer } from '../support/tmux.js';
 
 // A tmux server per test: a new session right after kill-server can race the old server's exit.
 let run = 0;
@@ -37,11 +37,7 @@ async function startFakeSession(env: Record<string, string>): Promise<{ pidFile:
 describe.skipIf(!hasTmux)('the full screen in tmux', () => {
   let dir: string | undefined;
   afterEach(async () => {
-    try {
-      tmux('kill-server');
-    } catch {
-      // Already gone.
-    }
+    await endServer(tmux);
     if (dir) await rm(dir, { recursive: true, force: true });
     dir = undefined;
   });

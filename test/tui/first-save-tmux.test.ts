@@ -11,7 +11,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { readdir, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { hasTmux, until as untilOn } from '../support/tmux.js';
+import { hasTmux, until as untilOn, endServer } from '../support/tmux.js';
 import { useBuild } from '../e2e/support/cli.js';
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
 import { makeSandbox, shellQuote, type Sandbox } from '../support/sandbox.js';
@@ -38,11 +38,7 @@ describe.skipIf(!hasTmux)('a new session readies its first save while the input 
   let fake: FakeProvider | undefined;
   let sandbox: Sandbox | undefined;
   afterEach(async () => {
-    try {
-      tmux('kill-server');
-    } catch {
-      // Already gone.
-    }
+    await endServer(tmux);
     await fake?.close();
     await sandbox?.cleanup();
     fake = sandbox = undefined;
@@ -97,7 +93,7 @@ describe.skipIf(!hasTmux)('a new session readies its first save while the input 
     tmux('send-keys', '-t', 'lw', 'C-c');
     await until('the exit', () => screen().includes('__EXIT='));
     expect(sessionFiles(sandbox!.root)).toEqual([]);
-    tmux('kill-server');
+    await endServer(tmux);
 
     start();
     await until('the lock', () => locked(sandbox!.root));

@@ -7,7 +7,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hasTmux, until as untilOn } from '../support/tmux.js';
+import { hasTmux, until as untilOn, endServer } from '../support/tmux.js';
 import { useBuild } from '../e2e/support/cli.js';
 import { startFakeProvider, type FakeProvider, type ScriptedReply } from '../support/fake-provider.js';
 import { makeSandbox, shellQuote, type Sandbox } from '../support/sandbox.js';
@@ -49,11 +49,7 @@ describe.skipIf(!hasTmux)('rendering in a real terminal (tmux)', () => {
   let sandbox: Sandbox | undefined;
 
   afterEach(async () => {
-    try {
-      tmux('kill-server');
-    } catch {
-      // Already gone.
-    }
+    await endServer(tmux);
     await fake?.close();
     await sandbox?.cleanup();
     fake = sandbox = undefined;
@@ -127,7 +123,7 @@ describe.skipIf(!hasTmux)('rendering in a real terminal (tmux)', () => {
         // The same screen with colour allowed is coloured: the check above can fail.
         expect(colours(painted).length).toBeGreaterThan(0);
       }
-      tmux('kill-server');
+      await endServer(tmux);
       await fake?.close();
       await sandbox?.cleanup();
       fake = sandbox = undefined;
