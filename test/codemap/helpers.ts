@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../src/config/load-config.js';
 import type { Config } from '../../src/config/types.js';
+import type { IndexJob } from '../../src/codemap/run-indexing.js';
 import type { ToolContext } from '../../src/tools/types.js';
 import { createSessionGrants } from '../../src/policy/session-grants.js';
 
@@ -74,4 +75,20 @@ export function toolContext(config: Config): ToolContext {
     offload: { read: async () => undefined },
     vision: false,
   };
+}
+
+/**
+ * `count` small TypeScript modules under src/ of `tp`, each calling the next (the last the first),
+ * so their index has edges across files; returned as index jobs, in order.
+ */
+export async function writeModuleChain(tp: TempProject, count: number): Promise<IndexJob[]> {
+  const name = (i: number): string => `m${String(i).padStart(4, '0')}`;
+  const jobs: IndexJob[] = [];
+  for (let i = 0; i < count; i++) {
+    const next = (i + 1) % count;
+    const rel = `src/${name(i)}.ts`;
+    await tp.write(rel, `import { f${next} } from './${name(next)}';\nexport function f${i}(x: number): number {\n  return x > 0 ? f${next}(x - 1) : ${i};\n}\n`);
+    jobs.push({ rel, abs: join(tp.project, rel) });
+  }
+  return jobs;
 }

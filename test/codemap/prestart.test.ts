@@ -4,15 +4,14 @@
  * before being taken are passed over; and a cold index big enough to start them ahead gives the
  * same map as indexing in one thread.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { openCodeMap } from '../../src/codemap/code-map.js';
 import { runPool, startStandby } from '../../src/codemap/parse-pool.js';
-import type { IndexJob } from '../../src/codemap/run-indexing.js';
 import { PRESTART_FILES } from '../../src/codemap/worker-runner.js';
-import { tempProject, type TempProject } from './helpers.js';
+import { tempProject, writeModuleChain, type TempProject } from './helpers.js';
 
 const bootstrap = new URL('./ts-worker-bootstrap.mjs', import.meta.url);
 let tp: TempProject;
@@ -23,21 +22,8 @@ afterEach(async () => {
   await tp.cleanup();
 });
 
-async function writeModules(count: number): Promise<IndexJob[]> {
-  await mkdir(join(tp.project, 'src'), { recursive: true });
-  const jobs: IndexJob[] = [];
-  for (let i = 0; i < count; i++) {
-    const rel = `src/m${String(i).padStart(4, '0')}.ts`;
-    const next = (i + 1) % count;
-    await writeFile(join(tp.project, rel),
-      `import { f${next} } from './m${String(next).padStart(4, '0')}';\nexport function f${i}(x: number): number {\n  return x > 0 ? f${next}(x - 1) : ${i};\n}\n`);
-    jobs.push({ rel, abs: join(tp.project, rel) });
-  }
-  return jobs;
-}
-
 it('a pool takes the workers started ahead and indexes every file with them', { timeout: 120_000 }, async () => {
-  const jobs = await writeModules(120);
+  const jobs = await writeModuleChain(tp, 120);
   const setup = { url: bootstrap, execArgv: [], external: [], timeoutMs: 10_000 };
   const standby = startStandby(setup, 2);
   const outcome = await runPool(jobs, { ...setup, workers: 2 }, standby);
@@ -50,7 +36,7 @@ it('a pool takes the workers started ahead and indexes every file with them', { 
 });
 
 it('passes over workers that died before the pool came, and starts its own', { timeout: 120_000 }, async () => {
-  const jobs = await writeModules(40);
+  const jobs = await writeModuleChain(tp, 40);
   const dying = join(tp.root, 'dies-at-once.mjs');
   await writeFile(dying, 'process.exit(3);\n');
   const standby = startStandby({ url: pathToFileURL(dying), execArgv: [], external: [], timeoutMs: 10_000 }, 2);
@@ -63,7 +49,7 @@ it('passes over workers that died before the pool came, and starts its own', { t
 });
 
 it(`a cold index of ${PRESTART_FILES}+ files, its workers started during the walk, makes the map indexing in one thread makes`, { timeout: 240_000 }, async () => {
-  await writeModules(PRESTART_FILES + 50);
+  await writeModuleChain(tp, PRESTART_FILES + 50);
   const config = await tp.config();
   const alone = await openCodeMap({ projectRoot: tp.project, cacheDir: join(tp.root, 'cache-alone'), config, worker: 'off' });
   const expected = alone.mapText(8000);

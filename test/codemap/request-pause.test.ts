@@ -3,12 +3,10 @@
  * real worker threads, a real index of small files; between the gate shutting and opening, no
  * worker finishes a batch beyond the file it was on, and every file is indexed in the end.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { runPool } from '../../src/codemap/parse-pool.js';
 import { holdForRequest, requestDispatched, requestPendingFlag } from '../../src/io/request-gate.js';
-import { tempProject, type TempProject } from './helpers.js';
+import { tempProject, writeModuleChain, type TempProject } from './helpers.js';
 
 const bootstrap = new URL('./ts-worker-bootstrap.mjs', import.meta.url);
 let tp: TempProject;
@@ -20,13 +18,7 @@ afterEach(async () => {
 });
 
 it('holds its workers while a request is pending and carries on once it has left', { timeout: 120_000 }, async () => {
-  const jobs = [];
-  await mkdir(join(tp.project, 'src'), { recursive: true });
-  for (let i = 0; i < 400; i++) {
-    const rel = `src/m${i}.ts`;
-    await writeFile(join(tp.project, rel), `export function f${i}(x: number): number {\n  return x + ${i};\n}\n`);
-    jobs.push({ rel, abs: join(tp.project, rel) });
-  }
+  const jobs = await writeModuleChain(tp, 400);
   const progress: { at: number; done: number }[] = [];
   let heldAt: number | undefined;
   let openedAt: number | undefined;
