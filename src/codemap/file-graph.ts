@@ -112,9 +112,15 @@ export function edgeLists(symbolCount: number): EdgeLists {
   };
 }
 
+/**
+ * The symbol tables updateFileGraphs made for the parts it returned (the same symbols, in the same
+ * order): assembling those parts does not make them again (on 5,000 files, a sixth of an edit's update).
+ */
+const tablesOf = new WeakMap<ReadonlyMap<string, FileGraph>, Tables>();
+
 /** The global graph from the per-file parts (linear; no name is resolved here). */
 export function assembleGraph(parts: ReadonlyMap<string, FileGraph>): CodeGraph {
-  const { symbols, byFile, byName, start } = symbolTables(new Map([...parts].map(([f, p]) => [f, p.symbols])));
+  const { symbols, byFile, byName, start } = tablesOf.get(parts) ?? symbolTables(new Map([...parts].map(([f, p]) => [f, p.symbols])));
   const lists = edgeLists(symbols.length);
   for (const file of [...parts.keys()].sort()) {
     const base = start.get(file)!;
@@ -246,9 +252,21 @@ export function updateFileGraphs(prev: ReadonlyMap<string, FileGraph>, files: Re
   for (const f of [...files.keys()].sort()) {
     const part = prev.get(f);
     const kept = part && !touched.has(f) && !shaped.has(f) && !affected(f, part) ? moveEdges(part, shaped) : undefined;
-    next.set(f, kept ?? resolveOne(f, files, tables, resolver, (file) => [...(names.get(file) ?? [])], (file) => [...(reads.get(file) ?? [])]));
+    next.set(f, kept ? withTableSymbols(kept, f, tables) : resolveOne(f, files, tables, resolver, (file) => [...(names.get(file) ?? [])], (file) => [...(reads.get(file) ?? [])]));
   }
+  tablesOf.set(next, tables);
   return next;
+}
+
+/**
+ * A kept part holding the tables' symbols: when an edit before it in file order moved its ids,
+ * the ProjectSymbols made for the new ids (kept, they are reused as they are by the next update).
+ */
+function withTableSymbols(part: FileGraph, file: string, t: Tables): FileGraph {
+  const base = t.start.get(file)!;
+  const first = part.symbols[0] as Partial<ProjectSymbol> | undefined;
+  if (!first || (first.id === base && first.file === file)) return part;
+  return { ...part, symbols: t.symbols.slice(base, base + part.symbols.length) };
 }
 
 /** A kept part with its edges into reshaped files moved to their symbols' new indexes; undefined when one's target went away. */
