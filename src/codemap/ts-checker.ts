@@ -70,7 +70,8 @@ interface Located {
 }
 
 export interface TsChecker {
-  answer(request: CheckerRequest): CheckerAnswer;
+  /** `projectUnchanged`: nothing changed in the project files' folders since the last request began (see TsProgram.newQuestion). */
+  answer(request: CheckerRequest, projectUnchanged?: boolean): CheckerAnswer;
   /** The project files the program holds now (the roots questions needed, and what they import). */
   programFiles(): string[];
   /** How many project files the last references search went through (after an edit: the ones it can have changed). */
@@ -332,9 +333,9 @@ export function createTsChecker(ts: Ts, root: string, yieldNow: () => boolean = 
   return {
     searched: () => lastSearched,
     programFiles: () => (program.service().getProgram()?.getSourceFiles() ?? []).map((f) => program.rel(f.fileName)).filter((r) => r !== undefined),
-    answer(request) {
+    answer(request, projectUnchanged = false) {
       try {
-        program.newQuestion();
+        program.newQuestion(projectUnchanged);
         if (request.files) {
           program.setFiles(request.files);
           hasFiles = true;

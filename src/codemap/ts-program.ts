@@ -37,8 +37,11 @@ export interface TsProgram {
   rel(fileName: string): string | undefined;
   /** The version the host gives a file (size and mtime), 'missing' when it cannot be read. */
   version(fileName: string): string;
-  /** A new question: files are looked at again (an edit since the last one is seen). */
-  newQuestion(): void;
+  /**
+   * A new question: files are looked at again (an edit since the last one is seen); the project's
+   * own only when `projectUnchanged` is false (see ProjectWatch).
+   */
+  newQuestion(projectUnchanged?: boolean): void;
   /** The project files each config lists (as ProjectConfigs.projects), with its options; the same array while the configs hold. */
   configProjects(): readonly ConfigProject[];
   /** The options of the program an editor infers for the files no config holds. */
@@ -135,11 +138,19 @@ export function createTsProgram(ts: Ts, root: string, cancelled: () => boolean =
     return r !== undefined && files.has(r) ? r : undefined;
   };
   const libDir = dirname(ts.sys.getExecutingFilePath());
-  /** Each file is looked at once per question: the service asks for versions several times a program. */
-  const versions = new Map<string, string>();
+  /**
+   * Each file is looked at once per question: the service asks for versions several times a program.
+   * The project's files are kept apart: while nothing changed in their folders (newQuestion's
+   * `projectUnchanged`), what was looked at before still holds, and a large project is not looked
+   * at file by file for every question. Anything else (configs, dependencies' declarations) is
+   * looked at again each question.
+   */
+  const projectVersions = new Map<string, string>();
+  const otherVersions = new Map<string, string>();
   const version = (fileName: string): string => {
     // The compiler's own libs never change under a running process.
     if (fileName.startsWith(libDir)) return 'lib';
+    const versions = rel(fileName) !== undefined ? projectVersions : otherVersions;
     let v = versions.get(fileName);
     if (v === undefined) {
       const st = statSync(fileName, { throwIfNoEntry: false });
@@ -236,6 +247,8 @@ export function createTsProgram(ts: Ts, root: string, cancelled: () => boolean =
       const same = next.size === files.size && [...next].every((f) => files.has(f));
       if (same) return;
       files = next;
+      // Which map a file's version is kept in follows the file list.
+      projectVersions.clear();
       roots = new Set([...roots].filter((f) => files.has(f)));
       configs = undefined;
       rename();
@@ -271,7 +284,10 @@ export function createTsProgram(ts: Ts, root: string, cancelled: () => boolean =
     abs,
     rel,
     version,
-    newQuestion: () => versions.clear(),
+    newQuestion(projectUnchanged = false) {
+      otherVersions.clear();
+      if (!projectUnchanged) projectVersions.clear();
+    },
     configProjects() {
       const c = ensureConfigs();
       if (projectsOf?.configs !== c || projectsOf.files !== files) {
