@@ -17,6 +17,7 @@ import { findReferencedSymbols } from './ts-find-references.js';
 import { createScope } from './ts-scope.js';
 import { declarationsMeant, isDeclaredName } from './ts-meaning.js';
 import { declaredMembers } from './ts-declared-members.js';
+import { createGlobalFiles } from './ts-global-files.js';
 
 type Ts = typeof TS;
 
@@ -105,6 +106,7 @@ export function createTsChecker(ts: Ts, root: string, yieldNow: () => boolean = 
 
   const scope = createScope(program);
   const reach = createReach(program, scope);
+  const globalFiles = createGlobalFiles(ts, program, scope);
   /**
    * The files outside the program that write `name` (or import it by default) and can see `at`'s
    * module. A member of a type with bases (or of an object literal, typed by its context) is related
@@ -136,8 +138,9 @@ export function createTsChecker(ts: Ts, root: string, yieldNow: () => boolean = 
   const keyOf = (op: string, t: CheckerTarget): string => `${op}\0${t.file}\0${t.line}\0${t.endLine}\0${t.name}`;
   /**
    * The program with `t`'s file in it, and the target's declarations there; with the global files
-   * (scripts, augmentations) its answer can depend on: all of them for a member, and for a name
-   * scopes resolve alone (resolvedByScope) those that write it.
+   * (scripts, augmentations) its answer can depend on: for a name scopes resolve alone
+   * (resolvedByScope) those that write it; for a member those the program's files can see (see
+   * ts-global-files.ts; widen settles them again once the files using the name are in).
    */
   const locate = (t: CheckerTarget): Located | undefined => {
     const find = (): Located | undefined => {
@@ -149,7 +152,11 @@ export function createTsChecker(ts: Ts, root: string, yieldNow: () => boolean = 
     };
     const globals = scope.alwaysIn();
     const word = scopedName(t);
-    program.include([t.file, ...(word === undefined ? globals : globals.filter((rel) => writes(rel, word)))]);
+    if (word !== undefined) program.include([t.file, ...globals.filter((rel) => writes(rel, word))]);
+    else {
+      program.include([t.file]);
+      globalFiles.settle(globals);
+    }
     return find();
   };
   /**
@@ -244,7 +251,8 @@ export function createTsChecker(ts: Ts, root: string, yieldNow: () => boolean = 
     if (getHeapStatistics().used_heap_size <= HEAP_BUDGET_BYTES) return;
     const { name, defaultExported } = searchedName(ts, at.sf, at.decls[0]!, t.name);
     const all = (): boolean => false;
-    program.retain([t.file, ...scope.alwaysIn(), ...users(at, name, defaultExported, all),
+    const globals = new Set(scope.alwaysIn());
+    program.retain([t.file, ...[...program.roots].filter((rel) => globals.has(rel)), ...users(at, name, defaultExported, all),
       ...[...aliases].flatMap((a) => users(at, a, false, all))]);
     program.service().getProgram();
   };

@@ -23,6 +23,11 @@ const MAX_ALIAS_ROUNDS = 4;
 
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** Any of `words` as a whole identifier, as the language service looks for candidates (`include` is not in `includes`). */
+export function wholeWords(words: readonly string[]): RegExp {
+  return new RegExp(`(?<![\\p{ID_Continue}$\\u200c\\u200d])(?:${words.map(escape).join('|')})(?![\\p{ID_Continue}$\\u200c\\u200d])`, 'u');
+}
+
 /** The word a module is imported by: its file name without extensions, or its directory's for an index file. */
 export function moduleWord(rel: string): string {
   const name = basename(rel).replace(/\.[^.]*$/, '').replace(/\.d$/, '');
@@ -84,7 +89,7 @@ export function createScope(program: TsProgram): Scope {
       for (let round = 0; round < MAX_ALIAS_ROUNDS && fresh.length > 0; round++) {
         const hits: string[] = [];
         // As the language service looks for candidates: the name as a whole identifier (`include` is not in `includes`).
-        const word = new RegExp(`(?<![\\p{ID_Continue}$\\u200c\\u200d])(?:${fresh.map(escape).join('|')})(?![\\p{ID_Continue}$\\u200c\\u200d])`, 'u');
+        const word = wholeWords(fresh);
         for (const rel of outside) {
           if (found.has(rel)) continue;
           const t = text(rel);
