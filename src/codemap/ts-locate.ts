@@ -107,9 +107,12 @@ export function searchedName(ts: Ts, sf: TS.SourceFile, decl: TS.Node, name: str
     word = decl.parent.name?.text ?? 'default';
   }
   const modifiers = ts.canHaveModifiers(owner) ? ts.getModifiers(owner) ?? [] : [];
-  const defaultExported = word === 'default' || modifiers.some((m) => m.kind === ts.SyntaxKind.DefaultKeyword)
+  // 'default' is the code map's name for an anonymous default export; a member may be named so too (`arg.default(3)`).
+  const member = ts.isClassElement(owner) || ts.isTypeElement(owner) || ts.isObjectLiteralElement(owner) || ts.isEnumMember(owner);
+  const anonymous = word === 'default' && !member;
+  const defaultExported = anonymous || modifiers.some((m) => m.kind === ts.SyntaxKind.DefaultKeyword)
     || (/^[\w$]+$/.test(word) && DEFAULT_EXPORT(word).test(sf.text));
-  return { name: word === 'default' ? moduleWord(sf.fileName) : word, defaultExported };
+  return { name: anonymous ? moduleWord(sf.fileName) : word, defaultExported };
 }
 
 /**

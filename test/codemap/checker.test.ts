@@ -53,6 +53,12 @@ describe('the checker-backed symbol tools', () => {
     expect(get.content).toContain('src/service/user.ts:7 UserService.find [calls]');
   });
 
+  it('finds the uses of a member named default (not taken for a default export)', async () => {
+    const refs = await run('find_references', { name: 'Setting.default' });
+    expect(refs.content).toContain('src/values.ts:');
+    expect(refs.content).toContain('[calls]: export const setting = new Setting().default(3);');
+  });
+
   it('never binds a parameter or local to the project function it shadows', async () => {
     const refs = await run('find_references', { name: 'format', file: 'src/shadow.ts' });
     expect(refs.content).toContain('src/main.ts:19 main [references]: return app.fetch(route.path) + render(1, format)');
