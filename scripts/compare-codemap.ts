@@ -3,13 +3,16 @@
  * language service on any TS/JS project, and prints recall and precision by symbol kind (how the
  * truth is made: test/support/ts-compare.ts).
  *
- *   node --import tsx scripts/compare-codemap.ts PROJECT [--per-kind 80] [--index-only] [--worker dist/codemap-worker.js] [--verbose]
+ *   node --import tsx scripts/compare-codemap.ts PROJECT [--per-kind 80] [--index-only] [--fresh] [--worker dist/codemap-worker.js] [--verbose]
  *
- * --index-only asks a code map without the checker (the syntax index), for comparison.
+ * --index-only asks a code map without the checker (the syntax index), for comparison. --fresh
+ * asks each symbol of a new checker (in this thread), as the first question of a session: an
+ * answer that needs files earlier questions brought into the program shows as a miss.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { dropCheckers } from '../src/codemap/checker-host.js';
 import { openCodeMap } from '../src/codemap/code-map.js';
 import { loadConfig } from '../src/config/load-config.js';
 import { compareWithLanguageService } from '../test/support/ts-compare.js';
@@ -30,7 +33,9 @@ async function main(): Promise<void> {
       projectRoot: root, cacheDir: join(work, 'map'), config, typeChecker: !indexOnly,
       worker: workerPath ? { url: new URL(`file://${resolve(workerPath)}`) } : 'off',
     });
-    const result = await compareWithLanguageService(root, map, config, perKind, indexOnly ? 'syntax index only' : 'checker-backed');
+    const fresh = args.includes('--fresh') && !workerPath;
+    const label = indexOnly ? 'syntax index only' : fresh ? 'checker-backed, a new checker for each symbol' : 'checker-backed';
+    const result = await compareWithLanguageService(root, map, config, perKind, label, fresh ? dropCheckers : undefined);
     console.log(result.report);
     if (args.includes('--verbose')) for (const m of result.misses) console.log(m);
     await map.close();

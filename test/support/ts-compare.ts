@@ -80,9 +80,12 @@ export interface Comparison {
   readonly misses: readonly string[];
 }
 
-/** Asks `map`'s tools about up to `perKind` symbols of each kind and scores them against the language service. */
+/**
+ * Asks `map`'s tools about up to `perKind` symbols of each kind and scores them against the language
+ * service. `beforeEach` runs before each symbol's questions (a fresh checker for each, say).
+ */
 export async function compareWithLanguageService(root: string, map: CodeMap, config: Config, perKind: number,
-  label = 'checker-backed'): Promise<Comparison> {
+  label = 'checker-backed', beforeEach?: () => void): Promise<Comparison> {
   const out: string[] = [];
   const misses: string[] = [];
   const log = (line: string): void => { out.push(line); };
@@ -184,6 +187,7 @@ export async function compareWithLanguageService(root: string, map: CodeMap, con
       const c = { refs: count(), deps: count() };
       for (const s of sample) {
         const pick = { name: s.qualified, file: s.file, line: s.startLine };
+        beforeEach?.();
         const t1 = performance.now();
         const r = await refsTool.run(pick, ctx);
         times.push(performance.now() - t1);
