@@ -3,6 +3,7 @@
  * built on the first question for a project root, kept for the ones after (the language service
  * then re-parses only files that changed on disk).
  */
+import { statfsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ChangeWatch, settleEvents } from '../rewind/change-watch.js';
 import type { CheckerAnswer, CheckerRequest } from './checker-protocol.js';
@@ -22,6 +23,22 @@ interface Hosted {
 }
 
 const checkers = new Map<string, Hosted>();
+
+/**
+ * Linux file systems whose files another machine can change without an event here (NFS, SMB/CIFS,
+ * FUSE mounts such as sshfs, 9p, Ceph, AFS, Lustre…): a project on one is looked at file by file
+ * every question, the watch never trusted.
+ */
+const REMOTE_FILE_SYSTEMS = new Set([0x6969, 0x517b, 0xfe534d42, 0xff534d42, 0x65735546, 0x01021997, 0x00c36400, 0x5346414f, 0x0bd00bd0, 0x73757245, 0x564c]);
+
+function watchable(root: string): boolean {
+  if (process.platform !== 'linux') return true;
+  try {
+    return !REMOTE_FILE_SYSTEMS.has(statfsSync(root).type);
+  } catch {
+    return false;
+  }
+}
 /**
  * Shared with the main thread: [0] non-zero when a request waits behind the one under way, [1] the
  * id of a request no tool waits for any more (past its budget): it stops, as a warm-up does, when another waits.
@@ -52,7 +69,9 @@ export async function answerCheckerRequest(request: CheckerRequest, id = 0): Pro
       if (checkers.size >= MAX_PROJECTS) dropCheckers();
       const checker = createTsChecker(api, request.root, () => waiting !== undefined && Atomics.load(waiting, 0) !== 0,
         () => waiting !== undefined && current !== 0 && Atomics.load(waiting, 1) === current);
-      checkers.set(request.root, (hosted = { checker, watch: new ChangeWatch() }));
+      const watch = new ChangeWatch();
+      if (!watchable(request.root)) watch.stop();
+      checkers.set(request.root, (hosted = { checker, watch }));
     }
     const { checker, watch } = hosted;
     const root = request.root;
