@@ -104,7 +104,7 @@ export function createTsChecker(ts: Ts, root: string, yieldNow: () => boolean = 
     return rel !== undefined && !isGenerated(generated, fileName) ? rel : undefined;
   };
 
-  const scope = createScope(program);
+  const scope = createScope(program, ts);
   const reach = createReach(program, scope);
   const globalFiles = createGlobalFiles(ts, program, scope);
   /**
@@ -138,11 +138,12 @@ export function createTsChecker(ts: Ts, root: string, yieldNow: () => boolean = 
   const keyOf = (op: string, t: CheckerTarget): string => `${op}\0${t.file}\0${t.line}\0${t.endLine}\0${t.name}`;
   /**
    * The program with `t`'s file in it, and the target's declarations there; with the global files
-   * (scripts, augmentations) its answer can depend on: for a name scopes resolve alone
-   * (resolvedByScope) those that write it; for a member those the program's files can see (see
-   * ts-global-files.ts; widen settles them again once the files using the name are in).
+   * (scripts, augmentations) its answer can depend on. For the references of a name scopes resolve
+   * alone (resolvedByScope), those that write it; otherwise (a member's references, what a body
+   * uses) those the program's files can see (see ts-global-files.ts; widen settles them again
+   * once the files using the name are in).
    */
-  const locate = (t: CheckerTarget): Located | undefined => {
+  const locate = (t: CheckerTarget, op: 'references' | 'dependencies' = 'references'): Located | undefined => {
     const find = (): Located | undefined => {
       const prog = program.service().getProgram();
       const sf = prog?.getSourceFile(program.abs(t.file));
@@ -151,7 +152,7 @@ export function createTsChecker(ts: Ts, root: string, yieldNow: () => boolean = 
       return decls.length > 0 ? { prog, sf, decls } : undefined;
     };
     const globals = scope.alwaysIn();
-    const word = scopedName(t);
+    const word = op === 'references' ? scopedName(t) : undefined;
     if (word !== undefined) program.include([t.file, ...globals.filter((rel) => writes(rel, word))]);
     else {
       program.include([t.file]);
@@ -277,7 +278,7 @@ export function createTsChecker(ts: Ts, root: string, yieldNow: () => boolean = 
   };
 
   const dependencies = (t: CheckerTarget): TargetResult => {
-    const at = locate(t);
+    const at = locate(t, 'dependencies');
     if (!at) return { found: false, hits: [] };
     const found = remembered(at.prog, keyOf('dependencies', t), () => dependenciesIn(at));
     return { found: found.found, hits: within(t.file, found.hits) };

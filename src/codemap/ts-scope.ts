@@ -9,6 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
+import type * as TS from 'typescript';
 import type { TsProgram } from './ts-program.js';
 
 /** A text file's contents, kept while its version (size and mtime) holds. */
@@ -16,6 +17,8 @@ interface Cached { readonly version: string; readonly text: string }
 
 const JS_FILE = /\.(js|jsx|mjs|cjs)$/i;
 const MODULE_SYNTAX = /^[ \t]*(?:import[\s{*'"]|export[\s{*=]|export\s+(?:default|const|let|var|function|class|async|type|interface|enum|declare|abstract|namespace)\b)/m;
+/** The same at the start of a line: a statement of the file itself, not of a namespace body (`declare namespace Deno { export … }`). */
+const TOP_MODULE_SYNTAX = new RegExp(MODULE_SYNTAX.source.replace('^[ \\t]*', '^'), 'm');
 const COMMONJS = /\brequire\s*\(|\bmodule\.exports\b|\bexports\.[\w$]+\s*=/;
 const AUGMENTS = /\bdeclare\s+(?:global|module)\b/;
 /** Alias rounds over the text: each can only add names, and chains of renames are short. */
@@ -47,7 +50,11 @@ export interface Scope {
   text(rel: string): string | undefined;
 }
 
-export function createScope(program: TsProgram): Scope {
+/**
+ * `ts`: to parse the few files whose only import or export lines are indented, which may be a
+ * namespace's members in a script (then its declarations are global) or a module formatted so.
+ */
+export function createScope(program: TsProgram, ts?: typeof TS): Scope {
   const cache = new Map<string, Cached>();
   let always: { files: ReadonlySet<string>; list: string[] } | undefined;
   const text = (rel: string): string | undefined => {
@@ -71,7 +78,10 @@ export function createScope(program: TsProgram): Scope {
     const t = text(rel);
     if (t === undefined) return false;
     if (AUGMENTS.test(t)) return true;
-    return !MODULE_SYNTAX.test(t) && !(JS_FILE.test(rel) && COMMONJS.test(t));
+    if (JS_FILE.test(rel) && COMMONJS.test(t)) return false;
+    if (TOP_MODULE_SYNTAX.test(t)) return false;
+    if (!MODULE_SYNTAX.test(t)) return true;
+    return ts !== undefined && !ts.isExternalModule(ts.createSourceFile(rel, t, ts.ScriptTarget.Latest, false));
   };
   return {
     text,

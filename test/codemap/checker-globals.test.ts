@@ -25,6 +25,9 @@ const FILES: Record<string, string> = {
   'src/noise.ts': "declare module './box' {\n  interface Box {\n    unrelatedThing: number;\n  }\n}\nexport {};\n",
   // Changes Box through a base type: always in.
   'src/based.ts': "declare module './box' {\n  interface Box extends Extra {}\n}\ninterface Extra {\n  extraThing: number;\n}\nexport {};\n",
+  // A script whose only exports are a namespace's members: global all the same.
+  'src/runtime.d.ts': 'declare namespace Runtime {\n  export function version(): string;\n}\n',
+  'src/env.ts': 'export function runtimeVersion(): string {\n  return Runtime.version();\n}\n',
 };
 
 beforeAll(async () => {
@@ -47,6 +50,13 @@ describe('global files in a member question', () => {
     expect(inProgram).toContain('src/augment.ts');
     expect(inProgram).toContain('src/based.ts');
     expect(inProgram).not.toContain('src/noise.ts');
+  });
+
+  it('lists what a body uses from a script that exports only inside a namespace', () => {
+    const checker = createTsChecker(ts, tp.project);
+    const a = checker.answer({ op: 'dependencies', root: tp.project, files: Object.keys(FILES), targets: [{ file: 'src/env.ts', name: 'runtimeVersion', line: 1, endLine: 3 }] });
+    if (!a.ok) throw new Error(a.error);
+    expect(a.results[0]!.hits.map((h) => `${h.file}:${h.line} ${h.name}`).sort()).toEqual(['src/runtime.d.ts:1 Runtime', 'src/runtime.d.ts:2 version']);
   });
 
   it('reads the names a global file declares, and which declarations it cannot name', () => {
