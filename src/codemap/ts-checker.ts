@@ -231,8 +231,9 @@ export function createTsChecker(ts: Ts, root: string, yieldNow: () => boolean = 
   };
   /** The references of `at`: the files an edit since the last search can have changed are searched, the others' kept. */
   const search = (at: Located): Found => {
-    const key = `${program.rel(at.sf.fileName)}\0${declarationPath(ts, at.decls[0]!)}`;
-    const plan = kept.plan(key, at.prog, program.files);
+    // The kind as well: an interface and a namespace (or a function) of one name merge, and their uses differ by meaning.
+    const key = `${program.rel(at.sf.fileName)}\0${at.decls[0]!.kind}\0${declarationPath(ts, at.decls[0]!)}`;
+    const plan = kept.plan(key, at.prog, program.files, at.sf.fileName);
     const found = plan.all ? collect(at, at.prog.getSourceFiles()) : plan.files.length > 0 ? collect(at, plan.files) : NOTHING;
     lastSearched = plan.all ? at.prog.getSourceFiles().filter((f) => program.rel(f.fileName) !== undefined).length : plan.files.length;
     return kept.store(key, at.prog, program.files, plan, found);

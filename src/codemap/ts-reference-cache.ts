@@ -65,11 +65,26 @@ function takesWhole(ts: Ts, prog: TS.Program, importer: TS.SourceFile, fileName:
   return false;
 }
 
+/**
+ * Whether `importer` exports `fileName`'s declarations on without naming them: `export * from`,
+ * `export * as ns from`, or a whole import (namespace, `require`) in a file that exports anything
+ * not declared in it (`export { ns }`, `module.exports = require(…)`).
+ */
+function passesOnWhole(ts: Ts, prog: TS.Program, importer: TS.SourceFile, fileName: string): boolean {
+  for (const lit of (importer as { imports?: readonly TS.StringLiteralLike[] }).imports ?? []) {
+    if ((prog as unknown as Resolutions).getResolvedModuleFromModuleSpecifier(lit, importer)?.resolvedModule?.resolvedFileName !== fileName) continue;
+    const p = lit.parent as TS.Node | undefined;
+    if (p && ts.isExportDeclaration(p) && (!p.exportClause || ts.isNamespaceExport(p.exportClause))) return true;
+  }
+  return takesWhole(ts, prog, importer, fileName) && (importer.statements.some((st) => ts.isExportAssignment(st) || (ts.isExportDeclaration(st) && !st.moduleSpecifier))
+    || /\bmodule\.exports\b|\bexports\.[\w$]+\s*=/.test(importer.text));
+}
+
 const versionOf = (sf: TS.SourceFile): string => (sf as { version?: string }).version ?? '';
 
 export interface ReferenceCache {
-  /** What must be searched again for `key` in `prog`. */
-  plan(key: string, prog: TS.Program, projectFiles: ReadonlySet<string>): Plan;
+  /** What must be searched again for `key` (declared in `declaredIn`) in `prog`. */
+  plan(key: string, prog: TS.Program, projectFiles: ReadonlySet<string>, declaredIn: string): Plan;
   /** Merges a search over `plan`'s files into what was kept, and keeps the result. */
   store(key: string, prog: TS.Program, projectFiles: ReadonlySet<string>, plan: Plan, found: Found): Found;
 }
@@ -139,7 +154,7 @@ export function createReferenceCache(ts: Ts, isProject: (fileName: string) => bo
   };
 
   return {
-    plan(key, prog, projectFiles) {
+    plan(key, prog, projectFiles, declaredIn) {
       const entry = entries.get(key);
       if (!entry || entry.options !== prog.getCompilerOptions() || entry.projectFiles !== projectFiles || entry.context !== contextOf(prog)) return { all: true };
       const target = prog.getCompilerOptions().target ?? ts.ScriptTarget.ESNext;
@@ -183,7 +198,20 @@ export function createReferenceCache(ts: Ts, isProject: (fileName: string) => bo
         }
       }
       if (stale.size === 0) return { all: false, files: [] };
+      // The search follows imports only through the files it is handed: the chain's links, and the
+      // modules that pass the declaration's module (or a link) on whole without naming it (`export *`).
       const wanted = new Set([...stale, ...entry.chain]);
+      const queue = [declaredIn, ...entry.chain];
+      const by = importersIn(prog, projectFiles);
+      while (queue.length > 0) {
+        const at = queue.pop()!;
+        for (const from of by.get(at) ?? []) {
+          const importer = prog.getSourceFile(from);
+          if (wanted.has(from) || !importer || !passesOnWhole(ts, prog, importer, at)) continue;
+          wanted.add(from);
+          queue.push(from);
+        }
+      }
       const files = sources.filter((sf) => wanted.has(sf.fileName));
       return files.length >= sources.length ? { all: true } : { all: false, files };
     },
