@@ -80,6 +80,24 @@ export interface Comparison {
   readonly misses: readonly string[];
 }
 
+/** Where the names of every declaration of the symbol declared at `pos` start (file:offset). */
+function declarationsMerged(ts: typeof TS, prog: TS.Program, sf: TS.SourceFile, pos: number): Set<string> {
+  let node: TS.Node | undefined;
+  const find = (n: TS.Node): void => {
+    if (pos < n.getStart(sf) || pos >= n.getEnd()) return;
+    node = n;
+    ts.forEachChild(n, find);
+  };
+  find(sf);
+  const sym = node ? prog.getTypeChecker().getSymbolAtLocation(node) : undefined;
+  const out = new Set<string>();
+  for (const d of sym?.declarations ?? []) {
+    const name = ts.getNameOfDeclaration(d);
+    if (name) out.add(`${d.getSourceFile().fileName}:${name.getStart()}`);
+  }
+  return out;
+}
+
 /**
  * Asks `map`'s tools about up to `perKind` symbols of each kind and scores them against the language
  * service. `beforeEach` runs before each symbol's questions (a fresh checker for each, say).
@@ -125,8 +143,12 @@ export async function compareWithLanguageService(root: string, map: CodeMap, con
         // Uses of the symbol itself: its own group, not the groups of the members it overrides or implements.
         // (Groups whose definition is an import or export alias are the symbol's uses under another name.)
         // (A constructor's uses are `new` and `super()` calls, listed under its class.)
+        // (Declarations that merge under one name — an interface and a function — are one symbol: its
+        // group may be listed under the other declaration's name.)
+        const merged = declarationsMerged(ts, prog, sf, pos);
         const own = s.name === 'constructor' ? groups : groups.filter((g) => g.definition.kind === ts.ScriptElementKind.alias || (g.definition.fileName === sf.fileName
-          && g.definition.textSpan.start <= pos && pos < g.definition.textSpan.start + Math.max(1, g.definition.textSpan.length)));
+          && g.definition.textSpan.start <= pos && pos < g.definition.textSpan.start + Math.max(1, g.definition.textSpan.length))
+          || merged.has(`${g.definition.fileName}:${g.definition.textSpan.start}`));
         for (const group of groups) {
           for (const r of group.references) {
             if (r.isDefinition) continue;
