@@ -4,7 +4,8 @@
  * project that lists it). The checker builds one program over every file: its options are those of
  * the config that covers the most files, with the libs and types of all of them; each file's imports
  * are resolved with its own config's options, so per-package `paths`, `baseUrl` and module settings
- * hold in a monorepo.
+ * hold in a monorepo, and one its own config cannot resolve, as another config that lists the file
+ * maps it (a root config's `paths` over examples with configs of their own).
  */
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -29,6 +30,12 @@ export interface ProjectConfigs {
   readonly options: TS.CompilerOptions;
   /** The options `absFile`'s imports resolve with: its owning config's, else the program's. */
   optionsFor(absFile: string): TS.CompilerOptions;
+  /**
+   * Other configs that list `absFile` and map specifiers their own way (`paths`, `baseUrl`): an
+   * import its own config cannot resolve is resolved as in their programs (a monorepo's root
+   * config mapping `@scope/*` to the packages' sources, over examples with configs of their own).
+   */
+  alternativesFor(absFile: string): readonly TS.CompilerOptions[];
   /** Every config file read (a change to one of them means reading them again). */
   readonly configFiles: readonly string[];
   /**
@@ -120,11 +127,22 @@ export function readProjectConfigs(ts: Ts, root: string, absFiles: readonly stri
     owner.set(file, own);
     counts.set(own, (counts.get(own) ?? 0) + 1);
   }
+  // The configs above a file's own may list it too (a monorepo's root config over its packages and
+  // examples): their programs are ones an editor opens as well (see alternativesFor, Reach.together).
+  const looked = new Set<string>();
+  for (const file of absFiles) {
+    for (let dir = dirname(file); dir.startsWith(top) && !looked.has(dir); dir = dirname(dir)) {
+      looked.add(dir);
+      const path = CONFIG_NAMES.map((n) => join(dir, n)).find((p) => existsSync(p));
+      if (path) read(path, 0);
+      if (dir === top) break;
+    }
+  }
   const used = [...counts.keys()];
   const projects = [...parsed.values()].filter((c) => c !== undefined && c.members.length === 0 && c.files.size > 0).map((c) => ({ files: c!.files, options: c!.options }));
   if (used.length === 0) {
     const options = inferredOptions(ts);
-    return { options, optionsFor: () => options, configFiles: [...parsed.keys()], projects };
+    return { options, optionsFor: () => options, alternativesFor: () => [], configFiles: [...parsed.keys()], projects };
   }
   const main = used.reduce((a, b) => (counts.get(b)! > counts.get(a)! ? b : a));
   const libs = new Set(used.flatMap((c) => libsOf(ts, c.options)));
@@ -137,9 +155,20 @@ export function readProjectConfigs(ts: Ts, root: string, absFiles: readonly stri
     ...(everyTyped ? { types: [...new Set(used.flatMap((c) => c.options.types ?? []))] } : {}),
   };
   if (!everyTyped) delete options.types;
+  const optionsFor = (absFile: string): TS.CompilerOptions => owner.get(absFile)?.options ?? nearest(dirname(absFile))?.options ?? options;
+  const mapping = projects.filter((p) => p.options.paths !== undefined || p.options.baseUrl !== undefined);
+  const alternatives = new Map<string, readonly TS.CompilerOptions[]>();
   return {
     options,
-    optionsFor: (absFile) => owner.get(absFile)?.options ?? nearest(dirname(absFile))?.options ?? options,
+    optionsFor,
+    alternativesFor(absFile) {
+      let list = alternatives.get(absFile);
+      if (!list) {
+        const own = optionsFor(absFile);
+        alternatives.set(absFile, (list = mapping.filter((p) => p.options !== own && p.files.has(absFile)).map((p) => p.options)));
+      }
+      return list;
+    },
     configFiles: [...parsed.keys()],
     projects,
   };

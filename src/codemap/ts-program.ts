@@ -217,8 +217,17 @@ export function createTsProgram(ts: Ts, root: string, cancelled: () => boolean =
     // Each file's imports resolve with the options of the config it belongs to.
     resolveModuleNameLiterals(literals, containingFile, redirected, _options, containingSourceFile) {
       const { own, cache } = resolutionFor(containingFile);
-      return literals.map((lit) => ts.resolveModuleName(lit.text, containingFile, own, moduleHost, cache, redirected,
-        ts.getModeForUsageLocation(containingSourceFile, lit, own)));
+      return literals.map((lit) => {
+        const found = ts.resolveModuleName(lit.text, containingFile, own, moduleHost, cache, redirected, ts.getModeForUsageLocation(containingSourceFile, lit, own));
+        if (found.resolvedModule) return found;
+        // Another config's program that holds the file may map the specifier (see ProjectConfigs.alternativesFor).
+        for (const other of ensureConfigs().alternativesFor(containingFile)) {
+          const alt = resolutionWith(forQueriesCached(other));
+          const there = ts.resolveModuleName(lit.text, containingFile, alt.own, moduleHost, alt.cache, redirected, ts.getModeForUsageLocation(containingSourceFile, lit, alt.own));
+          if (there.resolvedModule) return there;
+        }
+        return found;
+      });
     },
   };
   /** The options `containingFile`'s imports resolve with, and their cache. */
@@ -273,7 +282,13 @@ export function createTsProgram(ts: Ts, root: string, cancelled: () => boolean =
       const { own, cache } = within ? resolutionWith(forQueriesCached(within.options)) : resolutionFor(from);
       const mode = !within ? undefined : within.call === 'require' ? ts.ModuleKind.CommonJS : within.call === 'import' ? ts.ModuleKind.ESNext
         : ts.getImpliedNodeFormatForFile(from, cache.getPackageJsonInfoCache(), moduleHost, own);
-      const hit = ts.resolveModuleName(spec, from, own, moduleHost, cache, undefined, mode).resolvedModule?.resolvedFileName;
+      let hit = ts.resolveModuleName(spec, from, own, moduleHost, cache, undefined, mode).resolvedModule?.resolvedFileName;
+      // Resolved as the program resolves it: with another config that maps the specifier when its own cannot.
+      for (const other of within || hit !== undefined ? [] : ensureConfigs().alternativesFor(from)) {
+        const alt = resolutionWith(forQueriesCached(other));
+        hit = ts.resolveModuleName(spec, from, alt.own, moduleHost, alt.cache, undefined, mode).resolvedModule?.resolvedFileName;
+        if (hit !== undefined) break;
+      }
       return hit === undefined ? undefined : rel(hit);
     },
     jsxRuntime(fromRel, given) {

@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCodeMap, type CodeMap } from '../../src/codemap/code-map.js';
 import type { Config } from '../../src/config/types.js';
+import { loadTypeScript } from '../../src/codemap/load-typescript.js';
+import { createTsChecker } from '../../src/codemap/ts-checker.js';
 import { compareWithLanguageService } from '../support/ts-compare.js';
 import { tempProject, toolContext, type TempProject } from './helpers.js';
 
@@ -91,5 +93,25 @@ describe('the checker on a monorepo with several tsconfigs', () => {
     await tp.write('packages/web/src/alias.ts', "import { KeyStore as Renamed } from '@core';\n\nexport const seen = new Renamed().get('seen');\n");
     await map.fileChanged(join(tp.project, 'packages/web/src/alias.ts'));
     expect(await refs({ name: 'Store.get' })).toContain('packages/web/src/alias.ts:3');
+  });
+});
+
+describe('a monorepo whose root config maps the packages for the examples under it', () => {
+  it('resolves an import the file\'s own config cannot as the root config\'s program does', async () => {
+    const mono = await tempProject();
+    try {
+      await mono.write('tsconfig.json', JSON.stringify({ compilerOptions: { strict: true, module: 'esnext', moduleResolution: 'bundler', paths: { '@acme/lib': ['./packages/lib/src/index.ts'] } }, include: ['packages', 'examples'] }));
+      // The example's own config has no paths: without the root's, `@acme/lib` resolves to nothing.
+      await mono.write('examples/app/tsconfig.json', JSON.stringify({ compilerOptions: { strict: true, module: 'esnext', moduleResolution: 'node' }, include: ['src'] }));
+      await mono.write('packages/lib/tsconfig.json', JSON.stringify({ extends: '../../tsconfig.json', include: ['src'] }));
+      await mono.write('examples/app/src/main.ts', "import { hello } from '@acme/lib';\nexport function main(): string { return hello(); }\n");
+      await mono.write('packages/lib/src/index.ts', "export function hello(): string { return 'hi'; }\n");
+      const checker = createTsChecker(loadTypeScript(), mono.project);
+      const a = checker.answer({ op: 'references', root: mono.project, files: ['examples/app/src/main.ts', 'packages/lib/src/index.ts'], targets: [{ file: 'packages/lib/src/index.ts', name: 'hello', line: 1, endLine: 1 }] });
+      if (!a.ok) throw new Error(a.error);
+      expect(a.results[0]!.hits.map((h) => `${h.file}:${h.line}`).sort()).toEqual(['examples/app/src/main.ts:1', 'examples/app/src/main.ts:2']);
+    } finally {
+      await mono.cleanup();
+    }
   });
 });
