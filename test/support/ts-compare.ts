@@ -20,7 +20,7 @@ import { skipReason } from '../../src/codemap/index-file.js';
 import { walkProject } from '../../src/codemap/walk-project.js';
 import { createSessionGrants } from '../../src/policy/session-grants.js';
 import type { ProjectSymbol } from '../../src/codemap/graph-types.js';
-import { usageKind } from '../../src/codemap/ts-locate.js';
+import { nodeAt, usageKind } from '../../src/codemap/ts-locate.js';
 import type { Config } from '../../src/config/types.js';
 import type { ToolContext } from '../../src/tools/types.js';
 import { buildTruth } from './ts-truth.js';
@@ -82,13 +82,7 @@ export interface Comparison {
 
 /** Where the names of every declaration of the symbol declared at `pos` start (file:offset). */
 function declarationsMerged(ts: typeof TS, prog: TS.Program, sf: TS.SourceFile, pos: number): Set<string> {
-  let node: TS.Node | undefined;
-  const find = (n: TS.Node): void => {
-    if (pos < n.getStart(sf) || pos >= n.getEnd()) return;
-    node = n;
-    ts.forEachChild(n, find);
-  };
-  find(sf);
+  const node = nodeAt(ts, sf, pos);
   const sym = node ? prog.getTypeChecker().getSymbolAtLocation(node) : undefined;
   const out = new Set<string>();
   for (const d of sym?.declarations ?? []) {
