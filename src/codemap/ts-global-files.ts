@@ -129,10 +129,13 @@ export function createGlobalFiles(ts: Ts, program: TsProgram, scope: Scope): Glo
     return names;
   };
   /** Whether a file of `prog` other than the libs (a dependency's declarations too) writes one of the names. */
+  /** Each set of names as a list and a pattern (made once per version of its file). */
+  const patterns = new WeakMap<ReadonlySet<string>, { readonly list: readonly string[]; readonly words: RegExp }>();
   const writtenIn = (prog: TS.Program, names: ReadonlySet<string>, self: string): boolean => {
     if (names.size === 0) return false;
-    const list = [...names];
-    const words = wholeWords(list);
+    let pattern = patterns.get(names);
+    if (!pattern) patterns.set(names, (pattern = { list: [...names], words: wholeWords([...names]) }));
+    const { list, words } = pattern;
     for (const sf of prog.getSourceFiles()) {
       if (sf.fileName === self || prog.isSourceFileDefaultLibrary(sf)) continue;
       const text = sf.text;

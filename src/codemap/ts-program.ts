@@ -39,7 +39,7 @@ export interface TsProgram {
   version(fileName: string): string;
   /**
    * A new question: files are looked at again (an edit since the last one is seen); the project's
-   * own only when `projectUnchanged` is false (see ProjectWatch).
+   * own only when `projectUnchanged` is false (the checker host's folder watch says so).
    */
   newQuestion(projectUnchanged?: boolean): void;
   /** The project files each config lists (as ProjectConfigs.projects), with its options; the same array while the configs hold. */
@@ -216,19 +216,24 @@ export function createTsProgram(ts: Ts, root: string, cancelled: () => boolean =
     getCancellationToken: () => ({ isCancellationRequested: cancelled }),
     // Each file's imports resolve with the options of the config it belongs to.
     resolveModuleNameLiterals(literals, containingFile, redirected, _options, containingSourceFile) {
-      const { own, cache } = resolutionFor(containingFile);
-      return literals.map((lit) => {
-        const found = ts.resolveModuleName(lit.text, containingFile, own, moduleHost, cache, redirected, ts.getModeForUsageLocation(containingSourceFile, lit, own));
-        if (found.resolvedModule) return found;
-        // Another config's program that holds the file may map the specifier (see ProjectConfigs.alternativesFor).
-        for (const other of ensureConfigs().alternativesFor(containingFile)) {
-          const alt = resolutionWith(forQueriesCached(other));
-          const there = ts.resolveModuleName(lit.text, containingFile, alt.own, moduleHost, alt.cache, redirected, ts.getModeForUsageLocation(containingSourceFile, lit, alt.own));
-          if (there.resolvedModule) return there;
-        }
-        return found;
-      });
+      return literals.map((lit) => resolveFrom(containingFile, lit.text, (o) => ts.getModeForUsageLocation(containingSourceFile, lit, o), redirected));
     },
+  };
+  /**
+   * `spec` resolved from `containingFile` with its own config's options; when they find nothing,
+   * as another config that lists the file maps it (see ProjectConfigs.alternativesFor).
+   */
+  const resolveFrom = (containingFile: string, spec: string, modeFor: (o: TS.CompilerOptions) => TS.ResolutionMode,
+    redirected?: TS.ResolvedProjectReference): TS.ResolvedModuleWithFailedLookupLocations => {
+    const { own, cache } = resolutionFor(containingFile);
+    const found = ts.resolveModuleName(spec, containingFile, own, moduleHost, cache, redirected, modeFor(own));
+    if (found.resolvedModule) return found;
+    for (const other of ensureConfigs().alternativesFor(containingFile)) {
+      const alt = resolutionWith(forQueriesCached(other));
+      const there = ts.resolveModuleName(spec, containingFile, alt.own, moduleHost, alt.cache, redirected, modeFor(alt.own));
+      if (there.resolvedModule) return there;
+    }
+    return found;
   };
   /** The options `containingFile`'s imports resolve with, and their cache. */
   const resolutionFor = (containingFile: string): { own: TS.CompilerOptions; cache: TS.ModuleResolutionCache } =>
@@ -279,16 +284,13 @@ export function createTsProgram(ts: Ts, root: string, cancelled: () => boolean =
     service: () => service,
     resolveImport(spec, fromRel, within) {
       const from = abs(fromRel);
-      const { own, cache } = within ? resolutionWith(forQueriesCached(within.options)) : resolutionFor(from);
-      const mode = !within ? undefined : within.call === 'require' ? ts.ModuleKind.CommonJS : within.call === 'import' ? ts.ModuleKind.ESNext
-        : ts.getImpliedNodeFormatForFile(from, cache.getPackageJsonInfoCache(), moduleHost, own);
-      let hit = ts.resolveModuleName(spec, from, own, moduleHost, cache, undefined, mode).resolvedModule?.resolvedFileName;
-      // Resolved as the program resolves it: with another config that maps the specifier when its own cannot.
-      for (const other of within || hit !== undefined ? [] : ensureConfigs().alternativesFor(from)) {
-        const alt = resolutionWith(forQueriesCached(other));
-        hit = ts.resolveModuleName(spec, from, alt.own, moduleHost, alt.cache, undefined, mode).resolvedModule?.resolvedFileName;
-        if (hit !== undefined) break;
-      }
+      let hit: string | undefined;
+      if (within) {
+        const { own, cache } = resolutionWith(forQueriesCached(within.options));
+        const mode = within.call === 'require' ? ts.ModuleKind.CommonJS : within.call === 'import' ? ts.ModuleKind.ESNext
+          : ts.getImpliedNodeFormatForFile(from, cache.getPackageJsonInfoCache(), moduleHost, own);
+        hit = ts.resolveModuleName(spec, from, own, moduleHost, cache, undefined, mode).resolvedModule?.resolvedFileName;
+      } else hit = resolveFrom(from, spec, () => undefined).resolvedModule?.resolvedFileName;
       return hit === undefined ? undefined : rel(hit);
     },
     jsxRuntime(fromRel, given) {

@@ -48,15 +48,20 @@ function isGlobal(sf: TS.SourceFile): boolean {
   return (internal.externalModuleIndicator === undefined && internal.commonJsModuleIndicator === undefined) || (internal.moduleAugmentations?.length ?? 0) > 0;
 }
 
+/** The statements (or calls) of `importer` whose module specifier the program resolves to `fileName`. */
+function* importsOf(prog: TS.Program, importer: TS.SourceFile, fileName: string): Generator<TS.Node | undefined> {
+  for (const lit of (importer as { imports?: readonly TS.StringLiteralLike[] }).imports ?? []) {
+    if ((prog as unknown as Resolutions).getResolvedModuleFromModuleSpecifier(lit, importer)?.resolvedModule?.resolvedFileName === fileName) yield lit.parent as TS.Node | undefined;
+  }
+}
+
 /**
  * Whether `importer` takes `fileName` whole (its every name, whatever the importer writes): a
  * namespace import, a star re-export, `import()`, `require`, an import type. Named imports and
  * re-exports name what they take.
  */
 function takesWhole(ts: Ts, prog: TS.Program, importer: TS.SourceFile, fileName: string): boolean {
-  for (const lit of (importer as { imports?: readonly TS.StringLiteralLike[] }).imports ?? []) {
-    if ((prog as unknown as Resolutions).getResolvedModuleFromModuleSpecifier(lit, importer)?.resolvedModule?.resolvedFileName !== fileName) continue;
-    const p = lit.parent as TS.Node | undefined;
+  for (const p of importsOf(prog, importer, fileName)) {
     if (!p) return true;
     const named = (ts.isImportDeclaration(p) && (!p.importClause?.namedBindings || ts.isNamedImports(p.importClause.namedBindings)))
       || (ts.isExportDeclaration(p) && p.exportClause !== undefined && ts.isNamedExports(p.exportClause));
@@ -71,9 +76,7 @@ function takesWhole(ts: Ts, prog: TS.Program, importer: TS.SourceFile, fileName:
  * not declared in it (`export { ns }`, `module.exports = require(…)`).
  */
 function passesOnWhole(ts: Ts, prog: TS.Program, importer: TS.SourceFile, fileName: string): boolean {
-  for (const lit of (importer as { imports?: readonly TS.StringLiteralLike[] }).imports ?? []) {
-    if ((prog as unknown as Resolutions).getResolvedModuleFromModuleSpecifier(lit, importer)?.resolvedModule?.resolvedFileName !== fileName) continue;
-    const p = lit.parent as TS.Node | undefined;
+  for (const p of importsOf(prog, importer, fileName)) {
     if (p && ts.isExportDeclaration(p) && (!p.exportClause || ts.isNamespaceExport(p.exportClause))) return true;
   }
   return takesWhole(ts, prog, importer, fileName) && (importer.statements.some((st) => ts.isExportAssignment(st) || (ts.isExportDeclaration(st) && !st.moduleSpecifier))

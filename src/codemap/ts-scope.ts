@@ -54,7 +54,7 @@ export interface Scope {
  * `ts`: to parse the few files whose only import or export lines are indented, which may be a
  * namespace's members in a script (then its declarations are global) or a module formatted so.
  */
-export function createScope(program: TsProgram, ts?: typeof TS): Scope {
+export function createScope(program: TsProgram, ts: typeof TS): Scope {
   const cache = new Map<string, Cached>();
   let always: { files: ReadonlySet<string>; list: string[] } | undefined;
   const text = (rel: string): string | undefined => {
@@ -81,7 +81,7 @@ export function createScope(program: TsProgram, ts?: typeof TS): Scope {
     if (JS_FILE.test(rel) && COMMONJS.test(t)) return false;
     if (TOP_MODULE_SYNTAX.test(t)) return false;
     if (!MODULE_SYNTAX.test(t)) return true;
-    return ts !== undefined && !ts.isExternalModule(ts.createSourceFile(rel, t, ts.ScriptTarget.Latest, false));
+    return !ts.isExternalModule(ts.createSourceFile(rel, t, ts.ScriptTarget.Latest, false));
   };
   return {
     text,
